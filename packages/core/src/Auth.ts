@@ -1,0 +1,113 @@
+/**
+ * API keys: generation, hashing and verification.
+ *
+ * A key looks like `dk_<keyId>_<secret>`: the key id (10 base32 characters) is public and names
+ * the key in listings and revocation; the secret carries 192 random bits. Only the SHA-256 of the
+ * whole key is stored. Keys are high-entropy, so a fast hash is the right tool (no password
+ * stretching is needed), and the comparison of hashes runs in constant time.
+ */
+import { type Account, Unauthorized } from "@decorum/domain"
+import { Effect, Option } from "effect"
+import { AccountStore } from "./Stores.js"
+
+const BASE32 = "abcdefghijklmnopqrstuvwxyz234567"
+
+const randomBase32 = (length: number): string => {
+  const bytes = new Uint8Array(length)
+  globalThis.crypto.getRandomValues(bytes)
+  let out = ""
+  for (const b of bytes) out += BASE32[b & 31]
+  return out
+}
+
+const randomBase64Url = (byteLength: number): string => {
+  const bytes = new Uint8Array(byteLength)
+  globalThis.crypto.getRandomValues(bytes)
+  return Buffer.from(bytes).toString("base64url")
+}
+
+const KEY_RE = /^dk_([a-z2-7]{10})_([A-Za-z0-9_-]{32})$/
+
+export interface GeneratedKey {
+  readonly key: string
+  readonly keyId: string
+  readonly hash: string
+}
+
+export const hashKey = (key: string): Effect.Effect<string> =>
+  Effect.promise(async () => {
+    const digest = await globalThis.crypto.subtle.digest("SHA-256", new TextEncoder().encode(key))
+    return Buffer.from(digest).toString("hex")
+  })
+
+/** A new random key (10 + 192 bits of randomness) with its id and hash. */
+export const generateKey: Effect.Effect<GeneratedKey> = Effect.suspend(() => {
+  const keyId = randomBase32(10)
+  const key = `dk_${keyId}_${randomBase64Url(24)}`
+  return Effect.map(hashKey(key), (hash) => ({ key, keyId, hash }))
+})
+
+/** Compares two strings in time that depends only on their lengths. */
+export const constantTimeEquals = (a: string, b: string): boolean => {
+  let diff = a.length ^ b.length
+  const n = Math.max(a.length, b.length)
+  for (let i = 0; i < n; i++) diff |= (a.charCodeAt(i) | 0) ^ (b.charCodeAt(i) | 0)
+  return diff === 0
+}
+
+export const parseKeyId = (key: string): string | undefined => KEY_RE.exec(key)?.[1]
+
+const INVALID = "Invalid user ID or API key."
+
+/** Creates (or reuses) the account of `email` and gives it a new key. Returns the key once. */
+export const createKey = (email: string, label: string | null = null) =>
+  Effect.gen(function*() {
+    const store = yield* AccountStore
+    const account = yield* store.ensureAccount(email)
+    const generated = yield* generateKey
+    yield* store.insertKey({ accountId: account.id, keyId: generated.keyId, hash: generated.hash, label })
+    return { account, key: generated.key, keyId: generated.keyId }
+  }).pipe(Effect.withSpan("Auth.createKey"))
+
+const verifyKey = (key: string) =>
+  Effect.gen(function*() {
+    const keyId = parseKeyId(key)
+    // Hash even a malformed key, so a bad shape takes the same time as a wrong secret.
+    const hash = yield* hashKey(key)
+    if (keyId === undefined) return Option.none<Account>()
+    const stored = yield* (yield* AccountStore).findKey(keyId)
+    if (Option.isNone(stored) || stored.value.revoked) return Option.none<Account>()
+    return constantTimeEquals(stored.value.hash, hash) ? Option.some(stored.value.account) : Option.none<Account>()
+  })
+
+/**
+ * Header authentication of the native and compat families: both `X-User-Email` and `X-API-Key`
+ * are required and the key must belong to that email. The error never says which one was wrong.
+ */
+export const authenticate = (email: string | undefined, key: string | undefined) =>
+  Effect.gen(function*() {
+    if (!email || !email.trim() || !key || !key.trim()) {
+      return yield* new Unauthorized({ reason: "missing", message: INVALID })
+    }
+    const account = yield* verifyKey(key.trim())
+    if (Option.isNone(account) || account.value.email !== email.trim().toLowerCase()) {
+      return yield* new Unauthorized({ reason: "invalid", message: INVALID })
+    }
+    return account.value
+  }).pipe(Effect.withSpan("Auth.authenticate"))
+
+/** Key-only authentication of the Google-shaped family: the key alone names the account. */
+export const authenticateKey = (key: string | undefined) =>
+  Effect.gen(function*() {
+    if (!key || !key.trim()) {
+      return yield* new Unauthorized({
+        reason: "missing",
+        message: "The request is missing a valid API key."
+      })
+    }
+    const account = yield* verifyKey(key.trim())
+    if (Option.isNone(account)) {
+      return yield* new Unauthorized({ reason: "invalid", message: "API key not valid. Please pass a valid API key." })
+    }
+    return account.value
+  }).pipe(Effect.withSpan("Auth.authenticateKey"))

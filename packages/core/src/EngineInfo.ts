@@ -1,0 +1,14 @@
+import { Context } from "effect"
+
+/**
+ * What produced the answers: the engine's package version and the model set in use
+ * (`local-2026.11.1`, `openai:<model>`, ...). Sent as `X-Engine-Version` / `X-Model-Version`.
+ */
+export class EngineInfo extends Context.Tag("@decorum/core/EngineInfo")<
+  EngineInfo,
+  {
+    readonly engineVersion: string
+    /** The model set configured for this engine, whatever provider answers a given request. */
+    readonly modelVersion: string
+  }
+>() {}

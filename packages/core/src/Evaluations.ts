@@ -1,0 +1,49 @@
+/**
+ * The single evaluations behind `/v0.2/commentscore`, `/v0.2/antispam` and
+ * `/v0.2/commentrelevance`: validate the request, resolve the article context, ask the provider.
+ */
+import type { Account, Native } from "@decorum/domain"
+import { Effect } from "effect"
+import * as ArticleContexts from "./ArticleContexts.js"
+import { validateComment } from "./Comment.js"
+import { CommentScorer, RelevanceChecker, SpamChecker } from "./Providers.js"
+
+const optionalText = (s: string | null | undefined): string | null => (s === undefined || s === null || s.trim() === "" ? null : s)
+
+const cleanTopics = (topics: ReadonlyArray<string> | null | undefined): ReadonlyArray<string> => {
+  const seen = new Set<string>()
+  const out: Array<string> = []
+  for (const t of topics ?? []) {
+    const trimmed = t.trim()
+    if (trimmed && !seen.has(trimmed.toLowerCase())) {
+      seen.add(trimmed.toLowerCase())
+      out.push(trimmed)
+    }
+  }
+  return out
+}
+
+export const scoreComment = Effect.fn("CommentScoring.score")(function*(account: Account, request: Native.CommentScoreRequest) {
+  const comment = yield* validateComment(request.comment)
+  const article = yield* ArticleContexts.resolve(account, request.article_context_id, "comment scoring")
+  return yield* (yield* CommentScorer).score({ comment, article, replyTo: optionalText(request.reply_to_comment) })
+})
+
+export const checkSpam = Effect.fn("SpamCheck.check")(function*(account: Account, request: Native.SpamCheckRequest) {
+  const comment = yield* validateComment(request.comment)
+  const article = yield* ArticleContexts.resolveOptional(account, request.article_context_id)
+  return yield* (yield* SpamChecker).check({ comment, article })
+})
+
+export const checkRelevance = Effect.fn("RelevanceCheck.check")(function*(account: Account, request: Native.RelevanceRequest) {
+  const comment = yield* validateComment(request.comment)
+  const article = yield* ArticleContexts.resolve(account, request.article_context_id, "relevance checking")
+  return yield* (yield* RelevanceChecker).check({
+    comment,
+    article,
+    bannedTopics: cleanTopics(request.banned_topics),
+    replyTo: optionalText(request.reply_to_comment)
+  })
+})
+
+export { cleanTopics, optionalText }

@@ -1,0 +1,124 @@
+/**
+ * In-memory implementations of every store port: for tests, and for embedding without a database.
+ * Nothing here survives the process.
+ */
+import type { Account, AccountId, ApiKeyInfo, ArticleContext, ScoreSuggestion } from "@decorum/domain"
+import { AccountId as AccountIdSchema } from "@decorum/domain"
+import { Context, Effect, Layer, Option } from "effect"
+import { AccountStore, ArticleContextStore, StoreHealth, SuggestionStore } from "./Stores.js"
+
+interface KeyRow {
+  keyId: string
+  hash: string
+  accountId: AccountId
+  label: string | null
+  createdAt: Date
+  revokedAt: Date | null
+}
+
+export const make = Effect.sync(() => {
+  const accounts = new Map<string, Account>()
+  const keys = new Map<string, KeyRow>()
+  const contexts = new Map<string, ArticleContext>()
+  const suggestions: Array<ScoreSuggestion> = []
+  let nextAccount = 1
+
+  const byId = (id: AccountId) => [...accounts.values()].find((a) => a.id === id)!
+
+  const accountStore = AccountStore.of({
+    ensureAccount: (email) =>
+      Effect.sync(() => {
+        const key = email.trim().toLowerCase()
+        let account = accounts.get(key)
+        if (!account) {
+          account = { id: AccountIdSchema.make(nextAccount++), email: key, createdAt: new Date() }
+          accounts.set(key, account)
+        }
+        return account
+      }),
+    findAccount: (email) => Effect.sync(() => Option.fromNullable(accounts.get(email.trim().toLowerCase()))),
+    countAccounts: Effect.sync(() => accounts.size),
+    insertKey: ({ accountId, hash, keyId, label }) =>
+      Effect.sync(() => {
+        keys.set(keyId, { keyId, hash, accountId, label, createdAt: new Date(), revokedAt: null })
+      }),
+    findKey: (keyId) =>
+      Effect.sync(() => {
+        const row = keys.get(keyId)
+        return row
+          ? Option.some({ keyId, hash: row.hash, account: byId(row.accountId), revoked: row.revokedAt !== null })
+          : Option.none()
+      }),
+    listKeys: (email) =>
+      Effect.sync(() =>
+        [...keys.values()]
+          .map((row): ApiKeyInfo => ({
+            keyId: row.keyId,
+            email: byId(row.accountId).email,
+            label: row.label,
+            createdAt: row.createdAt,
+            revokedAt: row.revokedAt,
+            lastUsedAt: null
+          }))
+          .filter((k) => email === undefined || k.email === email.trim().toLowerCase())
+      ),
+    revokeKey: (keyId) =>
+      Effect.sync(() => {
+        const row = keys.get(keyId)
+        if (!row || row.revokedAt) return false
+        row.revokedAt = new Date()
+        return true
+      })
+  })
+
+  const contextStore = ArticleContextStore.of({
+    insert: (id, context) =>
+      Effect.sync(() => {
+        const stored: ArticleContext = { ...context, id, createdAt: new Date() }
+        contexts.set(id, stored)
+        return stored
+      }),
+    get: (accountId, id) =>
+      Effect.sync(() => Option.fromNullable(contexts.get(id)).pipe(Option.filter((c) => c.accountId === accountId))),
+    remove: (accountId, id) =>
+      Effect.sync(() => {
+        const c = contexts.get(id)
+        if (!c || c.accountId !== accountId) return false
+        contexts.delete(id)
+        return true
+      }),
+    list: (accountId) =>
+      Effect.sync(() =>
+        [...contexts.values()]
+          .filter((c) => c.accountId === accountId)
+          .map((c) => ({ id: c.id, title: c.title, sourceUrl: c.sourceUrl, textLength: c.text.length, createdAt: c.createdAt }))
+      )
+  })
+
+  const suggestionStore = SuggestionStore.of({
+    insert: (s) =>
+      Effect.sync(() => {
+        const stored: ScoreSuggestion = { ...s, id: suggestions.length + 1, email: byId(s.accountId).email, createdAt: new Date() }
+        suggestions.push(stored)
+        return stored
+      }),
+    list: ({ email, since }) =>
+      Effect.sync(() =>
+        suggestions.filter((s) => (since === undefined || s.createdAt >= since) && (email === undefined || s.email === email.toLowerCase()))
+      )
+  })
+
+  return { accountStore, contextStore, suggestionStore }
+})
+
+/** All store ports, in memory. */
+export const layer: Layer.Layer<AccountStore | ArticleContextStore | SuggestionStore | StoreHealth> = Layer.effectContext(
+  Effect.map(make, ({ accountStore, contextStore, suggestionStore }) =>
+    Context.empty().pipe(
+      Context.add(AccountStore, accountStore),
+      Context.add(ArticleContextStore, contextStore),
+      Context.add(SuggestionStore, suggestionStore),
+      Context.add(StoreHealth, StoreHealth.of({ ping: Effect.void }))
+    )
+  )
+)

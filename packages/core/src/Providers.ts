@@ -1,0 +1,75 @@
+/**
+ * The evaluation ports. Each evaluation has its own port so a provider (local model, LLM,
+ * cascade) can be chosen per evaluation. Implementations live outside the core
+ * (`@decorum/local`, `@decorum/openai`); tests provide their own.
+ */
+import type {
+  AttributeAnalysis,
+  AttributeAnalysisInput,
+  CommentScore,
+  CommentScoreInput,
+  Evaluated,
+  ProviderFailure,
+  RelevanceCheck,
+  RelevanceInput,
+  SpamCheck,
+  SpamCheckInput,
+  TopicProfile
+} from "@decorum/domain"
+import { Context, type Effect } from "effect"
+
+/** Comment scoring: fallacies, objectionable and negative-tone phrases, low effort, 1-5 quality, toxicity. */
+export class CommentScorer extends Context.Tag("@decorum/core/CommentScorer")<
+  CommentScorer,
+  { readonly score: (input: CommentScoreInput) => Effect.Effect<Evaluated<CommentScore>, ProviderFailure> }
+>() {}
+
+/** Spam detection. */
+export class SpamChecker extends Context.Tag("@decorum/core/SpamChecker")<
+  SpamChecker,
+  { readonly check: (input: SpamCheckInput) => Effect.Effect<Evaluated<SpamCheck>, ProviderFailure> }
+>() {}
+
+/** On-topic and banned-topic checking against an article context. */
+export class RelevanceChecker extends Context.Tag("@decorum/core/RelevanceChecker")<
+  RelevanceChecker,
+  { readonly check: (input: RelevanceInput) => Effect.Effect<Evaluated<RelevanceCheck>, ProviderFailure> }
+>() {}
+
+/** Perspective-style attribute scores (TOXICITY, INSULT, ...), for the whole text and per span. */
+export class AttributeScorer extends Context.Tag("@decorum/core/AttributeScorer")<
+  AttributeScorer,
+  { readonly analyze: (input: AttributeAnalysisInput) => Effect.Effect<Evaluated<AttributeAnalysis>, ProviderFailure> }
+>() {}
+
+/** Derives an article's topic profile once, when its context is created. */
+export class TopicProfiler extends Context.Tag("@decorum/core/TopicProfiler")<
+  TopicProfiler,
+  {
+    readonly profile: (input: {
+      readonly text: string
+      readonly title: string | null
+      readonly topicDescription: string | null
+    }) => Effect.Effect<TopicProfile>
+  }
+>() {}
+
+/** What a fetched article URL yielded. */
+export interface FetchedArticle {
+  /** The main text (HTML reduced, Markdown and plain text as they are). */
+  readonly text: string
+  readonly title: string | null
+  readonly contentType: string
+  /** The final URL after redirects. */
+  readonly url: string
+}
+
+/** Fetches an article for `inittopic` with `url`: safely (no private addresses), with limits. */
+export class ArticleFetcher extends Context.Tag("@decorum/core/ArticleFetcher")<
+  ArticleFetcher,
+  {
+    readonly fetch: (
+      url: string
+    ) => Effect.Effect<FetchedArticle, import("@decorum/domain").FetchFailed | import("@decorum/domain").UnsupportedContent | import("@decorum/domain").InvalidRequest>
+  }
+>() {}

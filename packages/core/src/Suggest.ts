@@ -1,0 +1,44 @@
+/**
+ * Perspective's `comments:suggestscore`: a moderator's correction, stored durably with its
+ * account so that it can be exported for calibration (`decorum feedback export`).
+ */
+import { type Account, InvalidRequest, Perspective, UnsupportedAttribute } from "@decorum/domain"
+import { Effect } from "effect"
+import { commentText } from "./Analyze.js"
+import { SuggestionStore } from "./Stores.js"
+
+export const suggestScore = Effect.fn("Suggest.suggestScore")(function*(account: Account, request: Perspective.SuggestCommentScoreRequest) {
+  const text = yield* commentText(request.comment)
+  const scores = request.attributeScores ?? {}
+  const names = Object.keys(scores)
+  if (names.length === 0) {
+    return yield* new InvalidRequest({ message: "attributeScores must name at least one attribute." })
+  }
+  const values: Record<string, number> = {}
+  for (const name of names) {
+    if (Perspective.resolveAttribute(name) === undefined) {
+      return yield* new UnsupportedAttribute({ attribute: name, message: `Unknown requested attribute: ${name}` })
+    }
+    const value = scores[name]?.summaryScore?.value
+    if (value === undefined || value === null || !Number.isFinite(value) || value < 0 || value > 1) {
+      return yield* new InvalidRequest({ message: `attributeScores.${name}.summaryScore.value must be a number between 0 and 1.` })
+    }
+    values[name] = value
+  }
+  const languages = request.languages ?? []
+  yield* (yield* SuggestionStore).insert({
+    accountId: account.id,
+    commentText: text,
+    contextJson: request.context ? JSON.stringify(request.context) : null,
+    attributeScores: values,
+    languages,
+    clientToken: request.clientToken ?? null,
+    sessionId: request.sessionId ?? null,
+    communityId: request.communityId ?? null
+  })
+  const response: Perspective.SuggestCommentScoreResponse = {
+    ...(request.clientToken ? { clientToken: request.clientToken } : {}),
+    ...(request.languages && request.languages.length > 0 ? { requestedLanguages: request.languages } : {})
+  }
+  return response
+})

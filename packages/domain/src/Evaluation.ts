@@ -1,0 +1,65 @@
+/**
+ * Inputs and outputs of the evaluations as the core sees them, independent of any wire family.
+ */
+import type { Attribute } from "./Perspective.js"
+import type { ArticleContext } from "./Model.js"
+import type { CommentScore, RelevanceCheck, SpamCheck } from "./Native.js"
+
+/** Which model or provider produced a result, e.g. `local-2026.11.1` or `openai:gpt-4o-mini@p3`. */
+export interface Provenance {
+  readonly model: string
+  /** Set when the configured provider failed and another one answered instead. */
+  readonly fallbackFrom?: string
+}
+
+/** A result together with the model that produced it. */
+export interface Evaluated<A> {
+  readonly value: A
+  readonly provenance: Provenance
+}
+
+export interface CommentScoreInput {
+  readonly comment: string
+  readonly article: ArticleContext
+  readonly replyTo: string | null
+}
+
+export interface SpamCheckInput {
+  readonly comment: string
+  readonly article: ArticleContext | null
+}
+
+export interface RelevanceInput {
+  readonly comment: string
+  readonly article: ArticleContext
+  readonly bannedTopics: ReadonlyArray<string>
+  readonly replyTo: string | null
+}
+
+/** A half-open UTF-16 range `[begin, end)` of the text being analysed. */
+export interface TextSpan {
+  readonly begin: number
+  readonly end: number
+}
+
+export interface AttributeAnalysisInput {
+  /** The text as received (after HTML reduction). */
+  readonly text: string
+  /** Canonical attributes to score, without duplicates. */
+  readonly attributes: ReadonlyArray<Attribute>
+  /** Spans to score separately (sentences), possibly empty. */
+  readonly spans: ReadonlyArray<TextSpan>
+  /** Optional context: the article and the parent comment, as plain text. */
+  readonly context: { readonly article: string | null; readonly parent: string | null; readonly entries: ReadonlyArray<string> }
+}
+
+export interface AttributeResult {
+  /** Probability in [0, 1]. */
+  readonly summary: number
+  /** One score per input span, in order. */
+  readonly spans: ReadonlyArray<number>
+}
+
+export type AttributeAnalysis = Readonly<Partial<Record<Attribute, AttributeResult>>>
+
+export type { CommentScore, RelevanceCheck, SpamCheck }

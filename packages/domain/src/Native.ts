@@ -1,0 +1,168 @@
+/**
+ * The native family (`/v0.2/...`): request and response shapes, snake_case on the wire.
+ * Requests are decoded leniently (unknown fields ignored); responses are what the official
+ * clients validate (overall score 1..5, confidences 0..1, uuid ids).
+ */
+import { Schema } from "effect"
+
+const Probability = Schema.Number.pipe(Schema.between(0, 1))
+
+// ---------------------------------------------------------------- comment scoring
+
+export const LogicalFallacy = Schema.Struct({
+  fallacy_name: Schema.String,
+  quoted_logical_fallacy_example: Schema.String,
+  explanation_and_suggestions: Schema.optional(Schema.String),
+  suggested_rewrite: Schema.optional(Schema.String)
+})
+export type LogicalFallacy = typeof LogicalFallacy.Type
+
+export const ObjectionablePhrase = Schema.Struct({
+  quoted_objectionable_phrase: Schema.String,
+  explanation: Schema.optional(Schema.String),
+  suggested_rewrite: Schema.optional(Schema.String)
+})
+export type ObjectionablePhrase = typeof ObjectionablePhrase.Type
+
+export const NegativeTonePhrase = Schema.Struct({
+  quoted_negative_tone_phrase: Schema.String,
+  explanation: Schema.optional(Schema.String),
+  suggested_rewrite: Schema.optional(Schema.String)
+})
+export type NegativeTonePhrase = typeof NegativeTonePhrase.Type
+
+export const OverallScore = Schema.Number.pipe(Schema.int(), Schema.between(1, 5))
+
+export const CommentScore = Schema.Struct({
+  logical_fallacies: Schema.Array(LogicalFallacy),
+  objectionable_phrases: Schema.Array(ObjectionablePhrase),
+  negative_tone_phrases: Schema.Array(NegativeTonePhrase),
+  appears_low_effort: Schema.Boolean,
+  overall_score: OverallScore,
+  toxicity_score: Probability,
+  toxicity_explanation: Schema.String
+}).annotations({ identifier: "CommentScore" })
+export type CommentScore = typeof CommentScore.Type
+
+// ---------------------------------------------------------------- spam
+
+export const SpamCheck = Schema.Struct({
+  reasoning: Schema.String,
+  confidence: Probability,
+  is_spam: Schema.Boolean
+}).annotations({ identifier: "SpamCheck" })
+export type SpamCheck = typeof SpamCheck.Type
+
+// ---------------------------------------------------------------- relevance
+
+export const OnTopic = Schema.Struct({
+  reasoning: Schema.String,
+  on_topic: Schema.Boolean,
+  confidence: Probability
+})
+export const BannedTopics = Schema.Struct({
+  reasoning: Schema.String,
+  banned_topics: Schema.Array(Schema.String),
+  quantity_on_banned_topics: Probability,
+  confidence: Probability
+})
+export const RelevanceCheck = Schema.Struct({
+  on_topic: OnTopic,
+  banned_topics: BannedTopics
+}).annotations({ identifier: "RelevanceCheck" })
+export type RelevanceCheck = typeof RelevanceCheck.Type
+
+// ---------------------------------------------------------------- requests
+
+/**
+ * Request bodies are decoded from JSON or from form encoding (after `FormBody.normalize`).
+ * Fields are typed loosely here (`unknown` where the engine checks them itself) so that every
+ * rule of the contract produces its own, precise error rather than a generic schema failure.
+ */
+const OptionalString = Schema.optional(Schema.NullOr(Schema.String))
+const OptionalBoolean = Schema.optional(Schema.NullOr(Schema.Boolean))
+const OptionalStrings = Schema.optional(Schema.NullOr(Schema.Array(Schema.String)))
+
+export const InitTopicRequest = Schema.Struct({
+  text: OptionalString,
+  url: OptionalString,
+  topic_description: OptionalString,
+  title: OptionalString
+}).annotations({ identifier: "InitTopicRequest" })
+export type InitTopicRequest = typeof InitTopicRequest.Type
+
+export const InitTopicResponse = Schema.Struct({
+  article_id: Schema.UUID
+}).annotations({ identifier: "InitTopicResponse" })
+
+export const CommentScoreRequest = Schema.Struct({
+  article_context_id: OptionalString,
+  comment: OptionalString,
+  reply_to_comment: OptionalString
+}).annotations({ identifier: "CommentScoreRequest" })
+export type CommentScoreRequest = typeof CommentScoreRequest.Type
+
+export const SpamCheckRequest = Schema.Struct({
+  comment: OptionalString,
+  article_context_id: OptionalString
+}).annotations({ identifier: "SpamCheckRequest" })
+export type SpamCheckRequest = typeof SpamCheckRequest.Type
+
+export const RelevanceRequest = Schema.Struct({
+  article_context_id: OptionalString,
+  comment: OptionalString,
+  reply_to_comment: OptionalString,
+  banned_topics: OptionalStrings
+}).annotations({ identifier: "RelevanceRequest" })
+export type RelevanceRequest = typeof RelevanceRequest.Type
+
+/** The combined evaluation ("megacall"). Unknown fields are ignored (clients send extra flags). */
+export const MegacallRequest = Schema.Struct({
+  comment: OptionalString,
+  article_context_id: OptionalString,
+  reply_to_comment: OptionalString,
+  banned_topics: OptionalStrings,
+  run_comment_score: OptionalBoolean,
+  run_spam_check: OptionalBoolean,
+  run_relevance_check: OptionalBoolean,
+  run_perspective: OptionalBoolean,
+  /** Attributes for the `perspective` section: a list of names or a Perspective-style map. */
+  requested_attributes: Schema.optional(
+    Schema.NullOr(Schema.Union(Schema.Array(Schema.String), Schema.Record({ key: Schema.String, value: Schema.Unknown })))
+  )
+}).annotations({ identifier: "MegacallRequest" })
+export type MegacallRequest = typeof MegacallRequest.Type
+
+/** Flags of the hosted original that this version does not offer. Sent as false they are ignored. */
+export const UnofferedEvaluationFlags = ["run_dogwhistle_check", "run_llm_detect"] as const
+
+export const UserCheckResponse = Schema.Struct({
+  active: Schema.Boolean,
+  status: Schema.String,
+  plan_name: Schema.String,
+  allowed_endpoints: Schema.Array(Schema.String),
+  error: Schema.Null
+}).annotations({ identifier: "UserCheckResponse" })
+export type UserCheckResponse = typeof UserCheckResponse.Type
+
+/** The body of every native error: `{"error": "<category>", "message": "<detail>", "code": <status>}`. */
+export const NativeErrorBody = Schema.Struct({
+  error: Schema.String,
+  message: Schema.String,
+  code: Schema.Number
+}).annotations({ identifier: "NativeError" })
+export type NativeErrorBody = typeof NativeErrorBody.Type
+
+export const ArticleContextView = Schema.Struct({
+  article_id: Schema.UUID,
+  title: Schema.NullOr(Schema.String),
+  topic_description: Schema.NullOr(Schema.String),
+  source_url: Schema.NullOr(Schema.String),
+  text_length: Schema.Number,
+  created_at: Schema.String,
+  keywords: Schema.Array(Schema.Struct({ term: Schema.String, weight: Schema.Number })),
+  entities: Schema.Array(Schema.String),
+  summary: Schema.String
+}).annotations({ identifier: "ArticleContext" })
+export type ArticleContextView = typeof ArticleContextView.Type
+

@@ -1,0 +1,7 @@
+export * from "./Errors.js"
+export * from "./Ids.js"
+export * from "./Limits.js"
+export * from "./Model.js"
+export * from "./Evaluation.js"
+export * as Native from "./Native.js"
+export * as Perspective from "./Perspective.js"
