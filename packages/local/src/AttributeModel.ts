@@ -1,0 +1,36 @@
+/**
+ * The seam between the local evaluators and whatever scores text locally: first a lexicon
+ * approximation, then the project's trained models. The evaluators (comment scoring, spam,
+ * Perspective attributes) depend only on this tag, so a model set can be swapped without touching
+ * them.
+ */
+import type { Perspective } from "@decorum/domain"
+import { Context } from "effect"
+
+/** What a local model set can score: the Perspective attributes plus two heads of its own. */
+export type ModelLabel = Perspective.Attribute | "LOW_EFFORT" | "CONSTRUCTIVE"
+
+/** A span of the scored text and how much it pushed a label up (positive) or down (negative). */
+export interface Contribution {
+  /** UTF-16 offsets into the text as given, `end` exclusive; `text.slice(begin, end)` is the quote. */
+  readonly begin: number
+  readonly end: number
+  /** Contribution to the label's log-odds (or a comparable positive weight for lexicon models). */
+  readonly weight: number
+}
+
+export interface AttributeModelService {
+  /** The model set's version, e.g. `local-2026.11.1`; goes into `X-Model-Version`. */
+  readonly version: string
+  /** Labels this model set can score. */
+  readonly labels: ReadonlyArray<ModelLabel>
+  /** Probabilities in [0, 1] for the requested labels. Synchronous and fast: this is the hot path. */
+  readonly predict: (text: string, labels: ReadonlyArray<ModelLabel>) => Readonly<Partial<Record<ModelLabel, number>>>
+  /**
+   * The spans that drove a label's score, strongest first, at most `limit`. Every span is a
+   * verbatim slice of `text`.
+   */
+  readonly explain: (text: string, label: ModelLabel, limit?: number) => ReadonlyArray<Contribution>
+}
+
+export class AttributeModel extends Context.Tag("@decorum/local/AttributeModel")<AttributeModel, AttributeModelService>() {}
