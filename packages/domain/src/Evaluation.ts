@@ -18,15 +18,26 @@ export interface Evaluated<A> {
   readonly provenance: Provenance
 }
 
+/**
+ * How much the caller wants: `basic` (the default) accepts whatever the configured engine answers
+ * first; `full` asks for the rich fields (fallacies with explanations, reasons, rewrites), which in
+ * the `cascade` engine mode means the LLM is consulted even when the local verdict is certain.
+ */
+export type EvaluationDetail = "basic" | "full"
+
 export interface CommentScoreInput {
   readonly comment: string
   readonly article: ArticleContext
   readonly replyTo: string | null
+  /** Optional; `basic` when absent. See `EvaluationDetail`. */
+  readonly detail?: EvaluationDetail
 }
 
 export interface SpamCheckInput {
   readonly comment: string
   readonly article: ArticleContext | null
+  /** Optional; `basic` when absent. See `EvaluationDetail`. */
+  readonly detail?: EvaluationDetail
 }
 
 export interface RelevanceInput {
@@ -34,6 +45,8 @@ export interface RelevanceInput {
   readonly article: ArticleContext
   readonly bannedTopics: ReadonlyArray<string>
   readonly replyTo: string | null
+  /** Optional; `basic` when absent. See `EvaluationDetail`. */
+  readonly detail?: EvaluationDetail
 }
 
 /** A half-open UTF-16 range `[begin, end)` of the text being analysed. */
