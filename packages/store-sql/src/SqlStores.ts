@@ -1,0 +1,357 @@
+/**
+ * Every store port of `@decorum/core` on `@effect/sql`, written once for both dialects.
+ *
+ * The queries are portable (`insert ... on conflict do nothing`, `returning`, `join`), so this module
+ * needs only a `SqlClient`: `SqliteStore` and `PgStore` provide one (and run the migrations).
+ * Timestamps are bound as ISO-8601 text, which PostgreSQL reads as `timestamptz` and SQLite stores
+ * as is; rows are decoded with schemas, so a timestamp comes back as a `Date` from either dialect.
+ * Every database failure is a `StoreFailure` naming the operation; none is a defect.
+ */
+import { AccountStore, type ArticleContextSummary, ArticleContextStore, StoreHealth, SuggestionStore } from "@decorum/core"
+import type { Account, ApiKeyInfo, ArticleContext, ScoreSuggestion } from "@decorum/domain"
+import { AccountId, ArticleContextId, StoreFailure } from "@decorum/domain"
+import * as SqlClient from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
+import { Clock, Context, Effect, Layer, Option, ParseResult, Schema } from "effect"
+
+/** Every store port, as a layer provides them. */
+export type Stores = AccountStore | ArticleContextStore | SuggestionStore | StoreHealth
+
+// ---------------------------------------------------------------------------------------------
+// Row schemas. PostgreSQL returns `bigint` (ids, counts) as strings and `timestamptz` as Date;
+// SQLite returns numbers and the ISO text it was given. The schemas accept both.
+
+const DbNumber = Schema.Union(Schema.Number, Schema.NumberFromString)
+const DbDate = Schema.Union(Schema.DateFromSelf, Schema.Date)
+const DbAccountId = Schema.compose(DbNumber, AccountId)
+const NullableString = Schema.NullOr(Schema.String)
+
+const TopicProfileSchema = Schema.Struct({
+  version: Schema.Number,
+  terms: Schema.Array(Schema.Struct({ term: Schema.String, weight: Schema.Number })),
+  entities: Schema.Array(Schema.String),
+  summary: Schema.String
+})
+
+const AccountRow = Schema.Struct({
+  id: DbAccountId,
+  email: Schema.String,
+  created_at: DbDate
+})
+
+const StoredKeyRow = Schema.Struct({
+  key_id: Schema.String,
+  hash: Schema.String,
+  revoked_at: Schema.NullOr(DbDate),
+  account_id: DbAccountId,
+  email: Schema.String,
+  account_created_at: DbDate
+})
+
+const KeyInfoRow = Schema.Struct({
+  key_id: Schema.String,
+  email: Schema.String,
+  label: NullableString,
+  created_at: DbDate,
+  revoked_at: Schema.NullOr(DbDate)
+})
+
+const ContextRow = Schema.Struct({
+  id: ArticleContextId,
+  account_id: DbAccountId,
+  text: Schema.String,
+  title: NullableString,
+  topic_description: NullableString,
+  source_url: NullableString,
+  profile: Schema.parseJson(TopicProfileSchema),
+  created_at: DbDate
+})
+
+const ContextSummaryRow = Schema.Struct({
+  id: ArticleContextId,
+  title: NullableString,
+  source_url: NullableString,
+  text_length: DbNumber,
+  created_at: DbDate
+})
+
+const SuggestionRow = Schema.Struct({
+  id: DbNumber,
+  account_id: DbAccountId,
+  email: Schema.String,
+  comment_text: Schema.String,
+  context_json: NullableString,
+  attribute_scores: Schema.parseJson(Schema.Record({ key: Schema.String, value: Schema.Number })),
+  languages: Schema.parseJson(Schema.Array(Schema.String)),
+  client_token: NullableString,
+  session_id: NullableString,
+  community_id: NullableString,
+  created_at: DbDate
+})
+
+const IdRow = Schema.Struct({ id: DbNumber })
+const CountRow = Schema.Struct({ n: DbNumber })
+
+// Keep fields a newer writer may have added to a stored profile.
+const decodeRows = <A, I>(schema: Schema.Schema<A, I>) =>
+  Schema.decodeUnknown(Schema.Array(schema), { onExcessProperty: "preserve" })
+
+const toAccount = (row: typeof AccountRow.Type): Account => ({ id: row.id, email: row.email, createdAt: row.created_at })
+
+const toContext = (row: typeof ContextRow.Type): ArticleContext => ({
+  id: row.id,
+  accountId: row.account_id,
+  text: row.text,
+  title: row.title,
+  topicDescription: row.topic_description,
+  sourceUrl: row.source_url,
+  profile: row.profile,
+  createdAt: row.created_at
+})
+
+const toSuggestion = (row: typeof SuggestionRow.Type): ScoreSuggestion => ({
+  id: row.id,
+  accountId: row.account_id,
+  email: row.email,
+  commentText: row.comment_text,
+  contextJson: row.context_json,
+  attributeScores: row.attribute_scores,
+  languages: row.languages,
+  clientToken: row.client_token,
+  sessionId: row.session_id,
+  communityId: row.community_id,
+  createdAt: row.created_at
+})
+
+// ---------------------------------------------------------------------------------------------
+// Errors
+
+const describeCause = (cause: unknown): string | undefined =>
+  cause instanceof Error ? cause.message : typeof cause === "string" ? cause : undefined
+
+/** The message of a `StoreFailure` for a database or decoding error. */
+export const failureMessage = (error: SqlError | ParseResult.ParseError | { readonly message: string; readonly cause?: unknown }): string => {
+  if (ParseResult.isParseError(error)) return `unexpected row: ${error.message}`
+  const cause = describeCause(error.cause)
+  return cause && cause !== error.message ? `${error.message}: ${cause}` : error.message
+}
+
+/** Maps every failure of a store operation to `StoreFailure` and names its span. */
+const operation = (name: string) =>
+<A, R>(self: Effect.Effect<A, SqlError | ParseResult.ParseError | StoreFailure, R>): Effect.Effect<A, StoreFailure, R> =>
+  self.pipe(
+    Effect.mapError((error) =>
+      error instanceof StoreFailure ? error : new StoreFailure({ operation: name, message: failureMessage(error) })
+    ),
+    Effect.withSpan(`SqlStores.${name}`)
+  )
+
+const normalizeEmail = (email: string) => email.trim().toLowerCase()
+
+// ---------------------------------------------------------------------------------------------
+
+/** Builds the four store services on the `SqlClient` in context (which must hold the migrated schema). */
+export const make = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+
+  /** Now, as the text both dialects accept for a timestamp. */
+  const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
+  const encodeDate = (date: Date) => date.toISOString()
+
+  const selectAccount = (email: string) =>
+    sql`select id, email, created_at from accounts where email = ${email}`.pipe(
+      Effect.flatMap(decodeRows(AccountRow)),
+      Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toAccount))
+    )
+
+  const accountStore = AccountStore.of({
+    ensureAccount: (email) =>
+      Effect.gen(function*() {
+        const normalized = normalizeEmail(email)
+        const createdAt = yield* now
+        // Two processes may create the same account at once: the loser's insert does nothing, and
+        // both read the one row that won.
+        yield* sql`insert into accounts ${sql.insert({ email: normalized, created_at: encodeDate(createdAt) })}
+          on conflict (email) do nothing`
+        const account = yield* selectAccount(normalized)
+        if (Option.isNone(account)) {
+          return yield* new StoreFailure({ operation: "AccountStore.ensureAccount", message: "account vanished after its insert" })
+        }
+        return account.value
+      }).pipe(operation("AccountStore.ensureAccount")),
+
+    findAccount: (email) => selectAccount(normalizeEmail(email)).pipe(operation("AccountStore.findAccount")),
+
+    countAccounts: sql`select count(*) as n from accounts`.pipe(
+      Effect.flatMap(decodeRows(CountRow)),
+      Effect.map((rows) => rows[0]?.n ?? 0),
+      operation("AccountStore.countAccounts")
+    ),
+
+    insertKey: ({ accountId, hash, keyId, label }) =>
+      Effect.gen(function*() {
+        const createdAt = yield* now
+        yield* sql`insert into api_keys ${
+          sql.insert({ key_id: keyId, account_id: accountId, hash, label, created_at: encodeDate(createdAt) })
+        }`
+      }).pipe(operation("AccountStore.insertKey")),
+
+    findKey: (keyId) =>
+      sql`select k.key_id, k.hash, k.revoked_at, a.id as account_id, a.email, a.created_at as account_created_at
+          from api_keys k join accounts a on a.id = k.account_id
+          where k.key_id = ${keyId}`.pipe(
+        Effect.flatMap(decodeRows(StoredKeyRow)),
+        Effect.map((rows) =>
+          Option.map(Option.fromNullable(rows[0]), (row) => ({
+            keyId: row.key_id,
+            hash: row.hash,
+            revoked: row.revoked_at !== null,
+            account: { id: row.account_id, email: row.email, createdAt: row.account_created_at }
+          }))
+        ),
+        operation("AccountStore.findKey")
+      ),
+
+    listKeys: (email) =>
+      sql`select k.key_id, a.email, k.label, k.created_at, k.revoked_at
+          from api_keys k join accounts a on a.id = k.account_id
+          where ${email === undefined ? sql.and([]) : sql`a.email = ${normalizeEmail(email)}`}
+          order by k.created_at, k.key_id`.pipe(
+        Effect.flatMap(decodeRows(KeyInfoRow)),
+        Effect.map((rows) =>
+          rows.map((row): ApiKeyInfo => ({
+            keyId: row.key_id,
+            email: row.email,
+            label: row.label,
+            createdAt: row.created_at,
+            revokedAt: row.revoked_at,
+            // The ports do not record key use (yet).
+            lastUsedAt: null
+          }))
+        ),
+        operation("AccountStore.listKeys")
+      ),
+
+    revokeKey: (keyId) =>
+      Effect.gen(function*() {
+        const revokedAt = yield* now
+        const rows = yield* sql`update api_keys set revoked_at = ${encodeDate(revokedAt)}
+          where key_id = ${keyId} and revoked_at is null
+          returning key_id`
+        return rows.length > 0
+      }).pipe(operation("AccountStore.revokeKey"))
+  })
+
+  const contextStore = ArticleContextStore.of({
+    insert: (id, context) =>
+      Effect.gen(function*() {
+        const createdAt = yield* now
+        yield* sql`insert into article_contexts ${
+          sql.insert({
+            id,
+            account_id: context.accountId,
+            text: context.text,
+            text_length: context.text.length,
+            title: context.title,
+            topic_description: context.topicDescription,
+            source_url: context.sourceUrl,
+            profile: JSON.stringify(context.profile),
+            created_at: encodeDate(createdAt)
+          })
+        }`
+        const stored: ArticleContext = { ...context, id, createdAt }
+        return stored
+      }).pipe(operation("ArticleContextStore.insert")),
+
+    get: (accountId, id) =>
+      sql`select id, account_id, text, title, topic_description, source_url, profile, created_at
+          from article_contexts where id = ${id} and account_id = ${accountId}`.pipe(
+        Effect.flatMap(decodeRows(ContextRow)),
+        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toContext)),
+        operation("ArticleContextStore.get")
+      ),
+
+    remove: (accountId, id) =>
+      sql`delete from article_contexts where id = ${id} and account_id = ${accountId} returning id`.pipe(
+        Effect.map((rows) => rows.length > 0),
+        operation("ArticleContextStore.remove")
+      ),
+
+    list: (accountId) =>
+      sql`select id, title, source_url, text_length, created_at
+          from article_contexts where account_id = ${accountId}
+          order by created_at, id`.pipe(
+        Effect.flatMap(decodeRows(ContextSummaryRow)),
+        Effect.map((rows) =>
+          rows.map((row): ArticleContextSummary => ({
+            id: row.id,
+            title: row.title,
+            sourceUrl: row.source_url,
+            textLength: row.text_length,
+            createdAt: row.created_at
+          }))
+        ),
+        operation("ArticleContextStore.list")
+      )
+  })
+
+  const suggestionStore = SuggestionStore.of({
+    insert: (suggestion) =>
+      Effect.gen(function*() {
+        const createdAt = yield* now
+        // One statement: the row and the email it is listed under come back together.
+        const rows = yield* sql`insert into score_suggestions ${
+          sql.insert({
+            account_id: suggestion.accountId,
+            comment_text: suggestion.commentText,
+            context_json: suggestion.contextJson,
+            attribute_scores: JSON.stringify(suggestion.attributeScores),
+            languages: JSON.stringify(suggestion.languages),
+            client_token: suggestion.clientToken,
+            session_id: suggestion.sessionId,
+            community_id: suggestion.communityId,
+            created_at: encodeDate(createdAt)
+          })
+        } returning id`.pipe(Effect.flatMap(decodeRows(IdRow)))
+        const id = rows[0]?.id
+        const account = yield* sql`select id, email, created_at from accounts where id = ${suggestion.accountId}`.pipe(
+          Effect.flatMap(decodeRows(AccountRow))
+        )
+        if (id === undefined || account[0] === undefined) {
+          return yield* new StoreFailure({ operation: "SuggestionStore.insert", message: "the inserted suggestion or its account was not found" })
+        }
+        const stored: ScoreSuggestion = { ...suggestion, id, email: account[0].email, createdAt }
+        return stored
+      }).pipe(operation("SuggestionStore.insert")),
+
+    list: ({ email, since }) => {
+      const filters = [
+        ...(since === undefined ? [] : [sql`s.created_at >= ${encodeDate(since)}`]),
+        ...(email === undefined ? [] : [sql`a.email = ${normalizeEmail(email)}`])
+      ]
+      return sql`select s.id, s.account_id, a.email, s.comment_text, s.context_json, s.attribute_scores, s.languages,
+            s.client_token, s.session_id, s.community_id, s.created_at
+          from score_suggestions s join accounts a on a.id = s.account_id
+          where ${sql.and(filters)}
+          order by s.created_at, s.id`.pipe(
+        Effect.flatMap(decodeRows(SuggestionRow)),
+        Effect.map((rows) => rows.map(toSuggestion)),
+        operation("SuggestionStore.list")
+      )
+    }
+  })
+
+  const health = StoreHealth.of({
+    ping: sql`select 1 as ok`.pipe(Effect.asVoid, operation("StoreHealth.ping"))
+  })
+
+  return Context.empty().pipe(
+    Context.add(AccountStore, accountStore),
+    Context.add(ArticleContextStore, contextStore),
+    Context.add(SuggestionStore, suggestionStore),
+    Context.add(StoreHealth, health)
+  )
+})
+
+/** The store ports on the `SqlClient` in context (migrations already run: see `SqliteStore` / `PgStore`). */
+export const layer: Layer.Layer<Stores, never, SqlClient.SqlClient> = Layer.effectContext(make)

@@ -1,0 +1,146 @@
+/** The store contract on SQLite (a temporary file for this test file), and what only SQLite does. */
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { randomUUID } from "node:crypto"
+import { AccountStore, ArticleContextStore, StoreHealth, SuggestionStore } from "@decorum/core"
+import { ArticleContextId, StoreFailure } from "@decorum/domain"
+import * as SqlClient from "@effect/sql/SqlClient"
+import { expect, it } from "@effect/vitest"
+import { ConfigProvider, Effect, Layer, Option } from "effect"
+import { afterAll, describe } from "vitest"
+import { SqliteStore, StoreLayer } from "../src/index.js"
+import { freshEmail, newKey, profile, storeContract, suggestion } from "./contract.js"
+
+const dir = mkdtempSync(join(tmpdir(), "decorum-store-sql-"))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+const file = (name: string) => join(dir, name)
+
+storeContract("SqliteStore", SqliteStore.layer({ filename: file("contract.db") }))
+
+describe("SqliteStore on a file", () => {
+  it.live("a write is durable: a fresh layer on the same file sees it after the first one closed", () =>
+    Effect.gen(function*() {
+      const filename = file("durable.db")
+      const email = freshEmail("Durable")
+      const contextId = ArticleContextId.make(randomUUID())
+
+      const written = yield* Effect.gen(function*() {
+        const accounts = yield* AccountStore
+        const account = yield* accounts.ensureAccount(email)
+        const key = yield* newKey(account.id, "durable")
+        yield* accounts.insertKey(key)
+        const context = yield* (yield* ArticleContextStore).insert(contextId, {
+          accountId: account.id,
+          text: "durable text",
+          title: null,
+          topicDescription: null,
+          sourceUrl: null,
+          profile
+        })
+        const stored = yield* (yield* SuggestionStore).insert(suggestion(account.id, "durable comment"))
+        return { account, key, context, stored }
+      }).pipe(Effect.provide(SqliteStore.layer({ filename })))
+      // `Effect.provide` has closed that layer's scope (and the connection) here.
+
+      yield* Effect.gen(function*() {
+        const accounts = yield* AccountStore
+        expect(yield* accounts.findAccount(email)).toEqual(Option.some(written.account))
+        const key = yield* accounts.findKey(written.key.keyId)
+        expect(Option.map(key, (k) => k.hash)).toEqual(Option.some(written.key.hash))
+        expect(yield* (yield* ArticleContextStore).get(written.account.id, contextId)).toEqual(Option.some(written.context))
+        expect(yield* (yield* SuggestionStore).list({ email })).toEqual([written.stored])
+      }).pipe(Effect.provide(SqliteStore.layer({ filename })))
+    }))
+
+  it.live("the connection runs in WAL mode with synchronous=FULL, a busy timeout and foreign keys", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const pragma = (name: string) =>
+        Effect.map(sql.unsafe<Record<string, unknown>>(`pragma ${name}`), (rows) => Object.values(rows[0] ?? {})[0])
+      expect(yield* pragma("journal_mode")).toBe("wal")
+      expect(yield* pragma("synchronous")).toBe(2) // FULL
+      expect(yield* pragma("busy_timeout")).toBe(1234)
+      expect(yield* pragma("foreign_keys")).toBe(1)
+      // Migrated once, however often the file is opened.
+      const migrations = yield* sql<{ readonly migration_id: number }>`select migration_id from decorum_migrations`
+      expect(migrations.map((m) => m.migration_id)).toEqual([1])
+    }).pipe(
+      Effect.provide(SqliteStore.clientLayer({ filename: file("contract.db"), busyTimeout: "1234 millis" }))
+    ))
+
+  it.live("two layers open on one file see each other's writes", () =>
+    Effect.gen(function*() {
+      const filename = file("shared.db")
+      const a = yield* Layer.build(SqliteStore.layer({ filename }))
+      const b = yield* Layer.build(SqliteStore.layer({ filename }))
+      const email = freshEmail("Shared")
+      const [fromA, fromB] = yield* Effect.all([
+        Effect.provide(Effect.flatMap(AccountStore, (s) => s.ensureAccount(email)), a),
+        Effect.provide(Effect.flatMap(AccountStore, (s) => s.ensureAccount(email)), b)
+      ], { concurrency: 2 })
+      expect(fromB).toEqual(fromA)
+      const key = yield* newKey(fromA.id, null)
+      yield* Effect.provide(Effect.flatMap(AccountStore, (s) => s.insertKey(key)), a)
+      const seen = yield* Effect.provide(Effect.flatMap(AccountStore, (s) => s.findKey(key.keyId)), b)
+      expect(Option.isSome(seen)).toBe(true)
+    }).pipe(Effect.scoped))
+
+  it.live("database errors are StoreFailures naming the operation, never defects", () =>
+    Effect.gen(function*() {
+      const accounts = yield* AccountStore
+      const account = yield* accounts.ensureAccount(freshEmail("Dup"))
+      const key = yield* newKey(account.id, null)
+      yield* accounts.insertKey(key)
+      const failure = yield* Effect.flip(accounts.insertKey(key))
+      expect(failure.operation).toBe("AccountStore.insertKey")
+      expect(failure.message).toMatch(/UNIQUE/i)
+
+      // A key for an account that does not exist breaks a foreign key.
+      const orphan = yield* Effect.flip(accounts.insertKey({ ...(yield* newKey(account.id, null)), accountId: 987654321 as typeof account.id }))
+      expect(orphan).toBeInstanceOf(StoreFailure)
+      expect(orphan.message).toMatch(/FOREIGN KEY/i)
+    }).pipe(Effect.provide(SqliteStore.layer({ filename: file("errors.db") }))))
+
+  it.live("a file that cannot be opened fails the layer with a StoreFailure", () =>
+    Effect.gen(function*() {
+      // `Effect.flip` would not turn a defect into a value: the test would fail with it.
+      const failure = yield* Effect.flip(
+        Effect.provide(StoreHealth.pipe(Effect.flatMap((h) => h.ping)), SqliteStore.layer({ filename: file("missing-dir/x.db") }))
+      )
+      expect(failure).toMatchObject({ _tag: "StoreFailure", operation: "SqliteStore.open" })
+    }))
+
+  it.live("layerConfig reads DECORUM_DB; StoreLayer.fromUrl takes a path for SQLite", () =>
+    Effect.gen(function*() {
+      const filename = file("config.db")
+      yield* Effect.flatMap(StoreHealth, (h) => h.ping).pipe(
+        Effect.provide(SqliteStore.layerConfig()),
+        Effect.withConfigProvider(ConfigProvider.fromMap(new Map([["DECORUM_DB", filename]])))
+      )
+      const missing = yield* Effect.flip(
+        Effect.flatMap(StoreHealth, (h) => h.ping).pipe(
+          Effect.provide(SqliteStore.layerConfig()),
+          Effect.withConfigProvider(ConfigProvider.fromMap(new Map()))
+        )
+      )
+      expect(missing._tag).not.toBe("StoreFailure")
+
+      const email = freshEmail("FromUrl")
+      yield* Effect.flatMap(AccountStore, (s) => s.ensureAccount(email)).pipe(Effect.provide(StoreLayer.fromUrl(filename)))
+      const found = yield* Effect.flatMap(AccountStore, (s) => s.findAccount(email)).pipe(
+        Effect.provide(SqliteStore.layer({ filename }))
+      )
+      expect(Option.isSome(found)).toBe(true)
+    }))
+})
+
+describe("StoreLayer.dialectOf", () => {
+  it("reads postgres:// and postgresql:// URLs as PostgreSQL, anything else as a SQLite path", () => {
+    expect(StoreLayer.dialectOf("postgres://u:p@h:5432/db")).toBe("pg")
+    expect(StoreLayer.dialectOf("PostgreSQL://h/db")).toBe("pg")
+    expect(StoreLayer.dialectOf("./decorum.db")).toBe("sqlite")
+    expect(StoreLayer.dialectOf("/var/lib/decorum/postgres.db")).toBe("sqlite")
+    expect(StoreLayer.dialectOf(":memory:")).toBe("sqlite")
+  })
+})
