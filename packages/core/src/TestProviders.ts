@@ -1,0 +1,111 @@
+/**
+ * Deterministic, dependency-free providers for every evaluation port, for tests of the core and
+ * of every host. They are small but honest: quotes are verbatim, ranges hold. A `hook` runs at
+ * the start of each evaluation so tests can observe overlap or inject failures.
+ */
+import {
+  type AttributeAnalysis,
+  type Evaluated,
+  ProviderFailure,
+  type TextSpan
+} from "@decorum/domain"
+import { Effect, Layer } from "effect"
+import { ArticleFetcher, AttributeScorer, CommentScorer, RelevanceChecker, SpamChecker, TopicProfiler } from "./Providers.js"
+
+export const MODEL = "test-model-1"
+
+const BAD = ["idiot", "stupid", "moron", "hate"]
+const words = (text: string) => text.toLowerCase().match(/[a-z0-9']+/g) ?? []
+
+const badness = (text: string) => {
+  const n = words(text).filter((w) => BAD.includes(w)).length
+  return Math.min(0.98, 0.05 + 0.45 * n)
+}
+
+const ok = <A>(value: A): Evaluated<A> => ({ value, provenance: { model: MODEL } })
+
+export type Section = "comment_score" | "spam_check" | "relevance_check" | "perspective"
+
+export interface Options {
+  /** Runs when an evaluation starts, before it answers; its failure is the evaluation's failure. */
+  readonly hook?: (section: Section, comment: string) => Effect.Effect<void, ProviderFailure>
+}
+
+const quoteBad = (comment: string) => {
+  const out: Array<string> = []
+  for (const m of comment.matchAll(/[A-Za-z0-9']+/g)) if (BAD.includes(m[0].toLowerCase())) out.push(m[0])
+  return out
+}
+
+export const layer = (options: Options = {}) => {
+  const hook = options.hook ?? (() => Effect.void)
+  return Layer.mergeAll(
+    Layer.succeed(CommentScorer, {
+      score: ({ comment }) =>
+        Effect.map(hook("comment_score", comment), () => {
+          const toxicity = badness(comment)
+          const quotes = quoteBad(comment)
+          return ok({
+            logical_fallacies: [],
+            objectionable_phrases: quotes.map((q) => ({ quoted_objectionable_phrase: q, explanation: "insulting word" })),
+            negative_tone_phrases: [],
+            appears_low_effort: words(comment).length < 3,
+            overall_score: Math.max(1, 5 - quotes.length * 2),
+            toxicity_score: toxicity,
+            toxicity_explanation: quotes.length > 0 ? `Insulting words: ${quotes.join(", ")}` : "No insulting words found."
+          })
+        })
+    }),
+    Layer.succeed(SpamChecker, {
+      check: ({ comment }) =>
+        Effect.map(hook("spam_check", comment), () => {
+          const spam = /https?:\/\//.test(comment) && /\b(buy|subscribe|cheap)\b/i.test(comment)
+          return ok({ reasoning: spam ? "Link with a sales pitch." : "No spam signals.", confidence: spam ? 0.9 : 0.8, is_spam: spam })
+        })
+    }),
+    Layer.succeed(RelevanceChecker, {
+      check: ({ article, bannedTopics, comment }) =>
+        Effect.map(hook("relevance_check", comment), () => {
+          const articleWords = new Set(words(article.text))
+          const shared = words(comment).filter((w) => w.length > 3 && articleWords.has(w))
+          const hit = bannedTopics.filter((t) => comment.toLowerCase().includes(t.toLowerCase()))
+          return ok({
+            on_topic: { reasoning: shared.length ? `Shares: ${shared.join(", ")}` : "No shared terms.", on_topic: shared.length > 0, confidence: 0.7 },
+            banned_topics: {
+              reasoning: hit.length ? `Mentions ${hit.join(", ")}.` : "No banned topic mentioned.",
+              banned_topics: hit,
+              quantity_on_banned_topics: hit.length > 0 ? 1 : 0,
+              confidence: 0.7
+            }
+          })
+        })
+    }),
+    Layer.succeed(AttributeScorer, {
+      analyze: ({ attributes, spans, text }) =>
+        Effect.map(hook("perspective", text), () => {
+          const result: Record<string, { summary: number; spans: Array<number> }> = {}
+          for (const a of attributes) {
+            result[a] = { summary: badness(text), spans: spans.map((s: TextSpan) => badness(text.slice(s.begin, s.end))) }
+          }
+          return ok(result as AttributeAnalysis)
+        })
+    }),
+    Layer.succeed(TopicProfiler, {
+      profile: ({ text, title }) =>
+        Effect.sync(() => {
+          const counts = new Map<string, number>()
+          for (const w of words(`${title ?? ""} ${text}`)) if (w.length > 3) counts.set(w, (counts.get(w) ?? 0) + 1)
+          const top = [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, 10)
+          const norm = Math.sqrt(top.reduce((s, [, c]) => s + c * c, 0)) || 1
+          return { version: 0, terms: top.map(([term, c]) => ({ term, weight: c / norm })), entities: [], summary: text.slice(0, 120) }
+        })
+    }),
+    Layer.succeed(ArticleFetcher, {
+      fetch: (url) => Effect.succeed({ text: `Fetched article text from ${url} about gardening tomatoes.`, title: "Fetched", contentType: "text/plain", url })
+    })
+  )
+}
+
+/** A provider failure, for hooks. */
+export const failure = (evaluation: string) =>
+  new ProviderFailure({ provider: MODEL, evaluation, message: `${evaluation} provider is down`, transient: true })

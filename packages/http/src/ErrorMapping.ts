@@ -1,0 +1,94 @@
+/**
+ * The one place where the engine's typed errors become HTTP statuses and error bodies.
+ *
+ * Each error tag has one HTTP status, the same in every family, with one exception the contract
+ * requires: on the Google-shaped family a missing key is 403 `PERMISSION_DENIED` and a wrong key
+ * is 400 `API_KEY_INVALID`, as the real service answers.
+ */
+import type { DecorumError, GoogleErrorBody, NativeErrorBody } from "./Envelopes.js"
+
+export type Family = "native" | "compat" | "google"
+
+interface Row {
+  readonly status: number
+  /** `error` of the native body: a short category. */
+  readonly category: string
+  /** `error.status` of the Google body: a canonical code name. */
+  readonly googleStatus: string
+  /** `details[].errorType` of the Google body, when Perspective defines one. */
+  readonly errorType?: string
+}
+
+const table: { readonly [K in DecorumError["_tag"]]: (e: Extract<DecorumError, { _tag: K }>) => Row } = {
+  MissingParameter: () => ({ status: 400, category: "Missing Parameter", googleStatus: "INVALID_ARGUMENT", errorType: "INVALID_REQUEST" }),
+  NoEvaluationRequested: () => ({ status: 400, category: "Missing Parameter", googleStatus: "INVALID_ARGUMENT", errorType: "INVALID_REQUEST" }),
+  UnsupportedEvaluation: () => ({ status: 400, category: "Invalid Parameter", googleStatus: "INVALID_ARGUMENT", errorType: "INVALID_REQUEST" }),
+  InvalidArticleContextId: () => ({ status: 400, category: "Invalid Parameter", googleStatus: "INVALID_ARGUMENT", errorType: "INVALID_REQUEST" }),
+  UnknownArticleContext: () => ({ status: 400, category: "Invalid Parameter", googleStatus: "INVALID_ARGUMENT", errorType: "INVALID_REQUEST" }),
+  InvalidComment: (e) =>
+    e.reason === "empty"
+      ? { status: 400, category: "Missing Parameter", googleStatus: "INVALID_ARGUMENT", errorType: "COMMENT_EMPTY" }
+      : { status: 400, category: "Invalid Parameter", googleStatus: "INVALID_ARGUMENT", errorType: "COMMENT_TOO_LONG" },
+  InvalidRequest: () => ({ status: 400, category: "Bad Request", googleStatus: "INVALID_ARGUMENT", errorType: "INVALID_REQUEST" }),
+  Unauthorized: () => ({ status: 401, category: "Unauthorized", googleStatus: "UNAUTHENTICATED" }),
+  UnsupportedAttribute: () => ({ status: 400, category: "Invalid Parameter", googleStatus: "INVALID_ARGUMENT", errorType: "INVALID_REQUEST" }),
+  NoRequestedAttributes: () => ({ status: 400, category: "Missing Parameter", googleStatus: "INVALID_ARGUMENT", errorType: "NO_REQUESTED_ATTRIBUTES" }),
+  UnsupportedMediaType: () => ({ status: 415, category: "Unsupported Media Type", googleStatus: "INVALID_ARGUMENT", errorType: "INVALID_REQUEST" }),
+  PayloadTooLarge: () => ({ status: 413, category: "Payload Too Large", googleStatus: "INVALID_ARGUMENT", errorType: "INVALID_REQUEST" }),
+  NotFound: () => ({ status: 404, category: "Not Found", googleStatus: "NOT_FOUND" }),
+  RateLimited: () => ({ status: 429, category: "Too Many Requests", googleStatus: "RESOURCE_EXHAUSTED" }),
+  FetchFailed: () => ({ status: 400, category: "Fetch Failed", googleStatus: "INVALID_ARGUMENT", errorType: "INVALID_REQUEST" }),
+  UnsupportedContent: () => ({ status: 415, category: "Unsupported Media Type", googleStatus: "INVALID_ARGUMENT", errorType: "INVALID_REQUEST" }),
+  ProviderFailure: () => ({ status: 502, category: "Bad Gateway", googleStatus: "UNAVAILABLE" }),
+  StoreFailure: () => ({ status: 503, category: "Service Unavailable", googleStatus: "UNAVAILABLE" })
+}
+
+export const rowOf = (error: DecorumError): Row => (table[error._tag] as (e: DecorumError) => Row)(error)
+
+export interface RenderedError {
+  readonly status: number
+  readonly body: NativeErrorBody | GoogleErrorBody
+  readonly headers: Readonly<Record<string, string>>
+}
+
+const PERSPECTIVE_ERROR = "type.googleapis.com/google.commentanalyzer.v1alpha1.Error"
+
+const googleBody = (status: number, googleStatus: string, message: string, details?: GoogleErrorBody["error"]["details"]): GoogleErrorBody => ({
+  error: { code: status, message, status: googleStatus, ...(details ? { details } : {}) }
+})
+
+/** Renders an engine error in the envelope of `family`. */
+export const render = (family: Family, error: DecorumError): RenderedError => {
+  const row = rowOf(error)
+  const headers: Record<string, string> = error._tag === "RateLimited" ? { "retry-after": String(Math.max(1, Math.ceil(error.retryAfterSeconds))) } : {}
+  if (family === "native") {
+    return { status: row.status, body: { error: row.category, message: error.message, code: row.status }, headers }
+  }
+  if (error._tag === "Unauthorized" && family === "google") {
+    return error.reason === "missing"
+      ? { status: 403, body: googleBody(403, "PERMISSION_DENIED", error.message), headers }
+      : {
+        status: 400,
+        body: googleBody(400, "INVALID_ARGUMENT", error.message, [
+          { "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "API_KEY_INVALID", domain: "googleapis.com" }
+        ]),
+        headers
+      }
+  }
+  const details = row.errorType ? [{ "@type": PERSPECTIVE_ERROR, errorType: row.errorType }] : undefined
+  return { status: row.status, body: googleBody(row.status, row.googleStatus, error.message, details), headers }
+}
+
+/** The body of a real fault (a defect): 500 in the family's envelope, with no internals. */
+export const renderDefect = (family: Family): RenderedError =>
+  family === "native"
+    ? { status: 500, body: { error: "Internal Server Error", message: "The server failed to process the request.", code: 500 }, headers: {} }
+    : { status: 500, body: googleBody(500, "INTERNAL", "Internal error encountered."), headers: {} }
+
+/** The family that answers a path, for errors raised before routing (404, 405). */
+export const familyOfPath = (path: string): Family =>
+  path.startsWith("/v0.2/external-compat/") || path.startsWith("/v0.2/perspective-compat/")
+    ? "compat"
+    : path.startsWith("/v1alpha1/") || path.startsWith("/$discovery") || path === "/batch"
+    ? "google"
+    : "native"

@@ -1,0 +1,227 @@
+/**
+ * Handlers of every group. Each one authenticates, reads and decodes its body, calls the core and
+ * answers; errors are rendered by `Respond.inFamily` through the one mapping table.
+ */
+import { Analyze, ArticleContexts, EngineInfo, Evaluations, Megacall, StoreHealth, Suggest } from "@decorum/core"
+import { Native, Perspective } from "@decorum/domain"
+import { HttpApiBuilder, HttpServerRequest } from "@effect/platform"
+import { Effect } from "effect"
+import { DecorumApi } from "./Api.js"
+import * as Body from "./Body.js"
+import { googleAccount, headerAccount } from "./Credentials.js"
+import { discoveryDocument } from "./Discovery.js"
+import { render } from "./ErrorMapping.js"
+import { evaluated, inFamily, json, provenanceHeaders } from "./Respond.js"
+
+const NATIVE_FORM: Body.FormSpec = {
+  arrays: ["banned_topics", "requested_attributes"],
+  booleans: ["run_comment_score", "run_spam_check", "run_relevance_check", "run_perspective", "run_dogwhistle_check", "run_llm_detect"]
+}
+
+const nativeBody = <A, I>(schema: Parameters<typeof Body.decode<A, I>>[0]) =>
+  Effect.gen(function*() {
+    const raw = yield* Body.readObject({ form: NATIVE_FORM })
+    const decoded = yield* Body.decode(schema, raw)
+    return { raw, decoded }
+  })
+
+const perspectiveBody = <A, I>(schema: Parameters<typeof Body.decode<A, I>>[0]) =>
+  Effect.gen(function*() {
+    const raw = yield* Body.readObject()
+    return yield* Body.decode(schema, Perspective.normalizeRequestKeys(raw))
+  })
+
+export const ALLOWED_ENDPOINTS = [
+  "inittopic",
+  "commentscore",
+  "antispam",
+  "commentrelevance",
+  "megacall",
+  "usercheck",
+  "article-contexts",
+  "external-compat/analyse",
+  "external-compat/suggestscore",
+  "perspective-compat/analyse",
+  "perspective-compat/suggestscore"
+]
+
+const articleView = (c: import("@decorum/domain").ArticleContext): Native.ArticleContextView => ({
+  article_id: c.id,
+  title: c.title,
+  topic_description: c.topicDescription,
+  source_url: c.sourceUrl,
+  text_length: c.text.length,
+  created_at: c.createdAt.toISOString(),
+  keywords: c.profile.terms.map((t) => ({ term: t.term, weight: t.weight })),
+  entities: [...c.profile.entities],
+  summary: c.profile.summary
+})
+
+export const NativeLive = HttpApiBuilder.group(DecorumApi, "native", (handlers) =>
+  handlers
+    .handleRaw("inittopic", () =>
+      inFamily(
+        "native",
+        Effect.gen(function*() {
+          const account = yield* headerAccount
+          const { decoded } = yield* nativeBody(Native.InitTopicRequest)
+          const context = yield* ArticleContexts.create(account, decoded)
+          return json({ article_id: context.id })
+        })
+      ))
+    .handleRaw("commentscore", () =>
+      inFamily(
+        "native",
+        Effect.gen(function*() {
+          const account = yield* headerAccount
+          const { decoded } = yield* nativeBody(Native.CommentScoreRequest)
+          return evaluated("comment_score", yield* Evaluations.scoreComment(account, decoded))
+        })
+      ))
+    .handleRaw("antispam", () =>
+      inFamily(
+        "native",
+        Effect.gen(function*() {
+          const account = yield* headerAccount
+          const { decoded } = yield* nativeBody(Native.SpamCheckRequest)
+          return evaluated("spam_check", yield* Evaluations.checkSpam(account, decoded))
+        })
+      ))
+    .handleRaw("commentrelevance", () =>
+      inFamily(
+        "native",
+        Effect.gen(function*() {
+          const account = yield* headerAccount
+          const { decoded } = yield* nativeBody(Native.RelevanceRequest)
+          return evaluated("relevance_check", yield* Evaluations.checkRelevance(account, decoded))
+        })
+      ))
+    .handleRaw("megacall", () =>
+      inFamily(
+        "native",
+        Effect.gen(function*() {
+          const account = yield* headerAccount
+          const { decoded, raw } = yield* nativeBody(Native.MegacallRequest)
+          const result = yield* Megacall.megacall(account, decoded, raw)
+          const body: Record<string, unknown> = {}
+          const provenances: Array<readonly [string, import("@decorum/domain").Provenance]> = []
+          for (const name of ["comment_score", "spam_check", "relevance_check", "perspective"] as const) {
+            const section = result[name]
+            if (section) {
+              body[name] = section.value
+              provenances.push([name, section.provenance])
+            }
+          }
+          const failed = Object.entries(result.failures)
+          const headers = provenanceHeaders(provenances)
+          if (failed.length > 0) {
+            body["errors"] = Object.fromEntries(failed.map(([name, failure]) => [name, render("native", failure!).body]))
+            headers["x-decorum-partial"] = failed.map(([name]) => name).join(", ")
+          }
+          return json(body, 200, headers)
+        })
+      ))
+    .handleRaw("usercheck", () =>
+      inFamily(
+        "native",
+        Effect.gen(function*() {
+          yield* headerAccount
+          const response: Native.UserCheckResponse = {
+            active: true,
+            status: "ACTIVE",
+            plan_name: "self-hosted",
+            allowed_endpoints: ALLOWED_ENDPOINTS,
+            error: null
+          }
+          return json(response)
+        })
+      ))
+    .handleRaw("getArticleContext", ({ path }) =>
+      inFamily(
+        "native",
+        Effect.gen(function*() {
+          const account = yield* headerAccount
+          return json(articleView(yield* ArticleContexts.get(account, path.id)))
+        })
+      ))
+    .handleRaw("deleteArticleContext", ({ path }) =>
+      inFamily(
+        "native",
+        Effect.gen(function*() {
+          const account = yield* headerAccount
+          yield* ArticleContexts.remove(account, path.id)
+          return json({ deleted: true, article_id: path.id.toLowerCase() })
+        })
+      ))
+)
+
+const compatHandlers = (group: "compat" | "perspectiveCompat") =>
+  HttpApiBuilder.group(DecorumApi, group, (handlers) =>
+    handlers
+      .handleRaw("analyse", () =>
+        inFamily(
+          "compat",
+          Effect.gen(function*() {
+            yield* headerAccount
+            const request = yield* perspectiveBody(Perspective.AnalyzeCommentRequest)
+            return evaluated("perspective", yield* Analyze.analyze(request, "compat"))
+          })
+        ))
+      .handleRaw("suggestscore", () =>
+        inFamily(
+          "compat",
+          Effect.gen(function*() {
+            const account = yield* headerAccount
+            const request = yield* perspectiveBody(Perspective.SuggestCommentScoreRequest)
+            return json(yield* Suggest.suggestScore(account, request))
+          })
+        ))
+  )
+
+export const CompatLive = compatHandlers("compat")
+export const PerspectiveCompatLive = compatHandlers("perspectiveCompat")
+
+export const GoogleLive = HttpApiBuilder.group(DecorumApi, "google", (handlers) =>
+  handlers
+    .handleRaw("analyze", () =>
+      inFamily(
+        "google",
+        Effect.gen(function*() {
+          yield* googleAccount
+          const request = yield* perspectiveBody(Perspective.AnalyzeCommentRequest)
+          return evaluated("perspective", yield* Analyze.analyze(request, "google"))
+        })
+      ))
+    .handleRaw("suggestscore", () =>
+      inFamily(
+        "google",
+        Effect.gen(function*() {
+          const account = yield* googleAccount
+          const request = yield* perspectiveBody(Perspective.SuggestCommentScoreRequest)
+          return json(yield* Suggest.suggestScore(account, request))
+        })
+      ))
+    .handleRaw("discovery", () =>
+      inFamily(
+        "google",
+        Effect.gen(function*() {
+          const request = yield* HttpServerRequest.HttpServerRequest
+          const params = yield* HttpServerRequest.ParsedSearchParams
+          return yield* discoveryDocument(request, params)
+        })
+      ))
+)
+
+export const OpsLive = HttpApiBuilder.group(DecorumApi, "ops", (handlers) =>
+  handlers
+    .handleRaw("healthz", () => Effect.succeed(json({ status: "ok" })))
+    .handleRaw("readyz", () =>
+      Effect.gen(function*() {
+        const info = yield* EngineInfo
+        const health = yield* StoreHealth
+        return yield* health.ping.pipe(
+          Effect.as(json({ status: "ready", model: info.modelVersion })),
+          Effect.catchAll((e) => Effect.succeed(json({ status: "unavailable", model: info.modelVersion, reason: e.message }, 503)))
+        )
+      }))
+)

@@ -1,0 +1,59 @@
+/**
+ * The whole HTTP contract as one layer, shared by every host: the Node server serves it with
+ * `HttpApiBuilder.serve(middleware)`, the Lambda host with `HttpApiBuilder.toWebHandler`.
+ */
+import { EngineInfo } from "@decorum/core"
+import { HttpApiBuilder, HttpApiScalar, type HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Cause, Effect, Layer, Option } from "effect"
+import { DecorumApi } from "./Api.js"
+import { familyOfPath, renderDefect } from "./ErrorMapping.js"
+import { CompatLive, GoogleLive, NativeLive, OpsLive, PerspectiveCompatLive } from "./Handlers.js"
+import { json } from "./Respond.js"
+
+/** Every group of the API with its handlers. Requires the core's ports and EngineInfo, HttpConfig. */
+export const ApiLive = HttpApiBuilder.api(DecorumApi).pipe(
+  Layer.provide([NativeLive, CompatLive, PerspectiveCompatLive, GoogleLive, OpsLive])
+)
+
+const notFound = (path: string, method: string) => {
+  const family = familyOfPath(path)
+  const message = `No route for ${method} ${path}.`
+  return family === "native"
+    ? json({ error: "Not Found", message, code: 404 }, 404)
+    : json({ error: { code: 404, message, status: "NOT_FOUND" } }, 404)
+}
+
+/**
+ * Applied around the whole app, before the response is written: names the engine and model set
+ * on every response, and answers unknown routes and unexpected failures in the family's envelope
+ * instead of an empty body.
+ */
+export const EnvelopeMiddleware = HttpApiBuilder.middleware(
+  Effect.map(EngineInfo, (info) => (app: HttpApp.Default): HttpApp.Default =>
+    Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const path = request.url.split("?")[0] ?? "/"
+      const response = yield* app.pipe(
+        Effect.catchAllCause((cause) => {
+          const failure = Cause.failureOption(cause)
+          if (Option.isSome(failure) && (failure.value as { _tag?: unknown })?._tag === "RouteNotFound") {
+            return Effect.succeed(notFound(path, request.method))
+          }
+          if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause)
+          return Effect.logError("Request failed", cause).pipe(Effect.as(json(renderDefect(familyOfPath(path)).body, 500)))
+        })
+      )
+      return HttpServerResponse.setHeaders(response, {
+        "x-engine-version": info.engineVersion,
+        ...(response.headers["x-model-version"] === undefined ? { "x-model-version": info.modelVersion } : {})
+      })
+    })
+  )
+)
+
+/** The API plus `/openapi.json` and the interactive reference at `/docs` (served inline, offline). */
+export const layer = Layer.mergeAll(
+  HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" }),
+  HttpApiScalar.layer({ path: "/docs" }),
+  EnvelopeMiddleware
+).pipe(Layer.provideMerge(ApiLive))

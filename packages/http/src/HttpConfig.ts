@@ -1,0 +1,20 @@
+import { Limits } from "@decorum/domain"
+import { Context, Layer } from "effect"
+
+/** Settings of the HTTP layer. */
+export class HttpConfig extends Context.Tag("@decorum/http/HttpConfig")<
+  HttpConfig,
+  {
+    /** Largest accepted request body in bytes. */
+    readonly bodyLimitBytes: number
+    /**
+     * The external base URL (e.g. `https://moderation.example.com/`) used for the discovery
+     * document's `rootUrl`; when null it is derived from each request's Host and protocol.
+     */
+    readonly publicBaseUrl: string | null
+  }
+>() {
+  static readonly defaults = { bodyLimitBytes: Limits.defaultBodyLimitBytes, publicBaseUrl: null }
+  static readonly layer = (options: Partial<HttpConfig["Type"]> = {}) =>
+    Layer.succeed(HttpConfig, HttpConfig.of({ ...HttpConfig.defaults, ...options }))
+}

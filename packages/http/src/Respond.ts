@@ -1,0 +1,43 @@
+/**
+ * Building responses: JSON bodies, provenance headers, and errors through `ErrorMapping`.
+ */
+import type { DecorumError, Evaluated, Provenance } from "@decorum/domain"
+import { HttpServerResponse } from "@effect/platform"
+import { Cause, Effect } from "effect"
+import { type Family, render, renderDefect } from "./ErrorMapping.js"
+
+export const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
+  HttpServerResponse.unsafeJson(body, { status, headers })
+
+/** `X-Model-Version` (and `X-Decorum-Fallback`) for the results that made up an answer. */
+export const provenanceHeaders = (sections: ReadonlyArray<readonly [string, Provenance]>): Record<string, string> => {
+  const headers: Record<string, string> = {}
+  const models = [...new Set(sections.map(([, p]) => p.model))]
+  if (models.length > 0) headers["x-model-version"] = models.join(", ")
+  const fallbacks = sections.filter(([, p]) => p.fallbackFrom !== undefined).map(([name, p]) => `${name}=${p.fallbackFrom}`)
+  if (fallbacks.length > 0) headers["x-decorum-fallback"] = fallbacks.join(", ")
+  return headers
+}
+
+/** A single evaluation's answer. */
+export const evaluated = <A>(section: string, result: Evaluated<A>) =>
+  json(result.value, 200, provenanceHeaders([[section, result.provenance]]))
+
+export const errorResponse = (family: Family, error: DecorumError) => {
+  const rendered = render(family, error)
+  return json(rendered.body, rendered.status, rendered.headers)
+}
+
+/**
+ * Runs a handler in a family: typed errors answer in the family's envelope; defects (bugs) are
+ * logged and answer 500 in the same envelope.
+ */
+export const inFamily = <R>(family: Family, effect: Effect.Effect<HttpServerResponse.HttpServerResponse, DecorumError, R>) =>
+  effect.pipe(
+    Effect.catchAll((error) => Effect.succeed(errorResponse(family, error))),
+    Effect.catchAllCause((cause) =>
+      Cause.isInterruptedOnly(cause)
+        ? Effect.failCause(cause)
+        : Effect.logError("Unhandled defect", cause).pipe(Effect.as(json(renderDefect(family).body, 500)))
+    )
+  )

@@ -1,0 +1,548 @@
+/**
+ * The HTTP contract of `interface.md`, as a suite any host can run: the Node server through a real
+ * socket, the Lambda handler through API Gateway events. `start` gives a client that speaks HTTP to
+ * the host under test, plus key management on the host's store.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+
+export interface ContractHost {
+  /** Sends a request to the host (path includes the query string). */
+  readonly request: (path: string, init?: RequestInit) => Promise<Response>
+  readonly createKey: (email: string) => Promise<string>
+  readonly revokeKey: (key: string) => Promise<void>
+  readonly close: () => Promise<void>
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+
+export const describeContract = (name: string, start: () => Promise<ContractHost>) =>
+  describe(`HTTP contract (${name})`, () => {
+    let host: ContractHost
+    let key: string
+    let otherKey: string
+    const email = "alice@example.com"
+    const otherEmail = "bob@example.com"
+    let articleId: string
+
+    const native = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+      host.request(path, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-user-email": email, "x-api-key": key, ...headers },
+        body: JSON.stringify(body)
+      })
+
+    const form = (path: string, body: string, auth = true) =>
+      host.request(path, {
+        method: "POST",
+        headers: {
+          "content-type": "application/x-www-form-urlencoded",
+          ...(auth ? { "x-user-email": email, "x-api-key": key } : {})
+        },
+        body
+      })
+
+    const google = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+      host.request(path, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) })
+
+    const expectNativeError = async (res: Response, status: number) => {
+      expect(res.status).toBe(status)
+      const body = await res.json()
+      expect(body).toEqual({ error: expect.any(String), message: expect.any(String), code: status })
+      return body as { error: string; message: string; code: number }
+    }
+
+    const expectGoogleError = async (res: Response, status: number, errorType?: string) => {
+      expect(res.status).toBe(status)
+      const body = await res.json()
+      expect(body.error.code).toBe(status)
+      expect(typeof body.error.message).toBe("string")
+      expect(typeof body.error.status).toBe("string")
+      if (errorType) {
+        expect(body.error.details).toContainEqual({
+          "@type": "type.googleapis.com/google.commentanalyzer.v1alpha1.Error",
+          errorType
+        })
+      }
+      return body as { error: { code: number; message: string; status: string; details?: Array<Record<string, string>> } }
+    }
+
+    beforeAll(async () => {
+      host = await start()
+      key = await host.createKey(email)
+      otherKey = await host.createKey(otherEmail)
+      const res = await native("/v0.2/inittopic", {
+        text: "The city council approved a new budget for public parks and libraries. Residents debated library hours.",
+        title: "Council budget"
+      })
+      expect(res.status).toBe(200)
+      articleId = (await res.json()).article_id
+    })
+    afterAll(async () => {
+      await host?.close()
+    })
+
+    describe("operational endpoints", () => {
+      it("answers /healthz and /readyz", async () => {
+        expect(await (await host.request("/healthz")).json()).toEqual({ status: "ok" })
+        const ready = await host.request("/readyz")
+        expect(ready.status).toBe(200)
+        expect((await ready.json()).status).toBe("ready")
+      })
+
+      it("serves the OpenAPI document with the colon paths as clients call them", async () => {
+        const spec = await (await host.request("/openapi.json")).json()
+        expect(spec.openapi).toMatch(/^3\./)
+        expect(Object.keys(spec.paths)).toEqual(
+          expect.arrayContaining(["/v0.2/megacall", "/v1alpha1/comments:analyze", "/v0.2/external-compat/analyse"])
+        )
+      })
+
+      it("serves the interactive reference at /docs", async () => {
+        const res = await host.request("/docs")
+        expect(res.status).toBe(200)
+        expect(res.headers.get("content-type")).toContain("text/html")
+      })
+
+      it("names the engine and the model on every response, errors included", async () => {
+        for (const res of [await host.request("/healthz"), await native("/v0.2/antispam", { comment: "" })]) {
+          expect(res.headers.get("x-engine-version")).toBe("0.1.0")
+          expect(res.headers.get("x-model-version")).toBeTruthy()
+        }
+      })
+
+      it("answers unknown routes with 404 in the family's envelope", async () => {
+        await expectNativeError(await native("/v0.2/nope", {}), 404)
+        const res = await google("/v1alpha1/comments:nope?key=" + key, {})
+        await expectGoogleError(res, 404)
+      })
+    })
+
+    describe("authentication", () => {
+      it("401s native calls with a missing, wrong or revoked credential, with one message", async () => {
+        const messages = new Set<string>()
+        const cases: Array<Record<string, string>> = [
+          {},
+          { "x-user-email": email },
+          { "x-api-key": key },
+          { "x-user-email": email, "x-api-key": key.slice(0, -1) + (key.endsWith("A") ? "B" : "A") },
+          { "x-user-email": otherEmail, "x-api-key": key },
+          { "x-user-email": email, "x-api-key": "" },
+          { "x-user-email": email, "x-api-key": "not-a-key" }
+        ]
+        for (const headers of cases) {
+          const res = await host.request("/v0.2/antispam", {
+            method: "POST",
+            headers: { "content-type": "application/json", ...headers },
+            body: JSON.stringify({ comment: "hello" })
+          })
+          const body = await expectNativeError(res, 401)
+          messages.add(body.message)
+        }
+        expect(messages.size).toBe(1)
+      })
+
+      it("401s a revoked key", async () => {
+        const revoked = await host.createKey("carol@example.com")
+        const ok = await host.request("/v0.2/usercheck", { headers: { "x-user-email": "carol@example.com", "x-api-key": revoked } })
+        expect(ok.status).toBe(200)
+        await host.revokeKey(revoked)
+        const res = await host.request("/v0.2/usercheck", { headers: { "x-user-email": "carol@example.com", "x-api-key": revoked } })
+        await expectNativeError(res, 401)
+      })
+
+      it("401s compat calls in Google's envelope", async () => {
+        const res = await google("/v0.2/external-compat/analyse", { comment: { text: "hi" } }, { "x-user-email": email })
+        const body = await expectGoogleError(res, 401)
+        expect(body.error.status).toBe("UNAUTHENTICATED")
+      })
+
+      it("answers 403 for a missing key and 400 API_KEY_INVALID for a wrong key on Google-shaped paths", async () => {
+        const body = { comment: { text: "hi" }, requestedAttributes: { TOXICITY: {} } }
+        const missing = await expectGoogleError(await google("/v1alpha1/comments:analyze", body), 403)
+        expect(missing.error.status).toBe("PERMISSION_DENIED")
+        const wrong = await expectGoogleError(await google("/v1alpha1/comments:analyze?key=dk_aaaaaaaaaa_bad", body), 400)
+        expect(wrong.error.status).toBe("INVALID_ARGUMENT")
+        expect(wrong.error.details).toContainEqual({
+          "@type": "type.googleapis.com/google.rpc.ErrorInfo",
+          reason: "API_KEY_INVALID",
+          domain: "googleapis.com"
+        })
+      })
+
+      it("accepts the key as ?key= or X-Goog-Api-Key", async () => {
+        const body = { comment: { text: "hi there" }, requestedAttributes: { TOXICITY: {} } }
+        expect((await google(`/v1alpha1/comments:analyze?key=${key}&alt=json&prettyPrint=false`, body)).status).toBe(200)
+        expect((await google("/v1alpha1/comments:analyze", body, { "x-goog-api-key": key })).status).toBe(200)
+      })
+
+      it("reports the account on /v0.2/usercheck", async () => {
+        const res = await host.request("/v0.2/usercheck", { headers: { "x-user-email": email, "x-api-key": key } })
+        expect(res.status).toBe(200)
+        const body = await res.json()
+        expect(body).toMatchObject({ active: true, status: "ACTIVE", error: null })
+        expect(body.allowed_endpoints).toContain("megacall")
+      })
+    })
+
+    describe("article contexts", () => {
+      it("creates a context from text and answers a UUID", async () => {
+        expect(articleId).toMatch(UUID)
+      })
+
+      it("rejects text and url together, and neither", async () => {
+        await expectNativeError(await native("/v0.2/inittopic", { text: "a", url: "https://example.com" }), 400)
+        const body = await expectNativeError(await native("/v0.2/inittopic", {}), 400)
+        expect(body.message).toMatch(/text|url/)
+      })
+
+      it("reads and deletes a context for its owner only", async () => {
+        const created = await (await native("/v0.2/inittopic", { text: "Tomatoes need sun and water every day." })).json()
+        const id = created.article_id
+        const asOther = { "x-user-email": otherEmail, "x-api-key": otherKey }
+        await expectNativeError(await host.request(`/v0.2/article-contexts/${id}`, { headers: asOther }), 404)
+        await expectNativeError(await host.request(`/v0.2/article-contexts/${id}`, { method: "DELETE", headers: asOther }), 404)
+        const mine = { "x-user-email": email, "x-api-key": key }
+        const read = await host.request(`/v0.2/article-contexts/${id}`, { headers: mine })
+        expect(read.status).toBe(200)
+        expect((await read.json()).article_id).toBe(id)
+        expect((await host.request(`/v0.2/article-contexts/${id}`, { method: "DELETE", headers: mine })).status).toBe(200)
+        await expectNativeError(await host.request(`/v0.2/article-contexts/${id}`, { headers: mine }), 404)
+      })
+    })
+
+    describe("single evaluations", () => {
+      it("scores a comment with the documented shape", async () => {
+        const comment = "You are an idiot and this plan is stupid."
+        const res = await native("/v0.2/commentscore", { article_context_id: articleId, comment })
+        expect(res.status).toBe(200)
+        const body = await res.json()
+        expect(Array.isArray(body.logical_fallacies)).toBe(true)
+        expect(Array.isArray(body.negative_tone_phrases)).toBe(true)
+        expect(body.objectionable_phrases.length).toBeGreaterThan(0)
+        for (const p of body.objectionable_phrases) expect(comment).toContain(p.quoted_objectionable_phrase)
+        expect(Number.isInteger(body.overall_score)).toBe(true)
+        expect(body.overall_score).toBeGreaterThanOrEqual(1)
+        expect(body.overall_score).toBeLessThanOrEqual(5)
+        expect(body.toxicity_score).toBeGreaterThanOrEqual(0)
+        expect(body.toxicity_score).toBeLessThanOrEqual(1)
+        expect(typeof body.toxicity_explanation).toBe("string")
+        expect(typeof body.appears_low_effort).toBe("boolean")
+        expect(res.headers.get("x-model-version")).toBe("test-model-1")
+      })
+
+      it("checks spam without an article context", async () => {
+        const res = await native("/v0.2/antispam", { comment: "Buy cheap watches at https://spam.example" })
+        expect(res.status).toBe(200)
+        const body = await res.json()
+        expect(body).toEqual({ reasoning: expect.any(String), confidence: expect.any(Number), is_spam: true })
+        expect(body.confidence).toBeGreaterThanOrEqual(0)
+        expect(body.confidence).toBeLessThanOrEqual(1)
+      })
+
+      it("checks relevance with banned topics", async () => {
+        const res = await native("/v0.2/commentrelevance", {
+          article_context_id: articleId,
+          comment: "The library hours matter, but politics ruins everything.",
+          banned_topics: ["politics", "sports"]
+        })
+        expect(res.status).toBe(200)
+        const body = await res.json()
+        expect(body.on_topic).toEqual({ reasoning: expect.any(String), on_topic: true, confidence: expect.any(Number) })
+        expect(body.banned_topics.banned_topics).toEqual(["politics"])
+        expect(body.banned_topics.quantity_on_banned_topics).toBeGreaterThanOrEqual(0)
+        expect(body.banned_topics.quantity_on_banned_topics).toBeLessThanOrEqual(1)
+      })
+
+      it("400s a missing article context, naming the parameter and the evaluation", async () => {
+        const body = await expectNativeError(await native("/v0.2/commentscore", { comment: "hello" }), 400)
+        expect(body.message).toContain("article_context_id")
+        expect(body.message).toContain("comment scoring")
+        const rel = await expectNativeError(await native("/v0.2/commentrelevance", { comment: "hello" }), 400)
+        expect(rel.message).toContain("relevance")
+      })
+
+      it("400s a malformed and an unknown article context id", async () => {
+        await expectNativeError(await native("/v0.2/commentscore", { comment: "hello", article_context_id: "not-a-uuid" }), 400)
+        const unknown = await expectNativeError(
+          await native("/v0.2/commentscore", { comment: "hello", article_context_id: "00000000-0000-4000-8000-000000000000" }),
+          400
+        )
+        expect(unknown.message).toContain("Unknown article_context_id")
+      })
+
+      it("treats another account's article context exactly like an unknown one", async () => {
+        const res = await native(
+          "/v0.2/commentscore",
+          { comment: "hello", article_context_id: articleId },
+          { "x-user-email": otherEmail, "x-api-key": otherKey }
+        )
+        const body = await expectNativeError(res, 400)
+        expect(body.message).toBe(`Unknown article_context_id: ${articleId}`)
+      })
+
+      it("400s empty, whitespace-only and over-long comments; accepts exactly 20,480 UTF-16 units", async () => {
+        await expectNativeError(await native("/v0.2/antispam", { comment: "" }), 400)
+        await expectNativeError(await native("/v0.2/antispam", { comment: " \n\t " }), 400)
+        await expectNativeError(await native("/v0.2/antispam", {}), 400)
+        await expectNativeError(await native("/v0.2/antispam", { comment: "a".repeat(20_481) }), 400)
+        // 10,240 astral characters are 20,480 UTF-16 code units.
+        expect((await native("/v0.2/antispam", { comment: "😀".repeat(10_240) })).status).toBe(200)
+        await expectNativeError(await native("/v0.2/antispam", { comment: "😀".repeat(10_240) + "a" }), 400)
+      })
+
+      it("400s a field of the wrong type, and malformed JSON", async () => {
+        const wrongType = await expectNativeError(await native("/v0.2/antispam", { comment: 42 }), 400)
+        expect(wrongType.message).toContain("comment")
+        const res = await host.request("/v0.2/antispam", {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-user-email": email, "x-api-key": key },
+          body: "{\"comment\": "
+        })
+        await expectNativeError(res, 400)
+        const arrayBody = await host.request("/v0.2/antispam", {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-user-email": email, "x-api-key": key },
+          body: "[1, 2]"
+        })
+        await expectNativeError(arrayBody, 400)
+      })
+
+      it("415s other content types", async () => {
+        for (const type of ["text/plain", "multipart/form-data; boundary=x", "application/xml"]) {
+          const res = await host.request("/v0.2/antispam", {
+            method: "POST",
+            headers: { "content-type": type, "x-user-email": email, "x-api-key": key },
+            body: "comment=hello"
+          })
+          await expectNativeError(res, 415)
+        }
+        const compat = await host.request("/v0.2/external-compat/analyse", {
+          method: "POST",
+          headers: { "content-type": "text/plain", "x-user-email": email, "x-api-key": key },
+          body: "hello"
+        })
+        await expectGoogleError(compat, 415)
+      })
+
+      it("413s a body over the limit", async () => {
+        const res = await native("/v0.2/antispam", { comment: "x", padding: "y".repeat(300 * 1024) })
+        await expectNativeError(res, 413)
+      })
+    })
+
+    describe("form encoding", () => {
+      it("accepts one banned_topics[] as an array of one", async () => {
+        const res = await form(
+          "/v0.2/commentrelevance",
+          `article_context_id=${articleId}&comment=${encodeURIComponent("Politics again.")}&banned_topics[]=politics`
+        )
+        expect(res.status).toBe(200)
+        expect((await res.json()).banned_topics.banned_topics).toEqual(["politics"])
+      })
+
+      it("accepts several banned_topics[] (encoded brackets too) and boolean strings", async () => {
+        const res = await form(
+          "/v0.2/megacall",
+          `article_context_id=${articleId}&comment=${encodeURIComponent("Sports and politics, nothing else.")}` +
+            `&banned_topics%5B%5D=politics&banned_topics[]=sports&run_relevance_check=true&run_spam_check=false&run_comment_score=false`
+        )
+        expect(res.status).toBe(200)
+        const body = await res.json()
+        expect(body.relevance_check.banned_topics.banned_topics).toEqual(["politics", "sports"])
+        expect(body.spam_check).toBeUndefined()
+        expect(body.comment_score).toBeUndefined()
+      })
+
+      it("rejects a mix of plain and [] forms, a non-boolean flag, and a repeated scalar", async () => {
+        await expectNativeError(
+          await form("/v0.2/commentrelevance", `article_context_id=${articleId}&comment=hi&banned_topics=a&banned_topics[]=b`),
+          400
+        )
+        await expectNativeError(await form("/v0.2/megacall", `comment=hi&run_spam_check=yes`), 400)
+        await expectNativeError(await form("/v0.2/antispam", `comment=hi&comment=again`), 400)
+      })
+
+      it("still authenticates form requests", async () => {
+        await expectNativeError(await form("/v0.2/antispam", "comment=hi", false), 401)
+      })
+    })
+
+    describe("combined evaluation", () => {
+      it("400s when no flag is true, naming the flags (flags default to false)", async () => {
+        const body = await expectNativeError(await native("/v0.2/megacall", { comment: "hello", article_context_id: articleId }), 400)
+        expect(body.message).toContain("run_comment_score")
+        expect(body.message).toContain("run_spam_check")
+        expect(body.message).toContain("run_relevance_check")
+        await expectNativeError(
+          await native("/v0.2/megacall", { comment: "hello", run_spam_check: false, run_comment_score: false }),
+          400
+        )
+      })
+
+      it("400s a missing article context for scoring and for relevance, not for spam alone", async () => {
+        const score = await expectNativeError(await native("/v0.2/megacall", { comment: "hello", run_comment_score: true }), 400)
+        expect(score.message).toContain("article_context_id")
+        expect(score.message).toContain("comment scoring")
+        const rel = await expectNativeError(await native("/v0.2/megacall", { comment: "hello", run_relevance_check: true }), 400)
+        expect(rel.message).toContain("relevance")
+        expect((await native("/v0.2/megacall", { comment: "hello", run_spam_check: true })).status).toBe(200)
+      })
+
+      it("answers one section per requested evaluation", async () => {
+        const res = await native("/v0.2/megacall", {
+          comment: "Library hours are too short, you idiot.",
+          article_context_id: articleId,
+          banned_topics: ["politics"],
+          run_comment_score: true,
+          run_spam_check: true,
+          run_relevance_check: true
+        })
+        expect(res.status).toBe(200)
+        const body = await res.json()
+        expect(Object.keys(body).sort()).toEqual(["comment_score", "relevance_check", "spam_check"])
+        expect(body.comment_score.overall_score).toBeGreaterThanOrEqual(1)
+        expect(body.spam_check.is_spam).toBe(false)
+        expect(body.relevance_check.on_topic.on_topic).toBe(true)
+      })
+
+      it("runs the requested evaluations concurrently", async () => {
+        // Each test provider waits until all three sections have started: if they ran one after
+        // another, the first would give up and its section would be missing.
+        const res = await native("/v0.2/megacall", {
+          comment: "Library budget [overlap]",
+          article_context_id: articleId,
+          run_comment_score: true,
+          run_spam_check: true,
+          run_relevance_check: true
+        })
+        expect(res.status).toBe(200)
+        const body = await res.json()
+        expect(body.errors).toBeUndefined()
+        expect(Object.keys(body).sort()).toEqual(["comment_score", "relevance_check", "spam_check"])
+      })
+
+      it("keeps the other sections when one provider fails, and reports the failure", async () => {
+        const res = await native("/v0.2/megacall", {
+          comment: "Library budget [fail-spam]",
+          article_context_id: articleId,
+          run_comment_score: true,
+          run_spam_check: true,
+          run_relevance_check: true
+        })
+        expect(res.status).toBe(200)
+        expect(res.headers.get("x-decorum-partial")).toBe("spam_check")
+        const body = await res.json()
+        expect(body.spam_check).toBeUndefined()
+        expect(body.comment_score).toBeDefined()
+        expect(body.relevance_check).toBeDefined()
+        expect(body.errors.spam_check).toEqual({ error: "Bad Gateway", message: expect.any(String), code: 502 })
+      })
+
+      it("answers the failure itself when every requested section fails", async () => {
+        await expectNativeError(await native("/v0.2/megacall", { comment: "x [fail-spam]", run_spam_check: true }), 502)
+      })
+
+      it("ignores unknown fields and the original's extra flags when false; 400s them when true", async () => {
+        const res = await native("/v0.2/megacall", {
+          comment: "hello",
+          run_spam_check: true,
+          run_dogwhistle_check: false,
+          run_llm_detect: false,
+          something_new: { nested: true }
+        })
+        expect(res.status).toBe(200)
+        const body = await expectNativeError(await native("/v0.2/megacall", { comment: "hello", run_spam_check: true, run_llm_detect: true }), 400)
+        expect(body.message).toContain("run_llm_detect")
+      })
+
+      it("rejects non-boolean flags in JSON", async () => {
+        await expectNativeError(await native("/v0.2/megacall", { comment: "hello", run_spam_check: "true" }), 400)
+      })
+
+      it("adds a perspective section on request", async () => {
+        const res = await native("/v0.2/megacall", {
+          comment: "what an idiot",
+          run_perspective: true,
+          requested_attributes: ["TOXICITY", "INSULT"]
+        })
+        expect(res.status).toBe(200)
+        const body = await res.json()
+        expect(body.perspective.attributeScores.TOXICITY.summaryScore).toEqual({ value: expect.any(Number), type: "PROBABILITY" })
+        expect(body.perspective.attributeScores.INSULT).toBeDefined()
+      })
+    })
+
+    describe("Perspective families", () => {
+      it("analyses through the compat path with header auth", async () => {
+        for (const prefix of ["external-compat", "perspective-compat"]) {
+          const res = await google(
+            `/v0.2/${prefix}/analyse`,
+            { comment: { text: "what kind of idiot name is foo?" }, requestedAttributes: { TOXICITY: {} }, clientToken: "t-1" },
+            { "x-user-email": email, "x-api-key": key }
+          )
+          expect(res.status).toBe(200)
+          const body = await res.json()
+          expect(body.attributeScores.TOXICITY.summaryScore.type).toBe("PROBABILITY")
+          expect(body.attributeScores.TOXICITY.spanScores).toBeUndefined()
+          expect(body.languages).toEqual(["en"])
+          expect(body.detectedLanguages).toBeUndefined()
+          expect(body.clientToken).toBe("t-1")
+        }
+      })
+
+      it("answers Perspective's real example shape on the Google-shaped path", async () => {
+        const text = "what kind of idiot name is foo?"
+        const res = await google(`/v1alpha1/comments:analyze?key=${key}`, {
+          comment: { text },
+          languages: ["en"],
+          requestedAttributes: { TOXICITY: {} }
+        })
+        expect(res.status).toBe(200)
+        const body = await res.json()
+        const tox = body.attributeScores.TOXICITY
+        expect(tox.spanScores).toEqual([{ begin: 0, end: 31, score: { value: tox.summaryScore.value, type: "PROBABILITY" } }])
+        expect(body.languages).toEqual(["en"])
+      })
+
+      it("uses Google's errors for empty comments, missing and unknown attributes", async () => {
+        await expectGoogleError(await google(`/v1alpha1/comments:analyze?key=${key}`, { comment: { text: "" }, requestedAttributes: { TOXICITY: {} } }), 400, "COMMENT_EMPTY")
+        await expectGoogleError(await google(`/v1alpha1/comments:analyze?key=${key}`, { comment: { text: "hi" } }), 400, "NO_REQUESTED_ATTRIBUTES")
+        const unknown = await expectGoogleError(
+          await google(`/v1alpha1/comments:analyze?key=${key}`, { comment: { text: "hi" }, requestedAttributes: { NOPE: {} } }),
+          400,
+          "INVALID_REQUEST"
+        )
+        expect(unknown.error.message).toBe("Unknown requested attribute: NOPE")
+        await expectGoogleError(
+          await google(`/v1alpha1/comments:analyze?key=${key}`, { comment: { text: "x".repeat(20_481) }, requestedAttributes: { TOXICITY: {} } }),
+          400,
+          "COMMENT_TOO_LONG"
+        )
+      })
+
+      it("stores a score suggestion and echoes the client token", async () => {
+        const res = await google(`/v1alpha1/comments:suggestscore?key=${key}`, {
+          comment: { text: "you are wonderful" },
+          attributeScores: { TOXICITY: { summaryScore: { value: 0 } } },
+          clientToken: "c-9",
+          languages: ["en"]
+        })
+        expect(res.status).toBe(200)
+        expect(await res.json()).toEqual({ clientToken: "c-9", requestedLanguages: ["en"] })
+        await expectGoogleError(
+          await google(`/v1alpha1/comments:suggestscore?key=${key}`, { comment: { text: "x" }, attributeScores: { TOXICITY: { summaryScore: { value: 2 } } } }),
+          400
+        )
+      })
+
+      it("serves the discovery document with rootUrl from the request", async () => {
+        const res = await host.request("/$discovery/rest?version=v1alpha1", { headers: { "x-forwarded-host": "moderation.example:8443", "x-forwarded-proto": "https" } })
+        expect(res.status).toBe(200)
+        const doc = await res.json()
+        expect(doc).toMatchObject({ id: "commentanalyzer:v1alpha1", name: "commentanalyzer", version: "v1alpha1", servicePath: "", batchPath: "batch" })
+        expect(doc.rootUrl).toBe("https://moderation.example:8443/")
+        expect(doc.resources.comments.methods.analyze).toMatchObject({ path: "v1alpha1/comments:analyze", httpMethod: "POST" })
+        await expectGoogleError(await host.request("/$discovery/rest?version=v9"), 404)
+      })
+    })
+  })

@@ -1,0 +1,77 @@
+/**
+ * Starts the HTTP host on a real loopback socket with test providers and in-memory stores.
+ * Shared by the contract suite of every host.
+ */
+import { AccountStore, Auth, EngineInfo, MemoryStores, TestProviders } from "@decorum/core"
+import { ProviderFailure } from "@decorum/domain"
+import { HttpConfig, HttpApp } from "@decorum/http"
+import { HttpApiBuilder, HttpServer } from "@effect/platform"
+import { NodeHttpServer } from "@effect/platform-node"
+import { Context, Deferred, Effect, Exit, Layer, Ref, Scope } from "effect"
+import { createServer } from "node:http"
+
+export const ENGINE_INFO = { engineVersion: "0.1.0", modelVersion: "test-model-1" }
+
+/**
+ * Test hooks, keyed by markers in the comment text:
+ * - `[overlap]`: each section waits until all three of comment_score, spam_check and
+ *   relevance_check have started; it fails after 5 s if they never overlap (sequential execution).
+ * - `[fail-spam]`: the spam provider fails.
+ */
+export const makeHook = Effect.gen(function*() {
+  const started = yield* Ref.make(0)
+  const allStarted = yield* Deferred.make<void>()
+  return (section: TestProviders.Section, comment: string): Effect.Effect<void, ProviderFailure> => {
+    if (comment.includes("[fail-spam]") && section === "spam_check") return Effect.fail(TestProviders.failure(section))
+    if (!comment.includes("[overlap]") || section === "perspective") return Effect.void
+    return Effect.gen(function*() {
+      const n = yield* Ref.updateAndGet(started, (x) => x + 1)
+      if (n === 3) yield* Deferred.succeed(allStarted, undefined)
+      yield* Deferred.await(allStarted).pipe(
+        Effect.timeoutFail({
+          duration: "5 seconds",
+          onTimeout: () =>
+            new ProviderFailure({ provider: "test", evaluation: section, message: "sections did not run concurrently" })
+        })
+      )
+    })
+  }
+})
+
+export const engineLayer = (hook: TestProviders.Options["hook"]) =>
+  Layer.mergeAll(
+    TestProviders.layer(hook ? { hook } : {}),
+    MemoryStores.layer,
+    Layer.succeed(EngineInfo, ENGINE_INFO),
+    HttpConfig.layer({ bodyLimitBytes: 256 * 1024 })
+  )
+
+export interface TestHost {
+  readonly url: string
+  readonly createKey: (email: string) => Promise<string>
+  readonly revokeKey: (key: string) => Promise<void>
+  readonly close: () => Promise<void>
+}
+
+export const startHttpHost = async (): Promise<TestHost> => {
+  const scope = Effect.runSync(Scope.make())
+  const hook = await Effect.runPromise(makeHook)
+  const engine = await Effect.runPromise(Layer.buildWithScope(engineLayer(hook), scope))
+  const server = HttpApiBuilder.serve().pipe(
+    Layer.provide(HttpApp.layer),
+    Layer.provide(Layer.succeedContext(engine)),
+    Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" }))
+  )
+  const context = await Effect.runPromise(Layer.buildWithScope(server, scope))
+  const address = Context.get(context, HttpServer.HttpServer).address
+  if (address._tag !== "TcpAddress") throw new Error("expected a TCP address")
+  const run = <A, E>(effect: Effect.Effect<A, E, any>) => Effect.runPromise(Effect.provide(effect, engine) as Effect.Effect<A, E>)
+  return {
+    url: `http://127.0.0.1:${address.port}`,
+    createKey: (email) => run(Effect.map(Auth.createKey(email), (k) => k.key)),
+    revokeKey: async (key) => {
+      await run(Effect.flatMap(AccountStore, (store) => store.revokeKey(Auth.parseKeyId(key)!)))
+    },
+    close: () => Effect.runPromise(Scope.close(scope, Exit.void))
+  }
+}
