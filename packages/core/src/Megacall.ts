@@ -25,7 +25,7 @@ import { Effect, Either } from "effect"
 import * as Analyze from "./Analyze.js"
 import * as ArticleContexts from "./ArticleContexts.js"
 import { validateComment } from "./Comment.js"
-import { cleanTopics, optionalText } from "./Evaluations.js"
+import { cleanTopics, type EvaluationOptions, optionalText, withDetail } from "./Evaluations.js"
 import { type AttributeScorer, CommentScorer, RelevanceChecker, SpamChecker } from "./Providers.js"
 
 export const Flags = ["run_comment_score", "run_spam_check", "run_relevance_check", "run_perspective"] as const
@@ -57,8 +57,10 @@ export const megacall = Effect.fn("Megacall.evaluate")(function*(
   account: Account,
   request: Native.MegacallRequest,
   /** The raw body, to find flags this version does not offer. */
-  raw: Readonly<Record<string, unknown>> = {}
+  raw: Readonly<Record<string, unknown>> = {},
+  options: EvaluationOptions = {}
 ) {
+  const detail = withDetail(options)
   for (const flag of UNOFFERED) {
     if (raw[flag] === true || raw[flag] === "true") {
       return yield* new UnsupportedEvaluation({
@@ -98,15 +100,15 @@ export const megacall = Effect.fn("Megacall.evaluate")(function*(
     Record<SectionName, Effect.Effect<Evaluated<unknown>, ProviderFailure, CommentScorer | SpamChecker | RelevanceChecker | AttributeScorer>>
   > = {}
   if (runScore) {
-    sections.comment_score = Effect.flatMap(CommentScorer, (s) => s.score({ comment, article: article!, replyTo }))
+    sections.comment_score = Effect.flatMap(CommentScorer, (s) => s.score({ comment, article: article!, replyTo, ...detail }))
   }
   if (runSpam) {
-    sections.spam_check = Effect.flatMap(SpamChecker, (s) => s.check({ comment, article }))
+    sections.spam_check = Effect.flatMap(SpamChecker, (s) => s.check({ comment, article, ...detail }))
   }
   if (runRelevance) {
     sections.relevance_check = Effect.flatMap(
       RelevanceChecker,
-      (s) => s.check({ comment, article: article!, bannedTopics: cleanTopics(request.banned_topics), replyTo })
+      (s) => s.check({ comment, article: article!, bannedTopics: cleanTopics(request.banned_topics), replyTo, ...detail })
     )
   }
   if (runPerspective) {

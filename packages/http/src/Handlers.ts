@@ -25,6 +25,12 @@ const nativeBody = <A, I>(schema: Parameters<typeof Body.decode<A, I>>[0]) =>
     return { raw, decoded }
   })
 
+/** `X-Decorum-Detail: full` asks for the rich fields (in cascade mode: consult the LLM). */
+const evaluationOptions = Effect.map(HttpServerRequest.HttpServerRequest, (request): Evaluations.EvaluationOptions => {
+  const detail = request.headers["x-decorum-detail"]?.trim().toLowerCase()
+  return detail === "full" || detail === "basic" ? { detail } : {}
+})
+
 const perspectiveBody = <A, I>(schema: Parameters<typeof Body.decode<A, I>>[0]) =>
   Effect.gen(function*() {
     const raw = yield* Body.readObject()
@@ -75,7 +81,7 @@ export const NativeLive = HttpApiBuilder.group(DecorumApi, "native", (handlers) 
         Effect.gen(function*() {
           const account = yield* headerAccount
           const { decoded } = yield* nativeBody(Native.CommentScoreRequest)
-          return evaluated("comment_score", yield* Evaluations.scoreComment(account, decoded))
+          return evaluated("comment_score", yield* Evaluations.scoreComment(account, decoded, yield* evaluationOptions))
         })
       ))
     .handleRaw("antispam", () =>
@@ -84,7 +90,7 @@ export const NativeLive = HttpApiBuilder.group(DecorumApi, "native", (handlers) 
         Effect.gen(function*() {
           const account = yield* headerAccount
           const { decoded } = yield* nativeBody(Native.SpamCheckRequest)
-          return evaluated("spam_check", yield* Evaluations.checkSpam(account, decoded))
+          return evaluated("spam_check", yield* Evaluations.checkSpam(account, decoded, yield* evaluationOptions))
         })
       ))
     .handleRaw("commentrelevance", () =>
@@ -93,7 +99,7 @@ export const NativeLive = HttpApiBuilder.group(DecorumApi, "native", (handlers) 
         Effect.gen(function*() {
           const account = yield* headerAccount
           const { decoded } = yield* nativeBody(Native.RelevanceRequest)
-          return evaluated("relevance_check", yield* Evaluations.checkRelevance(account, decoded))
+          return evaluated("relevance_check", yield* Evaluations.checkRelevance(account, decoded, yield* evaluationOptions))
         })
       ))
     .handleRaw("megacall", () =>
@@ -102,7 +108,7 @@ export const NativeLive = HttpApiBuilder.group(DecorumApi, "native", (handlers) 
         Effect.gen(function*() {
           const account = yield* headerAccount
           const { decoded, raw } = yield* nativeBody(Native.MegacallRequest)
-          const result = yield* Megacall.megacall(account, decoded, raw)
+          const result = yield* Megacall.megacall(account, decoded, raw, yield* evaluationOptions)
           const body: Record<string, unknown> = {}
           const provenances: Array<readonly [string, import("@decorum/domain").Provenance]> = []
           for (const name of ["comment_score", "spam_check", "relevance_check", "perspective"] as const) {
