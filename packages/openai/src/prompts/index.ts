@@ -1,0 +1,6 @@
+export * as Attributes from "./Attributes.js"
+export * as CommentScore from "./CommentScore.js"
+export { promptTag, renderArticle } from "./Prompt.js"
+export type { Prompt } from "./Prompt.js"
+export * as Relevance from "./Relevance.js"
+export * as Spam from "./Spam.js"
