@@ -1,0 +1,155 @@
+/**
+ * The store contract on PostgreSQL, and what a shared store must do for several server processes.
+ * Needs `DATABASE_URL` (start a throwaway server with `eval "$(bash .ci/start-postgres.sh)"`).
+ * Each run works in schemas of its own (through the URL's `search_path`) and drops them at the end.
+ */
+import { randomUUID } from "node:crypto"
+import { AccountStore, ArticleContextStore, Auth, StoreHealth, SuggestionStore } from "@decorum/core"
+import { ArticleContextId, StoreFailure } from "@decorum/domain"
+import * as Reactivity from "@effect/experimental/Reactivity"
+import type * as SqlClient from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
+import * as PgClient from "@effect/sql-pg/PgClient"
+import { expect, it } from "@effect/vitest"
+import { ConfigProvider, Context, Effect, Layer, Option, Redacted } from "effect"
+import { afterAll, beforeAll, describe } from "vitest"
+import { PgStore, StoreLayer, type Stores } from "../src/index.js"
+import { freshEmail, profile, storeContract, suggestion } from "./contract.js"
+
+const databaseUrl = process.env["DATABASE_URL"]
+if (!databaseUrl) {
+  console.warn("PostgreSQL store tests skipped: set DATABASE_URL (see .ci/start-postgres.sh)")
+}
+
+const run = randomUUID().replace(/-/g, "").slice(0, 12)
+const schemas = { contract: `decorum_test_${run}`, shared: `decorum_test_${run}_shared` }
+
+/** The same database, with unqualified names resolved in `schema`. */
+const inSchema = (url: string, schema: string) => {
+  const u = new URL(url)
+  u.searchParams.set("options", `-c search_path=${schema}`)
+  return u.toString()
+}
+
+const admin = <A>(url: string, f: (sql: SqlClient.SqlClient) => Effect.Effect<A, SqlError>) =>
+  Effect.runPromise(
+    Effect.scoped(Effect.flatMap(PgClient.make({ url: Redacted.make(url) }), f)).pipe(Effect.provide(Reactivity.layer))
+  )
+
+describe.runIf(databaseUrl)("PostgreSQL", () => {
+  // Vitest still collects this block when it will not run it: build nothing from an absent URL.
+  const url = databaseUrl ?? "postgres://unset/unset"
+  const contractUrl = inSchema(url, schemas.contract)
+  const sharedUrl = inSchema(url, schemas.shared)
+
+  beforeAll(() =>
+    admin(url, (sql) =>
+      Effect.all([sql`create schema ${sql(schemas.contract)}`, sql`create schema ${sql(schemas.shared)}`], { discard: true })
+    )
+  )
+  afterAll(() =>
+    admin(url, (sql) =>
+      Effect.all([
+        sql`drop schema if exists ${sql(schemas.contract)} cascade`,
+        sql`drop schema if exists ${sql(schemas.shared)} cascade`
+      ], { discard: true })
+    )
+  )
+
+  storeContract("PgStore", PgStore.layer({ url: contractUrl }))
+
+  /** Runs `effect` against the stores of one built layer (one "server process"). */
+  const on = (stores: Context.Context<Stores>) => <A, E>(effect: Effect.Effect<A, E, Stores>) => Effect.provide(effect, stores)
+
+  it.live("two layers with their own pools (two server processes) share one store", () =>
+    Effect.gen(function*() {
+      // Both start at once on an empty schema: the migrations must run exactly once.
+      const [a, b] = yield* Effect.all([Layer.build(PgStore.layer({ url: sharedUrl })), Layer.build(PgStore.layer({ url: sharedUrl }))], {
+        concurrency: 2
+      })
+      const onA = on(a)
+      const onB = on(b)
+      const migrations = yield* Effect.promise(() =>
+        admin(sharedUrl, (sql) => sql<{ readonly migration_id: number }>`select migration_id from decorum_migrations`)
+      )
+      expect(migrations.map((m) => m.migration_id)).toEqual([1])
+
+      // The same new emails, created from both processes at once: nobody fails, one account each.
+      const emails = Array.from({ length: 12 }, () => freshEmail("Race"))
+      const created = yield* Effect.all(
+        emails.flatMap((email) => [
+          onA(Effect.flatMap(AccountStore, (s) => s.ensureAccount(email))),
+          onB(Effect.flatMap(AccountStore, (s) => s.ensureAccount(email)))
+        ]),
+        { concurrency: "unbounded" }
+      )
+      for (let i = 0; i < emails.length; i++) {
+        expect(created[2 * i + 1]).toEqual(created[2 * i])
+      }
+
+      // A key created by one process authenticates on the other; a revocation is seen by both.
+      const email = emails[0]!
+      const key = yield* onA(Auth.createKey(email, "shared"))
+      expect((yield* onB(Auth.authenticate(email, key.key))).id).toBe(key.account.id)
+      expect(yield* onB(Effect.flatMap(AccountStore, (s) => s.revokeKey(key.keyId)))).toBe(true)
+      expect(yield* onA(Effect.flatMap(AccountStore, (s) => s.revokeKey(key.keyId)))).toBe(false)
+      expect((yield* onA(Effect.flip(Auth.authenticate(email, key.key))))._tag).toBe("Unauthorized")
+
+      // Article contexts.
+      const id = ArticleContextId.make(randomUUID())
+      const context = yield* onA(Effect.flatMap(ArticleContextStore, (s) =>
+        s.insert(id, { accountId: key.account.id, text: "shared", title: "T", topicDescription: null, sourceUrl: null, profile })))
+      expect(yield* onB(Effect.flatMap(ArticleContextStore, (s) => s.get(key.account.id, id)))).toEqual(Option.some(context))
+      expect(yield* onB(Effect.flatMap(ArticleContextStore, (s) => s.remove(key.account.id, id)))).toBe(true)
+      expect(yield* onA(Effect.flatMap(ArticleContextStore, (s) => s.get(key.account.id, id)))).toEqual(Option.none())
+
+      // Suggestions.
+      const stored = yield* onB(Effect.flatMap(SuggestionStore, (s) => s.insert(suggestion(key.account.id, "from b"))))
+      expect(yield* onA(Effect.flatMap(SuggestionStore, (s) => s.list({ email })))).toEqual([stored])
+    }).pipe(Effect.scoped))
+
+  it.live("database errors are StoreFailures naming the operation, never defects", () =>
+    Effect.gen(function*() {
+      const accounts = yield* AccountStore
+      const account = yield* accounts.ensureAccount(freshEmail("Dup"))
+      const generated = yield* Auth.generateKey
+      const key = { accountId: account.id, keyId: generated.keyId, hash: generated.hash, label: null }
+      yield* accounts.insertKey(key)
+      const failure = yield* Effect.flip(accounts.insertKey(key))
+      expect(failure).toBeInstanceOf(StoreFailure)
+      expect(failure.operation).toBe("AccountStore.insertKey")
+      expect(failure.message).toMatch(/duplicate key/i)
+    }).pipe(Effect.provide(PgStore.layer({ url: contractUrl }))))
+
+  it.live("a server that does not answer fails the layer with a StoreFailure", () =>
+    Effect.gen(function*() {
+      const unreachable = new URL(url)
+      unreachable.port = "1"
+      const failure = yield* Effect.flip(
+        Effect.flatMap(StoreHealth, (h) => h.ping).pipe(
+          Effect.provide(PgStore.layer({ url: unreachable.toString(), connectTimeout: "2 seconds" }))
+        )
+      )
+      expect(failure).toMatchObject({ _tag: "StoreFailure", operation: "PgStore.connect" })
+      // The password is not in the message.
+      const password = new URL(url).password
+      if (password) expect(failure.message).not.toContain(password)
+    }))
+
+  it.live("layerConfig reads DATABASE_URL; StoreLayer.fromUrl picks PostgreSQL for a postgres:// URL", () =>
+    Effect.gen(function*() {
+      yield* Effect.flatMap(StoreHealth, (h) => h.ping).pipe(
+        Effect.provide(PgStore.layerConfig()),
+        Effect.withConfigProvider(ConfigProvider.fromMap(new Map([["DATABASE_URL", contractUrl]])))
+      )
+      expect(StoreLayer.dialectOf(contractUrl)).toBe("pg")
+      const email = freshEmail("FromUrl")
+      const created = yield* Effect.flatMap(AccountStore, (s) => s.ensureAccount(email)).pipe(
+        Effect.provide(StoreLayer.fromUrl(contractUrl))
+      )
+      const found = yield* Effect.flatMap(AccountStore, (s) => s.findAccount(email)).pipe(
+        Effect.provide(PgStore.layer({ url: contractUrl }))
+      )
+      expect(found).toEqual(Option.some(created))
+    }))
+})
