@@ -3,8 +3,7 @@
  * a `postgres://` or `postgresql://` URL is PostgreSQL, anything else is a SQLite file path.
  */
 import type { StoreFailure } from "@decorum/domain"
-import type { Layer } from "effect"
-import { Redacted } from "effect"
+import { Config, type ConfigError, Effect, Layer, Redacted } from "effect"
 import * as PgStore from "./PgStore.js"
 import * as SqliteStore from "./SqliteStore.js"
 import type { Stores } from "./SqlStores.js"
@@ -20,3 +19,11 @@ export const fromUrl = (dbSpec: string | Redacted.Redacted<string>): Layer.Layer
   const value = (Redacted.isRedacted(dbSpec) ? Redacted.value(dbSpec) : dbSpec).trim()
   return dialectOf(value) === "pg" ? PgStore.layer({ url: Redacted.make(value) }) : SqliteStore.layer({ filename: value })
 }
+
+/**
+ * `fromUrl` with the spec read from `DECORUM_DB` (or from the given config). It is read as a secret,
+ * since a PostgreSQL URL carries a password.
+ */
+export const layerConfig = (
+  dbSpec: Config.Config<Redacted.Redacted<string>> = Config.redacted("DECORUM_DB")
+): Layer.Layer<Stores, StoreFailure | ConfigError.ConfigError> => Layer.unwrapEffect(Effect.map(dbSpec, fromUrl))

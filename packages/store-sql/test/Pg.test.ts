@@ -151,5 +151,10 @@ describe.runIf(databaseUrl)("PostgreSQL", () => {
         Effect.provide(PgStore.layer({ url: contractUrl }))
       )
       expect(found).toEqual(Option.some(created))
+      const viaConfig = yield* Effect.flatMap(AccountStore, (s) => s.findAccount(email)).pipe(
+        Effect.provide(StoreLayer.layerConfig()),
+        Effect.withConfigProvider(ConfigProvider.fromMap(new Map([["DECORUM_DB", contractUrl]])))
+      )
+      expect(viaConfig).toEqual(found)
     }))
 })

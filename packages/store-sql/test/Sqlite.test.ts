@@ -111,7 +111,7 @@ describe("SqliteStore on a file", () => {
       expect(failure).toMatchObject({ _tag: "StoreFailure", operation: "SqliteStore.open" })
     }))
 
-  it.live("layerConfig reads DECORUM_DB; StoreLayer.fromUrl takes a path for SQLite", () =>
+  it.live("layerConfig reads DECORUM_DB; StoreLayer.fromUrl and layerConfig take a path for SQLite", () =>
     Effect.gen(function*() {
       const filename = file("config.db")
       yield* Effect.flatMap(StoreHealth, (h) => h.ping).pipe(
@@ -132,6 +132,12 @@ describe("SqliteStore on a file", () => {
         Effect.provide(SqliteStore.layer({ filename }))
       )
       expect(Option.isSome(found)).toBe(true)
+
+      const viaConfig = yield* Effect.flatMap(AccountStore, (s) => s.findAccount(email)).pipe(
+        Effect.provide(StoreLayer.layerConfig()),
+        Effect.withConfigProvider(ConfigProvider.fromMap(new Map([["DECORUM_DB", filename]])))
+      )
+      expect(viaConfig).toEqual(found)
     }))
 })
 
