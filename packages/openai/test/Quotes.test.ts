@@ -1,0 +1,81 @@
+import { LlmEvaluators, LocalStub, Quotes } from "@decorum/openai"
+import { Either } from "effect"
+import { describe, expect, it } from "vitest"
+
+const { repairQuote } = Quotes
+
+describe("repairQuote", () => {
+  const comment = "Honestly, you’re an idiot if you think   the tram will ever pay for itself."
+
+  it("keeps an exact quote", () => {
+    expect(repairQuote(comment, "you’re an idiot")).toBe("you’re an idiot")
+  })
+
+  it("strips added quotation marks and ellipses", () => {
+    expect(repairQuote(comment, "\"you’re an idiot...\"")).toBe("you’re an idiot")
+    expect(repairQuote(comment, "…ever pay for itself")).toBe("ever pay for itself")
+  })
+
+  it("maps case, straightened apostrophes and collapsed spaces back onto the comment's text", () => {
+    expect(repairQuote(comment, "You're an idiot if you think the tram")).toBe("you’re an idiot if you think   the tram")
+  })
+
+  it("gives up on text that is not in the comment", () => {
+    expect(repairQuote(comment, "you moron")).toBeNull()
+    expect(repairQuote(comment, "   ")).toBeNull()
+    expect(repairQuote(comment, "\"\"")).toBeNull()
+  })
+})
+
+describe("answer validation", () => {
+  const input = { comment: "Only a fool would back this. Trams never work anywhere.", article: LocalStub.article(), replyTo: null }
+
+  it("keeps only verbatim quotes, clamps scores and rounds the overall score", () => {
+    const checked = LlmEvaluators.validateCommentScore({
+      logical_fallacies: [
+        { fallacy_name: "hasty generalisation", quoted_logical_fallacy_example: "trams never work anywhere", explanation_and_suggestions: "One city is not all.", suggested_rewrite: "" },
+        { fallacy_name: "straw man", quoted_logical_fallacy_example: "you want to ban cars", explanation_and_suggestions: "", suggested_rewrite: "" }
+      ],
+      objectionable_phrases: [{ quoted_objectionable_phrase: "Only a fool", explanation: "Insults supporters.", suggested_rewrite: "Only a fool" }],
+      negative_tone_phrases: [],
+      appears_low_effort: false,
+      overall_score: 7.4,
+      toxicity_score: 1.3,
+      toxicity_explanation: " Insulting. "
+    }, input)
+    const value = Either.getOrThrow(checked)
+    expect(value.logical_fallacies).toEqual([
+      { fallacy_name: "hasty generalisation", quoted_logical_fallacy_example: "Trams never work anywhere", explanation_and_suggestions: "One city is not all." }
+    ])
+    expect(value.objectionable_phrases).toEqual([{ quoted_objectionable_phrase: "Only a fool", explanation: "Insults supporters." }])
+    expect(value.overall_score).toBe(5)
+    expect(value.toxicity_score).toBe(1)
+    expect(value.toxicity_explanation).toBe("Insulting.")
+    for (const q of [...value.logical_fallacies.map((f) => f.quoted_logical_fallacy_example), ...value.objectionable_phrases.map((p) => p.quoted_objectionable_phrase)]) {
+      expect(input.comment.includes(q)).toBe(true)
+    }
+  })
+
+  it("names only banned topics from the request, spelt as requested", () => {
+    const checked = LlmEvaluators.validateRelevance({
+      on_topic: { reasoning: "r", on_topic: false, confidence: -0.2 },
+      banned_topics: { reasoning: "r", banned_topics: ["POLITICS", "religion", "politics"], quantity_on_banned_topics: 0.6, confidence: 0.8 }
+    }, { ...input, bannedTopics: ["Politics"] })
+    const value = Either.getOrThrow(checked)
+    expect(value.banned_topics.banned_topics).toEqual(["Politics"])
+    expect(value.on_topic.confidence).toBe(0)
+    const none = Either.getOrThrow(LlmEvaluators.validateRelevance({
+      on_topic: { reasoning: "r", on_topic: true, confidence: 0.9 },
+      banned_topics: { reasoning: "r", banned_topics: ["religion"], quantity_on_banned_topics: 0.6, confidence: 0.8 }
+    }, { ...input, bannedTopics: [] }))
+    expect(none.banned_topics).toMatchObject({ banned_topics: [], quantity_on_banned_topics: 0 })
+  })
+
+  it("rejects attribute answers whose span scores do not line up with the sentences", () => {
+    const attrs = { text: "One. Two.", attributes: ["TOXICITY"] as const, spans: [{ begin: 0, end: 4 }, { begin: 5, end: 9 }], context: { article: null, parent: null, entries: [] } }
+    expect(Either.isLeft(LlmEvaluators.validateAttributes({ TOXICITY: { summary: 0.2, spans: [0.1] } }, attrs))).toBe(true)
+    expect(Either.getOrThrow(LlmEvaluators.validateAttributes({ TOXICITY: { summary: 2, spans: [0.1, -1] } }, attrs))).toEqual({
+      TOXICITY: { summary: 1, spans: [0.1, 0] }
+    })
+  })
+})
