@@ -1,1 +1,2 @@
 export * from "./AttributeModel.js"
+export * from "./heuristics/index.js"
