@@ -38,6 +38,14 @@ export const renderArticle = (article: ArticleContext): string => {
   return lines.join("\n")
 }
 
+/** The article in a few lines (title, description, summary): enough context for a spam verdict. */
+export const renderArticleBrief = (article: ArticleContext): string =>
+  [
+    article.title ? `Title: ${article.title}` : null,
+    article.topicDescription ? `Topic, as described by the site: ${article.topicDescription}` : null,
+    article.profile.summary ? `Summary: ${article.profile.summary}` : `Opening: ${article.text.slice(0, 500)}`
+  ].filter((s): s is string => s !== null).join("\n")
+
 /** Untrusted text inside a tag the model is told to treat as data. */
 export const block = (tag: string, text: string): string => `<${tag}>\n${text.replaceAll(`</${tag}>`, `</ ${tag}>`)}\n</${tag}>`
 

@@ -1,7 +1,7 @@
 /** Prompt `spam-check-v1`: is the comment spam, why, and how sure. */
 import type { SpamCheckInput } from "@decorum/domain"
 import { Schema } from "effect"
-import { block, DATA_RULE, type Prompt, renderArticle } from "./Prompt.js"
+import { block, DATA_RULE, type Prompt, renderArticleBrief } from "./Prompt.js"
 
 export const Answer = Schema.Struct({
   reasoning: Schema.String.annotations({ description: "One or two sentences: what makes the comment spam or not." }),
@@ -29,7 +29,7 @@ export const prompt: Prompt<SpamCheckInput, Answer, typeof Answer.Encoded> = {
     {
       role: "user",
       content: [
-        input.article ? block("article", renderArticle(input.article)) : null,
+        input.article ? block("article", renderArticleBrief(input.article)) : null,
         block("comment", input.comment)
       ].filter((s): s is string => s !== null).join("\n\n")
     }
