@@ -3,11 +3,28 @@
  * output wants every object closed (`additionalProperties: false`) with every property required,
  * and no external references; fields that are optional when decoding (with a default) are
  * therefore still listed as required here, so the model always fills them in.
+ *
+ * Numeric and length constraints (`minimum`, `maxLength`, ...) are not in every provider's subset,
+ * so they move into the description; the evaluators clamp and check the values themselves.
  */
 import { JSONSchema, type Schema } from "effect"
 import type { JsonSchemaObject } from "./LlmClient.js"
 
 type Json = { [key: string]: unknown }
+
+const UNPORTABLE = [
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "multipleOf",
+  "minLength",
+  "maxLength",
+  "pattern",
+  "format",
+  "minItems",
+  "maxItems"
+] as const
 
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v)
 
@@ -25,6 +42,13 @@ const strictify = (node: unknown, defs: Json, depth = 0): unknown => {
     out[k] = k === "properties" && isObject(v)
       ? Object.fromEntries(Object.entries(v).map(([p, s]) => [p, strictify(s, defs, depth + 1)]))
       : strictify(v, defs, depth + 1)
+  }
+  const lo = out.minimum
+  const hi = out.maximum
+  for (const k of UNPORTABLE) delete out[k]
+  if (typeof lo === "number" || typeof hi === "number") {
+    const range = typeof lo === "number" && typeof hi === "number" ? `from ${lo} to ${hi}` : typeof lo === "number" ? `at least ${lo}` : `at most ${hi}`
+    out.description = typeof out.description === "string" ? `${out.description} (${range})` : range
   }
   if (out.type === "object" && isObject(out.properties)) {
     out.required = Object.keys(out.properties)

@@ -49,6 +49,11 @@ describe("llm mode", () => {
       expect(request.body.model).toBe("test-model")
       expect(request.body.response_format).toMatchObject({ type: "json_schema", json_schema: { name: "comment-score", strict: true } })
       expect(FakeChatServer.tagged(request.body, "comment")).toBe(COMMENT)
+      // The portable subset of JSON schema: closed objects, every property required, no numeric constraints.
+      const schema = request.body.response_format!.json_schema!.schema as { required: Array<string>; properties: object; additionalProperties: boolean }
+      expect(schema.required).toEqual(Object.keys(schema.properties))
+      expect(schema.additionalProperties).toBe(false)
+      expect(JSON.stringify(schema)).not.toMatch(/"(minimum|maximum|\$ref|\$schema)"/)
     }))
 
   it.scopedLive("repairs near-quotes and drops quotes that are not in the comment", () =>
