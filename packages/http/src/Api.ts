@@ -90,6 +90,19 @@ export class GoogleGroup extends HttpApiGroup.make("google")
     )
   )
   .add(HttpApiEndpoint.get("discovery", "/$discovery/rest").addSuccess(Schema.Unknown))
+  .add(
+    HttpApiEndpoint.post("batch", "/batch")
+      .addSuccess(HttpApiSchema.Text({ contentType: "multipart/mixed" }))
+      .addError(googleError(400, "Malformed batch (no boundary, no parts, more than 100 parts)"))
+      .addError(googleError(415, "Not multipart/mixed"))
+      .annotate(
+        OpenApi.Description,
+        "Google's batch format: a multipart/mixed body of application/http parts, each one request to this server " +
+          "(as Google's Python client sends with new_batch_http_request()). Answers multipart/mixed, one application/http " +
+          "part per request, in order, with Content-ID <response-ID>. Each part authenticates on its own; a part without " +
+          "credentials inherits the batch's X-Goog-Api-Key, X-User-Email and X-API-Key headers."
+      )
+  )
   .annotate(
     OpenApi.Description,
     "Google-shaped Perspective paths (Comment Analyzer v1alpha1): the key in ?key= or X-Goog-Api-Key names the account."

@@ -7,6 +7,7 @@ import { Native, Perspective } from "@decorum/domain"
 import { HttpApiBuilder, HttpServerRequest } from "@effect/platform"
 import { Effect } from "effect"
 import { DecorumApi } from "./Api.js"
+import * as Batch from "./Batch.js"
 import * as Body from "./Body.js"
 import { googleAccount, headerAccount } from "./Credentials.js"
 import { discoveryDocument } from "./Discovery.js"
@@ -216,6 +217,7 @@ export const GoogleLive = HttpApiBuilder.group(DecorumApi, "google", (handlers) 
           return yield* discoveryDocument(request, params)
         })
       ))
+    .handleRaw("batch", () => inFamily("google", Batch.handle))
 )
 
 export const OpsLive = HttpApiBuilder.group(DecorumApi, "ops", (handlers) =>

@@ -6,6 +6,7 @@ import { EngineInfo } from "@decorum/core"
 import { HttpApiBuilder, HttpApiScalar, type HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Cause, Effect, Layer, Option } from "effect"
 import { DecorumApi } from "./Api.js"
+import { BatchDispatcher } from "./Batch.js"
 import { familyOfPath, renderDefect } from "./ErrorMapping.js"
 import { CompatLive, GoogleLive, NativeLive, OpsLive, PerspectiveCompatLive } from "./Handlers.js"
 import { json } from "./Respond.js"
@@ -26,11 +27,12 @@ const notFound = (path: string, method: string) => {
 /**
  * Applied around the whole app, before the response is written: names the engine and model set
  * on every response, and answers unknown routes and unexpected failures in the family's envelope
- * instead of an empty body.
+ * instead of an empty body. It also provides the `BatchDispatcher` through which `POST /batch`
+ * runs each part through this same app (same routes, auth, handlers and envelope).
  */
 export const EnvelopeMiddleware = HttpApiBuilder.middleware(
-  Effect.map(EngineInfo, (info) => (app: HttpApp.Default): HttpApp.Default =>
-    Effect.gen(function*() {
+  Effect.map(EngineInfo, (info) => (app: HttpApp.Default): HttpApp.Default => {
+    const enveloped: HttpApp.Default = Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
       const path = request.url.split("?")[0] ?? "/"
       const response = yield* app.pipe(
@@ -48,7 +50,12 @@ export const EnvelopeMiddleware = HttpApiBuilder.middleware(
         ...(response.headers["x-model-version"] === undefined ? { "x-model-version": info.modelVersion } : {})
       })
     })
-  )
+    // `POST /batch` answers each of its parts by running this same app on a synthetic request.
+    const dispatcher = BatchDispatcher.of({
+      dispatch: (inner) => Effect.provideService(enveloped, HttpServerRequest.HttpServerRequest, inner)
+    })
+    return Effect.provideService(enveloped, BatchDispatcher, dispatcher)
+  })
 )
 
 /** The API plus `/openapi.json` and the interactive reference at `/docs` (served inline, offline). */

@@ -2,8 +2,8 @@
  * Starts the HTTP host on a real loopback socket with test providers and in-memory stores.
  * Shared by the contract suite of every host.
  */
-import { AccountStore, Auth, EngineInfo, MemoryStores, TestProviders } from "@decorum/core"
-import { ProviderFailure } from "@decorum/domain"
+import { AccountStore, ArticleContextStore, Auth, EngineInfo, MemoryStores, SuggestionStore, TestProviders } from "@decorum/core"
+import { ProviderFailure, type ScoreSuggestion } from "@decorum/domain"
 import { HttpConfig, HttpApp } from "@decorum/http"
 import { HttpApiBuilder, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
@@ -38,12 +38,17 @@ export const makeHook = Effect.gen(function*() {
   }
 })
 
-export const engineLayer = (hook: TestProviders.Options["hook"]) =>
+export interface HostOptions {
+  /** `HttpConfig.publicBaseUrl` (the discovery document's `rootUrl`); derived from requests when absent. */
+  readonly publicBaseUrl?: string
+}
+
+export const engineLayer = (hook: TestProviders.Options["hook"], options: HostOptions = {}) =>
   Layer.mergeAll(
     TestProviders.layer(hook ? { hook } : {}),
     MemoryStores.layer,
     Layer.succeed(EngineInfo, ENGINE_INFO),
-    HttpConfig.layer({ bodyLimitBytes: 256 * 1024 })
+    HttpConfig.layer({ bodyLimitBytes: 256 * 1024, publicBaseUrl: options.publicBaseUrl ?? null })
   )
 
 export interface TestHost {
@@ -51,12 +56,16 @@ export interface TestHost {
   readonly createKey: (email: string) => Promise<string>
   readonly revokeKey: (key: string) => Promise<void>
   readonly close: () => Promise<void>
+  /** Score suggestions in the host's store, oldest first (optionally of one account). */
+  readonly listSuggestions: (email?: string) => Promise<ReadonlyArray<ScoreSuggestion>>
+  /** Article contexts an account has stored (to prove that analyze traffic stores none). */
+  readonly countArticleContexts: (email: string) => Promise<number>
 }
 
-export const startHttpHost = async (): Promise<TestHost> => {
+export const startHttpHost = async (options: HostOptions = {}): Promise<TestHost> => {
   const scope = Effect.runSync(Scope.make())
   const hook = await Effect.runPromise(makeHook)
-  const engine = await Effect.runPromise(Layer.buildWithScope(engineLayer(hook), scope))
+  const engine = await Effect.runPromise(Layer.buildWithScope(engineLayer(hook, options), scope))
   const server = HttpApiBuilder.serve().pipe(
     Layer.provide(HttpApp.layer),
     Layer.provide(Layer.succeedContext(engine)),
@@ -72,6 +81,14 @@ export const startHttpHost = async (): Promise<TestHost> => {
     revokeKey: async (key) => {
       await run(Effect.flatMap(AccountStore, (store) => store.revokeKey(Auth.parseKeyId(key)!)))
     },
-    close: () => Effect.runPromise(Scope.close(scope, Exit.void))
+    close: () => Effect.runPromise(Scope.close(scope, Exit.void)),
+    listSuggestions: (email) => run(Effect.flatMap(SuggestionStore, (store) => store.list(email === undefined ? {} : { email }))),
+    countArticleContexts: (email) =>
+      run(Effect.gen(function*() {
+        const account = yield* Effect.flatMap(AccountStore, (store) => store.findAccount(email))
+        if (account._tag === "None") return 0
+        const contexts = yield* Effect.flatMap(ArticleContextStore, (store) => store.list(account.value.id))
+        return contexts.length
+      }))
   }
 }

@@ -1,0 +1,163 @@
+/**
+ * Google's own Python client (google-api-python-client; Debian's python3-googleapi) against a
+ * real Decorum socket: built from Decorum's discovery URL with a key, it calls analyze (spans,
+ * languages, HTML), suggestscore, a batch of several requests (one invalid), and meets Google's
+ * errors. The driver is `clients/google_client.py`; this file asserts on what the client returned.
+ *
+ * When no Python with `googleapiclient` is found the tests do not pass: they are reported as
+ * skipped, with the reason printed (CI installs the package, see `.ci/run`).
+ */
+import { execFile, spawnSync } from "node:child_process"
+import { fileURLToPath } from "node:url"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { startHttpHost, type TestHost } from "./harness.js"
+
+const DRIVER = fileURLToPath(new URL("./clients/google_client.py", import.meta.url))
+
+/** The first Python that can import the client: $DECORUM_PYTHON, python3 on PATH, Debian's own. */
+const findPython = (): string | null => {
+  const candidates = [process.env["DECORUM_PYTHON"], "python3", "/usr/bin/python3"].filter((c): c is string => !!c)
+  for (const candidate of candidates) {
+    const probe = spawnSync(candidate, ["-c", "import googleapiclient"], { stdio: "ignore", timeout: 10_000 })
+    if (probe.status === 0) return candidate
+  }
+  return null
+}
+
+const python = findPython()
+if (python === null) {
+  console.warn(
+    "SKIPPED: Google Python client tests: no python3 can `import googleapiclient`. " +
+      "Install Debian's python3-googleapi (apt-get install -y python3-googleapi) or set DECORUM_PYTHON."
+  )
+}
+
+interface Score {
+  value: number
+  type: string
+}
+interface Analysis {
+  attributeScores?: Record<string, { summaryScore: Score; spanScores?: Array<{ begin: number; end: number; score: Score }> }>
+  languages: Array<string>
+  clientToken?: string
+  detectedLanguages?: unknown
+}
+interface HttpErrorSeen {
+  status: number
+  reason: string
+  body: { error: { code: number; message: string; status: string; details?: Array<Record<string, string>> } }
+}
+type Outcome<A> = { ok: A; httpError?: undefined } | { httpError: HttpErrorSeen; ok?: undefined }
+interface DriverOutput {
+  clientVersion: string
+  text: string
+  analyze: Outcome<Analysis>
+  analyzeHtml: Outcome<Analysis>
+  analyzeEmpty: Outcome<Analysis>
+  suggest: Outcome<Record<string, unknown>>
+  batchTexts: Record<string, string>
+  batch: Record<string, Outcome<Analysis & Record<string, unknown>>>
+  badKey: Outcome<Analysis>
+}
+
+const runDriver = (interpreter: string, url: string, key: string) =>
+  new Promise<DriverOutput>((resolve, reject) => {
+    // Asynchronous on purpose: the server under test runs in this process.
+    execFile(interpreter, [DRIVER, url, key], { timeout: 60_000, env: { ...process.env, PYTHONIOENCODING: "utf-8" } }, (error, stdout, stderr) => {
+      if (error) return reject(new Error(`google_client.py failed: ${error.message}\n${stderr}`))
+      try {
+        resolve(JSON.parse(stdout) as DriverOutput)
+      } catch {
+        reject(new Error(`google_client.py printed no JSON:\n${stdout}\n${stderr}`))
+      }
+    })
+  })
+
+describe("Google's Python client (googleapiclient) against Decorum", () => {
+  let host: TestHost
+  let out: DriverOutput
+  const email = "python@example.com"
+
+  beforeAll(async () => {
+    if (python === null) return
+    host = await startHttpHost()
+    const key = await host.createKey(email)
+    out = await runDriver(python, host.url, key)
+  })
+  afterAll(async () => {
+    await host?.close()
+  })
+
+  it.runIf(python !== null)("builds from the discovery URL and analyzes with sentence spans, languages and NAME@VERSION", () => {
+    const analysis = out.analyze.ok!
+    expect(out.analyze.httpError).toBeUndefined()
+    expect(Object.keys(analysis.attributeScores!).sort()).toEqual(["INSULT@2", "TOXICITY"])
+    const tox = analysis.attributeScores!["TOXICITY"]!
+    expect(tox.summaryScore.type).toBe("PROBABILITY")
+    expect(tox.summaryScore.value).toBeGreaterThan(0.4)
+    // The offsets are UTF-16 units into the text the client sent (JavaScript string indices).
+    const sentences = tox.spanScores!.map((s) => out.text.slice(s.begin, s.end))
+    expect(sentences).toEqual(["You are an idiot.", "The park plan is good!", "Thanks 😀"])
+    expect(tox.spanScores![2]!.end).toBe(out.text.length)
+    expect(tox.spanScores![0]!.score.value).toBeGreaterThan(tox.spanScores![1]!.score.value)
+    expect(analysis.languages).toEqual(["en"])
+    expect(analysis.detectedLanguages).toBeUndefined()
+    expect(analysis.clientToken).toBe("py-1")
+  })
+
+  it.runIf(python !== null)("analyzes HTML with offsets into the reduced text", () => {
+    const analysis = out.analyzeHtml.ok!
+    const spans = analysis.attributeScores!["TOXICITY"]!.spanScores!
+    // Paragraphs become a blank line; entities are decoded: the offsets count in this text.
+    const reduced = "Fish & chips <3\n\nWhat an idiot"
+    expect(spans.map((s) => reduced.slice(s.begin, s.end))).toEqual(["Fish & chips <3", "What an idiot"])
+    expect(analysis.languages).toEqual(["en"])
+  })
+
+  it.runIf(python !== null)("raises HttpError with Google's status and message for an empty comment and a wrong key", () => {
+    const empty = out.analyzeEmpty.httpError!
+    expect(empty.status).toBe(400)
+    expect(empty.reason).toBe("Comment must be non-empty.")
+    expect(empty.body.error.details).toContainEqual({ "@type": "type.googleapis.com/google.commentanalyzer.v1alpha1.Error", errorType: "COMMENT_EMPTY" })
+    const bad = out.badKey.httpError!
+    expect(bad.status).toBe(400)
+    expect(bad.reason).toBe("API key not valid. Please pass a valid API key.")
+    expect(bad.body.error.details).toContainEqual(expect.objectContaining({ reason: "API_KEY_INVALID" }))
+  })
+
+  it.runIf(python !== null)("suggestscore answers the client and stores the suggestion with its account", async () => {
+    expect(out.suggest.ok).toEqual({ clientToken: "py-suggest-1", requestedLanguages: ["en"] })
+    const stored = await host.listSuggestions(email)
+    const mine = stored.find((s) => s.clientToken === "py-suggest-1")
+    expect(mine).toMatchObject({
+      email,
+      commentText: "This comment is fine, really.",
+      attributeScores: { TOXICITY: 0 },
+      languages: ["en"],
+      communityId: "py-community",
+      sessionId: "py-session"
+    })
+  })
+
+  it.runIf(python !== null)("sends a batch: every part answered under its own id, the invalid one with its own error", async () => {
+    expect(Object.keys(out.batch).sort()).toEqual(["b1", "b2", "b3", "bad", "s1"])
+    for (const id of ["b1", "b2", "b3"]) {
+      const analysis = out.batch[id]!.ok!
+      const text = out.batchTexts[id]!
+      const tox = analysis.attributeScores!["TOXICITY"]!
+      expect(analysis.languages).toEqual(["en"])
+      for (const span of tox.spanScores!) expect(text.slice(span.begin, span.end).trim()).toBe(text.slice(span.begin, span.end))
+      if (id === "b3") expect(tox.spanScores!.map((s) => text.slice(s.begin, s.end))).toEqual(["Second sentence here.", "And a third one"])
+    }
+    // Each part was scored on its own text, not mixed up with another part's.
+    expect(out.batch["b2"]!.ok!.attributeScores!["TOXICITY"]!.summaryScore.value).toBeGreaterThan(
+      out.batch["b1"]!.ok!.attributeScores!["TOXICITY"]!.summaryScore.value
+    )
+    const bad = out.batch["bad"]!.httpError!
+    expect(bad.status).toBe(400)
+    expect(bad.reason).toBe("Unknown requested attribute: NOT_AN_ATTRIBUTE")
+    expect(out.batch["s1"]!.ok).toEqual({ clientToken: "py-batch-suggest" })
+    const stored = await host.listSuggestions(email)
+    expect(stored.find((s) => s.clientToken === "py-batch-suggest")).toMatchObject({ attributeScores: { INSULT: 1 } })
+  })
+})
