@@ -1,0 +1,100 @@
+/**
+ * Sentences written for the purpose of countering identity-term bias and teaching negation.
+ *
+ * A linear model trained on abuse corpora learns that identity words (gay, muslim, black, woman)
+ * are themselves toxic, because they appear mostly in attacks. These templates put the same words
+ * into neutral and positive statements (all toxicity labels 0) and into real attacks (TOXICITY,
+ * IDENTITY_ATTACK and INSULT 1), so the weight has to move onto the attacking words. Negated
+ * statements ("I don't hate ...") are labelled 0 so the negation features learn their meaning.
+ *
+ * The guardrail test set (test/model/guardrails.ts) is written separately, with other sentences.
+ */
+import type { Example } from "./data.js"
+
+const GROUPS = [
+  "muslims", "jews", "christians", "gay people", "lesbians", "trans people", "black people", "white people",
+  "asians", "mexicans", "immigrants", "refugees", "women", "men", "arabs", "africans", "hindus", "atheists",
+  "disabled people", "homosexuals", "bisexual people", "latinos", "catholics", "indians", "old people"
+]
+const ADJECTIVES = [
+  "gay", "lesbian", "bisexual", "trans", "transgender", "black", "white", "asian", "muslim", "jewish",
+  "christian", "hindu", "mexican", "african", "deaf", "blind", "disabled", "queer", "arab", "chinese",
+  "catholic", "immigrant", "latina", "indian", "old"
+]
+const PEOPLE = ["man", "woman", "person", "guy", "girl", "teacher", "nurse", "father", "mother", "student"]
+
+const NEUTRAL_GROUP = [
+  "{G} live on my street.",
+  "Many of my colleagues are {g}.",
+  "{G} have every right to be here.",
+  "I grew up with {g} and we are still close.",
+  "{G} deserve the same respect as anyone else.",
+  "The article interviews {g} about housing costs.",
+  "Some {g} voted for him and some did not.",
+  "I don't hate {g}.",
+  "I do not hate {g} at all.",
+  "Nobody should hate {g}.",
+  "I have nothing against {g}.",
+  "It is not true that {g} are dangerous.",
+  "{G} are not the problem here.",
+  "There is no reason to fear {g}.",
+  "Hating {g} is wrong."
+]
+const NEUTRAL_PERSON = [
+  "I am a {a} {p}.",
+  "I'm a proud {a} {p}.",
+  "As a {a} {p}, I found this article fair.",
+  "My neighbour is a {a} {p} and a great cook.",
+  "Being a {a} {p} is part of who I am.",
+  "She is {a} and works as a {p2}.",
+  "Our new {p2} is {a}."
+]
+const ATTACK_GROUP = [
+  "{G} are disgusting vermin.",
+  "{G} are filthy animals and should be thrown out.",
+  "I hate {g}, they are a plague on this country.",
+  "All {g} are subhuman trash.",
+  "{G} are parasites who ruin everything.",
+  "Get rid of all the {g}, they are scum.",
+  "{G} are stupid and worthless, every single one."
+]
+const ATTACK_PERSON = [
+  "Shut up, you stupid {a} freak.",
+  "Typical {a} {p}, dumb and worthless.",
+  "Nobody wants a disgusting {a} {p} like you here."
+]
+const NEGATED_INSULTS = [
+  "You are not an idiot, you just made a mistake.",
+  "He is not stupid, he was misinformed.",
+  "I never said you were a moron.",
+  "She is not a loser.",
+  "I don't think you are dumb.",
+  "Nobody here is an idiot.",
+  "You're not stupid for asking that question."
+]
+
+const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1)
+const ZERO = { TOXICITY: 0, SEVERE_TOXICITY: 0, INSULT: 0, PROFANITY: 0, THREAT: 0, IDENTITY_ATTACK: 0 }
+
+export const augmentation = (): Array<Example> => {
+  const out: Array<Example> = []
+  const push = (text: string, labels: Example["labels"]) =>
+    out.push({ text, source: "decorum-augmentation", id: `aug-${out.length}`, labels })
+  for (const g of GROUPS) {
+    for (const t of NEUTRAL_GROUP) push(t.replace("{G}", cap(g)).replace("{g}", g), ZERO)
+    for (const t of ATTACK_GROUP) push(t.replace("{G}", cap(g)).replace("{g}", g), { TOXICITY: 1, IDENTITY_ATTACK: 1, INSULT: 1, SEVERE_TOXICITY: 0, THREAT: 0 })
+  }
+  ADJECTIVES.forEach((a, i) => {
+    NEUTRAL_PERSON.forEach((t, k) => {
+      const p = PEOPLE[(i + k) % PEOPLE.length]!
+      const p2 = PEOPLE[(i + k + 3) % PEOPLE.length]!
+      push(t.replace("{a}", a).replace("{p}", p).replace("{p2}", p2), ZERO)
+    })
+    ATTACK_PERSON.forEach((t, k) => {
+      const p = PEOPLE[(i + k) % PEOPLE.length]!
+      push(t.replace("{a}", a).replace("{p}", p), { TOXICITY: 1, IDENTITY_ATTACK: 1, INSULT: 1, THREAT: 0 })
+    })
+  })
+  for (const t of NEGATED_INSULTS) push(t, { TOXICITY: 0, INSULT: 0, IDENTITY_ATTACK: 0, SEVERE_TOXICITY: 0, THREAT: 0 })
+  return out
+}

@@ -1,0 +1,270 @@
+/**
+ * The training recipe shared by `npm run train` and `npm run eval`: which data trains which
+ * heads, the fixed splits (decided before any result was seen), sample weights, hyper-parameters.
+ */
+import { existsSync } from "node:fs"
+import { dirname, join, resolve } from "node:path"
+import { fileURLToPath } from "node:url"
+import type { ModelLabel } from "../src/AttributeModel.js"
+import { DEFAULT_FEATURES, Featurizer, type FeatureConfig } from "../src/model/features.js"
+import type { SourceRef } from "../src/model/format.js"
+import { buildRespellMap, Normalizer } from "../src/model/normalize.js"
+import { fitPlatt, SparseMatrix, trainLogistic, type Calibration, type LinearModel, type TrainOptions } from "../src/model/train.js"
+import { augmentation } from "./augment.js"
+import * as D from "./data.js"
+
+const here = dirname(fileURLToPath(import.meta.url))
+/** packages/local (the scripts run from a bundle in packages/local/scripts/.out). */
+export const PACKAGE_DIR = existsSync(join(here, "../package.json")) ? resolve(here, "..") : resolve(here, "../..")
+export const REPO_DIR = resolve(PACKAGE_DIR, "../..")
+export const MODELS_DIR = join(PACKAGE_DIR, "models")
+
+export const dataDir = (): string => {
+  const flag = process.argv.indexOf("--data")
+  const dir = flag >= 0 ? process.argv[flag + 1]! : (process.env.DECORUM_DATA ?? resolve(REPO_DIR, "../shared/data"))
+  if (!existsSync(join(dir, "README.md"))) {
+    throw new Error(`training data not found at ${dir}: put ../shared beside the repository, or pass --data DIR`)
+  }
+  return dir
+}
+
+/** The model set's version (goes into X-Model-Version). Bump when the recipe or data change. */
+export const VERSION = "local-2026.11.1"
+
+export const FEATURES: FeatureConfig = DEFAULT_FEATURES
+
+export const LICENSES: Record<string, SourceRef> = Object.fromEntries(
+  (
+    [
+      ["jigsaw-toxic-comment-2018-random-11k", "CC0 (text CC BY-SA 3.0)", "yes"],
+      ["civil-comments-toxic-spans", "CC0", "yes"],
+      ["convabuse", "CC BY 4.0", "yes"],
+      ["davidson-hate-offensive", "MIT (tweets: Twitter terms)", "yes"],
+      ["edos-sexism", "CC0", "yes"],
+      ["hatexplain-majority-labels", "MIT", "yes"],
+      ["implicit-hate", "CC BY 4.0", "yes"],
+      ["paradetox", "CC0 (HF card says openrail++)", "yes"],
+      ["ruddit-offensiveness", "MIT (text: Reddit terms)", "yes"],
+      ["sbic-social-bias-frames-dev-test-PARTIAL", "CC BY 4.0", "yes"],
+      ["wikipedia-talk-context-toxicity-cat", "Apache-2.0 (text CC BY-SA 3.0)", "yes"],
+      ["youtube-spam-collection", "CC BY 4.0", "yes"],
+      ["sms-spam-collection", "CC BY 4.0", "yes"],
+      ["constructive-comments-c3", "not stated; parent corpus SOCC is CC BY-NC-SA 4.0", "unknown (probably NC)"],
+      ["decorum-augmentation", "Apache-2.0 (written for this project)", "yes"]
+    ] as const
+  ).map(([dataset, license, commercial]) => [dataset, { dataset, license, commercial }])
+)
+
+export const TOXICITY_LABELS: ReadonlyArray<ModelLabel> = ["TOXICITY", "SEVERE_TOXICITY", "INSULT", "PROFANITY", "THREAT", "IDENTITY_ATTACK"]
+export const C3_LABELS: ReadonlyArray<ModelLabel> = [
+  "CONSTRUCTIVE", "UNSUBSTANTIAL", "LOW_EFFORT", "INFLAMMATORY", "REASONING_EXPERIMENTAL", "PERSONAL_STORY_EXPERIMENTAL", "RESPECT_EXPERIMENTAL"
+]
+
+/** Natural prevalence in the uniform Jigsaw sample (`in_random_5k`), the calibration target. */
+export const JIGSAW_PREVALENCE: Partial<Record<ModelLabel, number>> = {
+  TOXICITY: 478 / 5000, SEVERE_TOXICITY: 52 / 5000, PROFANITY: 250 / 5000, THREAT: 13 / 5000, INSULT: 237 / 5000, IDENTITY_ATTACK: 46 / 5000
+}
+
+/** Sample weight per source for the toxicity family. */
+export const SOURCE_WEIGHT: Record<string, number> = {
+  "jigsaw-toxic-comment-2018-random-11k": 3,
+  "civil-comments-toxic-spans": 1,
+  convabuse: 1,
+  "davidson-hate-offensive": 0.5,
+  "edos-sexism": 1,
+  "hatexplain-majority-labels": 0.7,
+  "implicit-hate": 0.7,
+  paradetox: 1,
+  "ruddit-offensiveness": 1,
+  "sbic-social-bias-frames-dev-test-PARTIAL": 1,
+  "decorum-augmentation": 3,
+  "youtube-spam-collection": 1,
+  "sms-spam-collection": 0.3,
+  "constructive-comments-c3": 1
+}
+
+export const TRAIN_TOXICITY: TrainOptions = { bits: 19, epochs: 6, learningRate: 0.2, l2: 1e-6, nbAlpha: 1, nbClip: 3, seed: 20261101 }
+export const TRAIN_SPAM: TrainOptions = { bits: 18, epochs: 10, learningRate: 0.2, l2: 1e-6, nbAlpha: 1, nbClip: 3, seed: 20261102 }
+export const TRAIN_C3: TrainOptions = { bits: 18, epochs: 6, learningRate: 0.1, l2: 1e-5, nbAlpha: 1, nbClip: 3, seed: 20261103 }
+
+/** The YouTube video held out for the spam target, chosen before training. */
+export const YOUTUBE_TEST_VIDEO = "Youtube04-Eminem"
+
+// ---------------------------------------------------------------- splits
+
+/** Word 8-gram shingles of normalised text, to keep near-duplicates of test rows out of training. */
+const shingles = (norm: Normalizer, text: string, into: Set<string>) => {
+  const n = norm.run(text)
+  const toks = norm.tokens.slice(0, n)
+  if (toks.length < 8) into.add(toks.join(" "))
+  for (let i = 0; i + 8 <= toks.length; i++) into.add(toks.slice(i, i + 8).join(" "))
+}
+const overlaps = (norm: Normalizer, text: string, set: ReadonlySet<string>) => {
+  const n = norm.run(text)
+  const toks = norm.tokens.slice(0, n)
+  if (toks.length === 0) return false
+  if (toks.length < 8) return set.has(toks.join(" "))
+  for (let i = 0; i + 8 <= toks.length; i++) if (set.has(toks.slice(i, i + 8).join(" "))) return true
+  return false
+}
+
+export interface Splits {
+  /** Training rows of the toxicity family (all sources + augmentation), near-duplicates of held-out rows removed. */
+  readonly toxTrain: Array<D.Example>
+  /** Calibration pool: Jigsaw dev + a 1/12 slice of each other toxicity source. */
+  readonly toxCalib: Array<D.Example>
+  /** Held-out Jigsaw/Wikipedia test rows (head file minus anything in the random sample). */
+  readonly jigsawTest: Array<D.Example>
+  /** Wikipedia CAT rows with Perspective scores: half to fit the scale map, half to report. */
+  readonly gcFit: Array<D.Example>
+  readonly gcReport: Array<D.Example>
+  readonly spam: Array<D.Example>
+  readonly c3Train: Array<D.Example>
+  readonly c3Calib: Array<D.Example>
+  readonly c3Test: Array<D.Example>
+  readonly dropped: number
+}
+
+export const loadSplits = (dir: string, log: (s: string) => void = () => {}): Splits => {
+  const random = D.jigsaw(dir, "random")
+  const head = D.jigsaw(dir, "head")
+  const randomIds = new Set(random.map((e) => e.id))
+  const randomTexts = new Set(random.map((e) => e.text.trim()))
+  const jigsawTest = head.filter((e) => !randomIds.has(e.id) && !randomTexts.has(e.text.trim()))
+  const isDev = (e: D.Example) => e.extra?.inRandom5k === 1 && D.hash32(e.id) % 4 === 0
+  const jigsawDev = random.filter(isDev)
+  const jigsawTrain = random.filter((e) => !isDev(e))
+  const gc = D.wikipediaCat(dir)
+  const gcFit = gc.filter((e) => D.hash32(e.id) % 2 === 0)
+  const gcReport = gc.filter((e) => D.hash32(e.id) % 2 === 1)
+  log(`jigsaw: train ${jigsawTrain.length}, dev ${jigsawDev.length}, test ${jigsawTest.length}; wikipedia-cat fit ${gcFit.length}, report ${gcReport.length}`)
+
+  const others = [
+    ...D.toxicSpans(dir), ...D.convabuse(dir), ...D.davidson(dir), ...D.edos(dir), ...D.hatexplain(dir),
+    ...D.implicitHate(dir), ...D.paradetox(dir), ...D.ruddit(dir), ...D.sbic(dir)
+  ]
+  // keep everything that resembles a held-out row out of training and calibration
+  const norm = new Normalizer()
+  const heldOut = new Set<string>()
+  for (const e of [...jigsawTest, ...jigsawDev, ...gcReport]) shingles(norm, e.text, heldOut)
+  let dropped = 0
+  const clean = (rows: Array<D.Example>) =>
+    rows.filter((e) => {
+      if (overlaps(norm, e.text, heldOut)) {
+        dropped++
+        return false
+      }
+      return true
+    })
+  const othersClean = clean(others)
+  const inCalib = (e: D.Example) => D.hash32(e.source + ":" + (e.group ?? e.id)) % 12 === 0
+  const toxTrain = [...jigsawTrain, ...othersClean.filter((e) => !inCalib(e)), ...augmentation()]
+  const toxCalib = [...jigsawDev, ...othersClean.filter(inCalib)]
+  log(`toxicity family: train ${toxTrain.length}, calibration ${toxCalib.length}, dropped as near-duplicates of held-out rows ${dropped}`)
+
+  const spam = [...D.youtube(dir), ...D.sms(dir)]
+  const c3 = D.c3(dir)
+  const c3Part = (e: D.Example) => D.hash32(e.group ?? e.id) % 10
+  const c3Train = c3.filter((e) => c3Part(e) < 8)
+  const c3Calib = c3.filter((e) => c3Part(e) === 8)
+  const c3Test = c3.filter((e) => c3Part(e) === 9)
+  return { toxTrain, toxCalib, jigsawTest, gcFit, gcReport, spam, c3Train, c3Calib, c3Test, dropped }
+}
+
+// ---------------------------------------------------------------- training
+
+export interface Featurised {
+  readonly X: SparseMatrix
+  readonly rows: ReadonlyArray<D.Example>
+}
+
+export const makeFeaturizer = (respell: Readonly<Record<string, string>>) => new Featurizer(FEATURES, new Normalizer({ respell }))
+
+export const featurise = (f: Featurizer, rows: ReadonlyArray<D.Example>): Featurised => {
+  const X = new SparseMatrix()
+  for (const e of rows) {
+    f.run(e.text)
+    X.pushFeatures(f)
+  }
+  return { X, rows }
+}
+
+/** Train one head per label over a featurised set (label masking: rows without the label are skipped). */
+export const trainHeads = (
+  data: Featurised,
+  labels: ReadonlyArray<ModelLabel>,
+  options: TrainOptions,
+  log: (s: string) => void = () => {}
+): Map<ModelLabel, LinearModel> => {
+  const out = new Map<ModelLabel, LinearModel>()
+  for (const label of labels) {
+    const t0 = Date.now()
+    const target = new Float32Array(data.rows.length)
+    const weight = new Float32Array(data.rows.length)
+    let n = 0
+    data.rows.forEach((e, r) => {
+      const y = e.labels[label]
+      target[r] = y === undefined ? Number.NaN : y
+      weight[r] = SOURCE_WEIGHT[e.source] ?? 1
+      if (y !== undefined && !Number.isNaN(y)) n++
+    })
+    out.set(label, trainLogistic(data.X, target, weight, options))
+    log(`  ${label}: ${n} labelled rows, ${((Date.now() - t0) / 1000).toFixed(1)} s`)
+  }
+  return out
+}
+
+/** Respelling map: one-edit variants of abuse words, minus words used 3+ times in the corpus. */
+export const respellFrom = (texts: Iterable<string>): Record<string, string> => {
+  const norm = new Normalizer()
+  const counts = new Map<string, number>()
+  for (const t of texts) {
+    const n = norm.run(t)
+    for (let i = 0; i < n; i++) {
+      const w = norm.tokens[i]!
+      counts.set(w, (counts.get(w) ?? 0) + 1)
+    }
+  }
+  const common = new Set<string>()
+  for (const [w, c] of counts) if (c >= 3) common.add(w)
+  const map = buildRespellMap(common)
+  return Object.fromEntries(Object.entries(map).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+}
+
+/** A model's raw log-odds for one text. */
+export const rawScore = (f: Featurizer, model: LinearModel, text: string): number => {
+  f.run(text)
+  let s = model.bias
+  const mask = (1 << model.bits) - 1
+  for (let p = 0; p < f.nnz; p++) s += model.weights[f.idx[p]! & mask]! * f.val[p]!
+  return s
+}
+
+/**
+ * The spam recipe: train on every YouTube video but `testVideo` (dropping exact copies of its
+ * comments) plus SMS; calibrate with out-of-fold scores, one fold per training video.
+ */
+export const trainSpam = (
+  f: Featurizer,
+  spam: ReadonlyArray<D.Example>,
+  testVideo: string,
+  log: (s: string) => void = () => {}
+): { model: LinearModel; calibration: Calibration; rows: Array<D.Example> } => {
+  const testTexts = new Set(spam.filter((e) => e.group === testVideo).map((e) => e.text.trim().toLowerCase()))
+  const rows = spam.filter((e) => e.group !== testVideo && !testTexts.has(e.text.trim().toLowerCase()))
+  log(`spam (test video ${testVideo}): train ${rows.length}, ${spam.filter((e) => e.group !== testVideo).length - rows.length} exact copies of test comments dropped`)
+  const videos = D.YOUTUBE_VIDEOS.filter((v) => v !== testVideo)
+  const fold = (e: D.Example) => (e.group !== undefined ? videos.indexOf(e.group as (typeof videos)[number]) : D.hash32(e.id) % videos.length)
+  const z: Array<number> = []
+  const y: Array<number> = []
+  for (let k = 0; k < videos.length; k++) {
+    const m = trainHeads(featurise(f, rows.filter((e) => fold(e) !== k)), ["SPAM"], TRAIN_SPAM).get("SPAM")!
+    for (const e of rows) {
+      if (fold(e) !== k || e.source !== "youtube-spam-collection") continue
+      z.push(rawScore(f, m, e.text))
+      y.push(e.labels.SPAM!)
+    }
+  }
+  const model = trainHeads(featurise(f, rows), ["SPAM"], TRAIN_SPAM, log).get("SPAM")!
+  return { model, calibration: fitPlatt(z, y), rows }
+}

@@ -1,0 +1,6 @@
+export * from "./features.js"
+export * from "./format.js"
+export * from "./ModelSet.js"
+export * from "./normalize.js"
+export * from "./train.js"
+export * from "./TrainedModel.js"
