@@ -14,7 +14,8 @@ import {
   type TextSpan,
   UnsupportedAttribute
 } from "@decorum/domain"
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
+import { EngineInfo } from "./EngineInfo.js"
 import { htmlToText } from "./Html.js"
 import { AttributeScorer } from "./Providers.js"
 import { splitSentences } from "./Sentences.js"
@@ -123,8 +124,10 @@ export const prepare = Effect.fn("Analyze.prepare")(function*(request: Perspecti
 export const run = Effect.fn("Analyze.run")(function*(prepared: PreparedAnalyze) {
   const { requested, spans } = prepared
   const attributes = [...new Set(requested.map((r) => r.attribute))]
+  // Every requested attribute may have been dropped (`dropUnsupportedAttributes`): nothing is
+  // scored, and the answer still names the configured model set.
   const result: Evaluated<AttributeAnalysis> = attributes.length === 0
-    ? { value: {}, provenance: { model: "none" } }
+    ? { value: {}, provenance: { model: Option.match(yield* Effect.serviceOption(EngineInfo), { onNone: () => "none", onSome: (i) => i.modelVersion }) } }
     : yield* (yield* AttributeScorer).analyze({ text: prepared.text, attributes, spans, context: prepared.context })
   const attributeScores: Record<string, Perspective.AttributeScores> = {}
   for (const r of requested) {

@@ -4,11 +4,13 @@
  */
 import { type Account, InvalidRequest, Perspective, UnsupportedAttribute } from "@decorum/domain"
 import { Effect } from "effect"
-import { commentText } from "./Analyze.js"
+import { commentText, readContext } from "./Analyze.js"
 import { SuggestionStore } from "./Stores.js"
 
 export const suggestScore = Effect.fn("Suggest.suggestScore")(function*(account: Account, request: Perspective.SuggestCommentScoreRequest) {
   const text = yield* commentText(request.comment)
+  // Same rule as analyze: `context.entries` or `context.articleAndParentComment`, not both.
+  yield* readContext(request.context)
   const scores = request.attributeScores ?? {}
   const names = Object.keys(scores)
   if (names.length === 0) {

@@ -1,0 +1,523 @@
+/**
+ * Sections 4 to 6 of `interface.md`, row by row, on every Perspective family: the compat family
+ * under both prefixes (header auth) and the Google-shaped family (`?key=`). Through a real socket,
+ * with the deterministic test providers (a comment's score rises with the words idiot, stupid,
+ * moron, hate: 0.05 with none, 0.5 with one, 0.95 with two).
+ */
+import { RateLimited } from "@decorum/domain"
+import { Perspective } from "@decorum/domain"
+import { ErrorMapping } from "@decorum/http"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { startHttpHost, type TestHost } from "./harness.js"
+
+const PERSPECTIVE_ERROR = "type.googleapis.com/google.commentanalyzer.v1alpha1.Error"
+
+type FamilyName = "external-compat" | "perspective-compat" | "google"
+const FAMILIES: ReadonlyArray<FamilyName> = ["external-compat", "perspective-compat", "google"]
+
+interface GoogleError {
+  error: { code: number; message: string; status: string; details?: Array<Record<string, string>> }
+}
+
+let host: TestHost
+let key: string
+const email = "perspective@example.com"
+let otherKey: string
+const otherEmail = "other-perspective@example.com"
+
+beforeAll(async () => {
+  host = await startHttpHost()
+  key = await host.createKey(email)
+  otherKey = await host.createKey(otherEmail)
+})
+afterAll(async () => {
+  await host?.close()
+})
+
+const pathOf = (family: FamilyName, op: "analyze" | "suggestscore") =>
+  family === "google" ? `/v1alpha1/comments:${op}?key=${key}` : `/v0.2/${family}/${op === "analyze" ? "analyse" : "suggestscore"}`
+
+const authOf = (family: FamilyName): Record<string, string> => (family === "google" ? {} : { "x-user-email": email, "x-api-key": key })
+
+/** Posts a body (an object is sent as JSON, a string as is) to one family's operation. */
+const post = (family: FamilyName, op: "analyze" | "suggestscore", body: unknown, headers: Record<string, string> = {}) =>
+  fetch(host.url + pathOf(family, op), {
+    method: "POST",
+    headers: { "content-type": "application/json", ...authOf(family), ...headers },
+    body: typeof body === "string" ? body : JSON.stringify(body)
+  })
+
+const analyze = async (family: FamilyName, body: unknown) => {
+  const res = await post(family, "analyze", body)
+  const json = await res.json()
+  if (res.status !== 200) throw new Error(`${family}: ${res.status} ${JSON.stringify(json)}`)
+  return json as Perspective.AnalyzeCommentResponse & Record<string, unknown>
+}
+
+const expectGoogleError = async (res: Response, status: number, errorType?: string) => {
+  expect(res.status).toBe(status)
+  expect(res.headers.get("content-type")).toContain("application/json")
+  const body = (await res.json()) as GoogleError
+  expect(Object.keys(body)).toEqual(["error"])
+  expect(body.error.code).toBe(status)
+  expect(typeof body.error.message).toBe("string")
+  expect(body.error.message.length).toBeGreaterThan(0)
+  if (errorType) expect(body.error.details).toEqual([{ "@type": PERSPECTIVE_ERROR, errorType }])
+  return body
+}
+
+/** Every UTF-16 unit outside the spans is whitespace; no span starts or ends with whitespace. */
+const expectSentenceSpans = (text: string, spans: ReadonlyArray<{ begin: number; end: number }>) => {
+  let covered = 0
+  for (const s of spans) {
+    expect(s.begin).toBeGreaterThanOrEqual(covered)
+    expect(text.slice(covered, s.begin).trim()).toBe("")
+    const slice = text.slice(s.begin, s.end)
+    expect(slice.length).toBeGreaterThan(0)
+    expect(slice.trim()).toBe(slice)
+    covered = s.end
+  }
+  expect(text.slice(covered).trim()).toBe("")
+}
+
+describe.each(FAMILIES)("Perspective analyze on %s", (family) => {
+  const google = family === "google"
+
+  describe("request", () => {
+    it("accepts comment as {text, type} and as a plain string", async () => {
+      for (const comment of [{ text: "what an idiot" }, { text: "what an idiot", type: "PLAIN_TEXT" }, "what an idiot"]) {
+        const body = await analyze(family, { comment, requestedAttributes: { TOXICITY: {} } })
+        expect(body.attributeScores!["TOXICITY"]!.summaryScore.value).toBeCloseTo(0.5)
+      }
+    })
+
+    it("rejects a comment type other than PLAIN_TEXT or HTML", async () => {
+      await expectGoogleError(await post(family, "analyze", { comment: { text: "hi", type: "MARKDOWN" }, requestedAttributes: { TOXICITY: {} } }), 400, "INVALID_REQUEST")
+    })
+
+    it("accepts every attribute name of interface.md, and echoes each key as requested", async () => {
+      const requested = Object.fromEntries(Perspective.AcceptedAttributeNames.map((n) => [n, {}]))
+      const body = await analyze(family, { comment: { text: "You are an idiot." }, requestedAttributes: requested })
+      expect(Object.keys(body.attributeScores!).sort()).toEqual([...Perspective.AcceptedAttributeNames].sort())
+      for (const scores of Object.values(body.attributeScores!)) {
+        expect(scores.summaryScore.type).toBe("PROBABILITY")
+        expect(scores.summaryScore.value).toBeGreaterThanOrEqual(0)
+        expect(scores.summaryScore.value).toBeLessThanOrEqual(1)
+      }
+      // The names of interface.md §4, spelled out, so a change of the table shows here.
+      const names = [
+        "TOXICITY", "SEVERE_TOXICITY", "IDENTITY_ATTACK", "INSULT", "PROFANITY", "THREAT", "SEXUALLY_EXPLICIT", "FLIRTATION",
+        "ATTACK_ON_AUTHOR", "ATTACK_ON_COMMENTER", "INCOHERENT", "INFLAMMATORY", "LIKELY_TO_REJECT", "OBSCENE", "SPAM", "UNSUBSTANTIAL",
+        "AFFINITY_EXPERIMENTAL", "COMPASSION_EXPERIMENTAL", "CURIOSITY_EXPERIMENTAL", "NUANCE_EXPERIMENTAL",
+        "PERSONAL_STORY_EXPERIMENTAL", "REASONING_EXPERIMENTAL", "RESPECT_EXPERIMENTAL"
+      ]
+      const all = [...names, ...names.slice(0, 8).map((n) => `${n}_EXPERIMENTAL`)]
+      expect([...Perspective.AcceptedAttributeNames].sort()).toEqual(all.sort())
+    })
+
+    it("echoes NAME@VERSION suffixes, lower-case and _EXPERIMENTAL aliases as requested", async () => {
+      const requested = { "TOXICITY@6": {}, "insult": {}, "THREAT_EXPERIMENTAL@2": {}, "SEVERE_TOXICITY": {} }
+      const body = await analyze(family, { comment: { text: "You are an idiot." }, requestedAttributes: requested })
+      expect(Object.keys(body.attributeScores!).sort()).toEqual(Object.keys(requested).sort())
+      await expectGoogleError(
+        await post(family, "analyze", { comment: { text: "hi" }, requestedAttributes: { "TOXICITY@latest": {} } }),
+        400,
+        "INVALID_REQUEST"
+      )
+    })
+
+    it("accepts snake_case field names (Jigsaw's sample server) and answers lowerCamelCase", async () => {
+      const body = await analyze(family, {
+        comment: { text: "You idiot. Nice park." },
+        requested_attributes: { TOXICITY: { score_threshold: 0.3, score_type: "PROBABILITY" }, NOPE: {} },
+        span_annotations: true,
+        client_token: "snake-1",
+        session_id: "s-1",
+        community_id: "c-1",
+        do_not_store: true,
+        drop_unsupported_attributes: true,
+        context: { article_and_parent_comment: { article: { text: "Parks." }, parent_comment: { text: "I like parks." } } }
+      })
+      expect(body.clientToken).toBe("snake-1")
+      expect(Object.keys(body.attributeScores!)).toEqual(["TOXICITY"])
+      // The threshold (0.3) drops the clean sentence's span; span annotations gave sentence spans.
+      expect(body.attributeScores!["TOXICITY"]!.spanScores).toEqual([{ begin: 0, end: 10, score: { value: expect.any(Number), type: "PROBABILITY" } }])
+      expect(JSON.stringify(body)).not.toMatch(/_[a-z]/)
+    })
+
+    it("accepts context.entries or context.articleAndParentComment, and 400s both at once", async () => {
+      const comment = { text: "I agree." }
+      const requestedAttributes = { TOXICITY: {} }
+      await analyze(family, { comment, requestedAttributes, context: { entries: [{ text: "An article." }, { text: "<b>A</b> parent", type: "HTML" }] } })
+      await analyze(family, { comment, requestedAttributes, context: { articleAndParentComment: { article: { text: "An article." }, parentComment: { text: "Hm." } } } })
+      const both = await expectGoogleError(
+        await post(family, "analyze", {
+          comment,
+          requestedAttributes,
+          context: { entries: [{ text: "x" }], articleAndParentComment: { article: { text: "y" } } }
+        }),
+        400,
+        "INVALID_REQUEST"
+      )
+      expect(both.error.message).toContain("not both")
+    })
+
+    it("echoes clientToken when sent and leaves it out otherwise", async () => {
+      expect((await analyze(family, { comment: { text: "hi" }, requestedAttributes: { TOXICITY: {} }, clientToken: "tok-42" })).clientToken).toBe("tok-42")
+      expect(await analyze(family, { comment: { text: "hi" }, requestedAttributes: { TOXICITY: {} } })).not.toHaveProperty("clientToken")
+    })
+
+    it("never stores analyze traffic, whatever doNotStore says", async () => {
+      const before = { suggestions: (await host.listSuggestions()).length, contexts: await host.countArticleContexts(email) }
+      for (const doNotStore of [false, true, undefined]) {
+        await analyze(family, {
+          comment: { text: `store me? ${String(doNotStore)}` },
+          requestedAttributes: { TOXICITY: {} },
+          context: { entries: [{ text: "an article" }] },
+          ...(doNotStore === undefined ? {} : { doNotStore })
+        })
+      }
+      expect((await host.listSuggestions()).length).toBe(before.suggestions)
+      expect(await host.countArticleContexts(email)).toBe(before.contexts)
+    })
+
+    it("drops unknown attributes with dropUnsupportedAttributes, and 400s them without", async () => {
+      const body = await analyze(family, { comment: { text: "hi" }, requestedAttributes: { TOXICITY: {}, NOPE: {} }, dropUnsupportedAttributes: true })
+      expect(Object.keys(body.attributeScores!)).toEqual(["TOXICITY"])
+      const none = await post(family, "analyze", { comment: { text: "hi" }, requestedAttributes: { NOPE: {} }, dropUnsupportedAttributes: true })
+      expect(none.status).toBe(200)
+      expect(none.headers.get("x-model-version")).toBe("test-model-1")
+      expect(await none.json()).toEqual({ attributeScores: {}, languages: ["en"] })
+      const err = await expectGoogleError(await post(family, "analyze", { comment: { text: "hi" }, requestedAttributes: { TOXICITY: {}, NOPE: {} } }), 400, "INVALID_REQUEST")
+      expect(err.error.message).toBe("Unknown requested attribute: NOPE")
+    })
+
+    it(google ? "400s missing requestedAttributes with NO_REQUESTED_ATTRIBUTES" : "scores TOXICITY when requestedAttributes is missing", async () => {
+      for (const extra of [{}, { requestedAttributes: {} }, { requestedAttributes: null }]) {
+        const res = await post(family, "analyze", { comment: { text: "you idiot" }, ...extra })
+        if (google) {
+          const body = await expectGoogleError(res, 400, "NO_REQUESTED_ATTRIBUTES")
+          expect(body.error.message).toBe("Missing requested_attributes")
+        } else {
+          expect(res.status).toBe(200)
+          const body = await res.json()
+          expect(Object.keys(body.attributeScores)).toEqual(["TOXICITY"])
+        }
+      }
+    })
+  })
+
+  describe("response", () => {
+    it("has the documented shape and nothing else", async () => {
+      const body = await analyze(family, { comment: { text: "what kind of idiot name is foo?" }, requestedAttributes: { TOXICITY: {} }, languages: ["en"] })
+      expect(Object.keys(body).sort()).toEqual(["attributeScores", "languages"])
+      const tox = body.attributeScores!["TOXICITY"]!
+      expect(tox.summaryScore).toEqual({ value: expect.any(Number), type: "PROBABILITY" })
+      if (google) expect(tox.spanScores).toEqual([{ begin: 0, end: 31, score: { value: tox.summaryScore.value, type: "PROBABILITY" } }])
+      else expect(Object.keys(tox)).toEqual(["summaryScore"])
+    })
+
+    it("accepts scoreType PROBABILITY (or unset) and 400s every other score type", async () => {
+      for (const scoreType of ["PROBABILITY", "SCORE_TYPE_UNSPECIFIED", null]) {
+        await analyze(family, { comment: { text: "hi" }, requestedAttributes: { TOXICITY: { scoreType } } })
+      }
+      for (const scoreType of ["STD_DEV_SCORE", "PERCENTILE", "RAW", "BOGUS"]) {
+        const body = await expectGoogleError(await post(family, "analyze", { comment: { text: "hi" }, requestedAttributes: { TOXICITY: { scoreType } } }), 400, "INVALID_REQUEST")
+        expect(body.error.message).toContain(scoreType)
+      }
+    })
+
+    it("leaves out attributes and spans below their scoreThreshold", async () => {
+      const body = await analyze(family, {
+        comment: { text: "You idiot. What a nice park." },
+        requestedAttributes: { TOXICITY: { scoreThreshold: 0.3 }, INSULT: { scoreThreshold: 0.9 }, THREAT: {} },
+        spanAnnotations: true
+      })
+      expect(Object.keys(body.attributeScores!).sort()).toEqual(["THREAT", "TOXICITY"])
+      expect(body.attributeScores!["TOXICITY"]!.spanScores!.map((s) => [s.begin, s.end])).toEqual([[0, 10]])
+      expect(body.attributeScores!["THREAT"]!.spanScores!.map((s) => [s.begin, s.end])).toEqual([[0, 10], [11, 28]])
+      // A score equal to the threshold is kept.
+      const equal = await analyze(family, { comment: { text: "You idiot" }, requestedAttributes: { TOXICITY: { scoreThreshold: 0.5 } } })
+      expect(equal.attributeScores!["TOXICITY"]!.summaryScore.value).toBe(0.5)
+    })
+
+    it("leaves out attributeScores itself when every attribute is below its threshold, but only then", async () => {
+      const below = await analyze(family, {
+        comment: { text: "What a nice park." },
+        requestedAttributes: { TOXICITY: { scoreThreshold: 0.5 }, INSULT: { scoreThreshold: 0.9 } },
+        clientToken: "t"
+      })
+      expect(below).toEqual({ languages: ["en"], clientToken: "t" })
+      // Low scores without any threshold are still answered (clients crash on a missing key).
+      const noThreshold = await analyze(family, { comment: { text: "What a nice park." }, requestedAttributes: { TOXICITY: {} } })
+      expect(noThreshold.attributeScores!["TOXICITY"]!.summaryScore.value).toBeLessThan(0.5)
+    })
+
+    it("400s a scoreThreshold outside [0, 1]", async () => {
+      for (const scoreThreshold of [1.5, -0.1]) {
+        await expectGoogleError(await post(family, "analyze", { comment: { text: "hi" }, requestedAttributes: { TOXICITY: { scoreThreshold } } }), 400, "INVALID_REQUEST")
+      }
+    })
+
+    it("preserves languages when sent, answers [\"en\"] when not, never detectedLanguages", async () => {
+      const sent = await analyze(family, { comment: { text: "Hallo zusammen" }, requestedAttributes: { TOXICITY: {} }, languages: ["de", "fr"] })
+      expect(sent.languages).toEqual(["de", "fr"])
+      for (const extra of [{}, { languages: [] }, { languages: null }]) {
+        const body = await analyze(family, { comment: { text: "hello" }, requestedAttributes: { TOXICITY: {} }, ...extra })
+        expect(body.languages).toEqual(["en"])
+        expect(body).not.toHaveProperty("detectedLanguages")
+      }
+      expect(sent).not.toHaveProperty("detectedLanguages")
+    })
+  })
+
+  describe("spans", () => {
+    it(google ? "answers one whole-text span per attribute without spanAnnotations" : "answers no spans unless spanAnnotations is true", async () => {
+      const text = "First sentence.  Second one!"
+      for (const extra of [{}, { spanAnnotations: false }]) {
+        const body = await analyze(family, { comment: { text }, requestedAttributes: { TOXICITY: {}, INSULT: {} }, ...extra })
+        for (const name of ["TOXICITY", "INSULT"]) {
+          const scores = body.attributeScores![name]!
+          if (google) expect(scores.spanScores).toEqual([{ begin: 0, end: text.length, score: scores.summaryScore }])
+          else expect(scores.spanScores).toBeUndefined()
+        }
+      }
+    })
+
+    it("answers one span per sentence, in UTF-16 offsets, across emoji, combining marks, quotes, & and <", async () => {
+      const sentences = [
+        "Cafe\u0301 owners say \"wow\" & 3 < 4.",
+        "I love it 😀🎉!",
+        "You idiot 👩‍👩‍👧?",
+        "‘Quoted,’ she said.",
+        "no final punctuation here"
+      ]
+      const text = `${sentences[0]}   ${sentences[1]}\n\n${sentences[2]}\t \n  ${sentences[3]}  ${sentences[4]}`
+      const body = await analyze(family, { comment: { text }, requestedAttributes: { TOXICITY: {} }, spanAnnotations: true })
+      const spans = body.attributeScores!["TOXICITY"]!.spanScores!
+      expect(spans.map((s) => text.slice(s.begin, s.end))).toEqual(sentences)
+      expectSentenceSpans(text, spans)
+      // Offsets are UTF-16 code units (JavaScript indices), not code points or bytes.
+      expect(spans[1]!.begin).toBe(text.indexOf("I love"))
+      expect(spans[2]!.end).toBe(text.indexOf("👧?") + 3)
+      // Each sentence is scored on its own: only the third has an insult.
+      expect(spans[2]!.score.value).toBeGreaterThan(spans[0]!.score.value)
+      expect(spans[4]!.end).toBe(text.length)
+    })
+
+    it("keeps leading and trailing whitespace of the comment out of every span", async () => {
+      const text = "  \n Hello there.   Bye  \n"
+      const body = await analyze(family, { comment: { text }, requestedAttributes: { TOXICITY: {} }, spanAnnotations: true })
+      const spans = body.attributeScores!["TOXICITY"]!.spanScores!
+      expect(spans.map((s) => text.slice(s.begin, s.end))).toEqual(["Hello there.", "Bye"])
+    })
+
+    it("reduces HTML (type: HTML) to text and gives offsets into the reduced text", async () => {
+      const html = "<p>Tom &amp; Jerry &lt;3 fish.</p><p>You <b>idiot</b>!<br>Bye<script>var x = '<p>';</script></p>"
+      const reduced = "Tom & Jerry <3 fish.\n\nYou idiot!\nBye"
+      const body = await analyze(family, { comment: { text: html, type: "HTML" }, requestedAttributes: { TOXICITY: {} }, spanAnnotations: true })
+      const spans = body.attributeScores!["TOXICITY"]!.spanScores!
+      expect(spans.map((s) => reduced.slice(s.begin, s.end))).toEqual(["Tom & Jerry <3 fish.", "You idiot!", "Bye"])
+      expect(spans[1]!.score.value).toBeGreaterThan(spans[0]!.score.value)
+      // As PLAIN_TEXT the same characters are text, offsets count every one of them.
+      const plain = await analyze(family, { comment: { text: "a &amp; b. <b>c</b>" }, requestedAttributes: { TOXICITY: {} }, spanAnnotations: true })
+      expect(plain.attributeScores!["TOXICITY"]!.spanScores!.map((s) => [s.begin, s.end])).toEqual([[0, 10], [11, 19]])
+    })
+
+    it("400s HTML that reduces to nothing as an empty comment", async () => {
+      await expectGoogleError(await post(family, "analyze", { comment: { text: "<p> </p><br>", type: "HTML" }, requestedAttributes: { TOXICITY: {} } }), 400, "COMMENT_EMPTY")
+    })
+  })
+
+  describe("errors (§5)", () => {
+    it("answers Google's messages and errorTypes for empty and over-long comments", async () => {
+      for (const text of ["", "   \n\t", null]) {
+        const body = await expectGoogleError(await post(family, "analyze", { comment: { text }, requestedAttributes: { TOXICITY: {} } }), 400, "COMMENT_EMPTY")
+        expect(body.error).toMatchObject({ message: "Comment must be non-empty.", status: "INVALID_ARGUMENT" })
+      }
+      await expectGoogleError(await post(family, "analyze", { requestedAttributes: { TOXICITY: {} } }), 400, "COMMENT_EMPTY")
+      const long = await expectGoogleError(
+        await post(family, "analyze", { comment: { text: "😀".repeat(10_240) + "a" }, requestedAttributes: { TOXICITY: {} } }),
+        400,
+        "COMMENT_TOO_LONG"
+      )
+      expect(long.error).toMatchObject({ message: "Comment text too long.", status: "INVALID_ARGUMENT" })
+      // Exactly 20,480 UTF-16 units is accepted (clients check text.length <= 20480).
+      expect((await post(family, "analyze", { comment: { text: "😀".repeat(10_240) }, requestedAttributes: { TOXICITY: {} } })).status).toBe(200)
+    })
+
+    it("answers INVALID_REQUEST for malformed bodies and wrongly typed fields, never a 500", async () => {
+      const bodies: Array<unknown> = [
+        "{\"comment\": ",
+        "[1, 2]",
+        "null",
+        "42",
+        { comment: 42, requestedAttributes: { TOXICITY: {} } },
+        { comment: { text: 42 }, requestedAttributes: { TOXICITY: {} } },
+        { comment: { text: "hi" }, requestedAttributes: ["TOXICITY"] },
+        { comment: { text: "hi" }, requestedAttributes: { TOXICITY: 5 } },
+        { comment: { text: "hi" }, requestedAttributes: { TOXICITY: { scoreThreshold: "high" } } },
+        { comment: { text: "hi" }, requestedAttributes: { TOXICITY: {} }, languages: "en" },
+        { comment: { text: "hi" }, requestedAttributes: { TOXICITY: {} }, spanAnnotations: "yes" },
+        { comment: { text: "hi" }, requestedAttributes: { TOXICITY: {} }, context: "an article" },
+        { comment: { text: "hi" }, requestedAttributes: { TOXICITY: {} }, context: { entries: [{ text: 1 }] } },
+        { comment: { text: "hi" }, requestedAttributes: { TOXICITY: {} }, clientToken: 7 }
+      ]
+      for (const body of bodies) await expectGoogleError(await post(family, "analyze", body), 400, "INVALID_REQUEST")
+    })
+
+    if (!google) {
+      it("401s missing or wrong header credentials with UNAUTHENTICATED, never saying which header", async () => {
+        const messages = new Set<string>()
+        for (const headers of [{}, { "x-user-email": email }, { "x-api-key": key }, { "x-user-email": email, "x-api-key": otherKey }, { "x-user-email": otherEmail, "x-api-key": key }]) {
+          const res = await fetch(host.url + pathOf(family, "analyze"), {
+            method: "POST",
+            headers: { "content-type": "application/json", ...headers },
+            body: JSON.stringify({ comment: { text: "hi" }, requestedAttributes: { TOXICITY: {} } })
+          })
+          const body = await expectGoogleError(res, 401)
+          expect(body.error.status).toBe("UNAUTHENTICATED")
+          expect(body.error.details).toBeUndefined()
+          messages.add(body.error.message)
+        }
+        expect(messages.size).toBe(1)
+        // A Google-style ?key= does not authenticate the compat family.
+        const viaQuery = await fetch(`${host.url}${pathOf(family, "analyze")}?key=${key}`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ comment: { text: "hi" } })
+        })
+        await expectGoogleError(viaQuery, 401)
+      })
+    } else {
+      it("answers 403 PERMISSION_DENIED without a key and 400 API_KEY_INVALID with a wrong one, in header or query", async () => {
+        const body = JSON.stringify({ comment: { text: "hi" }, requestedAttributes: { TOXICITY: {} } })
+        const missing = await expectGoogleError(await fetch(`${host.url}/v1alpha1/comments:analyze`, { method: "POST", body }), 403)
+        expect(missing.error.status).toBe("PERMISSION_DENIED")
+        for (const res of [
+          await fetch(`${host.url}/v1alpha1/comments:analyze?key=dk_aaaaaaaaaa_x`, { method: "POST", body }),
+          await fetch(`${host.url}/v1alpha1/comments:suggestscore`, { method: "POST", body, headers: { "x-goog-api-key": "nope" } })
+        ]) {
+          const wrong = await expectGoogleError(res, 400)
+          expect(wrong.error).toEqual({
+            code: 400,
+            message: "API key not valid. Please pass a valid API key.",
+            status: "INVALID_ARGUMENT",
+            details: [{ "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "API_KEY_INVALID", domain: "googleapis.com" }]
+          })
+        }
+      })
+
+      it("ignores the standard Google query parameters", async () => {
+        const res = await fetch(
+          `${host.url}/v1alpha1/comments:analyze?alt=json&key=${key}&prettyPrint=false&fields=attributeScores&quotaUser=u1&%24.xgafv=2&callback=cb`,
+          { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ comment: { text: "hi" }, requestedAttributes: { TOXICITY: {} } }) }
+        )
+        expect(res.status).toBe(200)
+        expect(await res.json()).toMatchObject({ attributeScores: { TOXICITY: {} }, languages: ["en"] })
+      })
+    }
+  })
+})
+
+describe.each(FAMILIES)("Perspective suggestscore on %s", (family) => {
+  it("stores the suggestion durably with its account, communityId, sessionId, clientToken, languages and time", async () => {
+    const before = Date.now()
+    const token = `suggest-${family}`
+    const res = await post(family, "suggestscore", {
+      comment: { text: `A moderator corrected this (${family}).` },
+      context: { entries: [{ text: "{\"url\":\"https://example.com/story#c1\"}" }] },
+      attributeScores: { TOXICITY: { summaryScore: { value: 1 } }, "INSULT@3": { summaryScore: { value: 0.25 } } },
+      languages: ["en"],
+      communityId: "Coral:https://example.com",
+      sessionId: "sess-9",
+      clientToken: token
+    })
+    expect(res.status).toBe(200)
+    expect(await res.json()).toEqual({ clientToken: token, requestedLanguages: ["en"] })
+    const stored = (await host.listSuggestions(email)).filter((s) => s.clientToken === token)
+    expect(stored).toHaveLength(1)
+    expect(stored[0]).toMatchObject({
+      email,
+      commentText: `A moderator corrected this (${family}).`,
+      attributeScores: { TOXICITY: 1, "INSULT@3": 0.25 },
+      languages: ["en"],
+      communityId: "Coral:https://example.com",
+      sessionId: "sess-9"
+    })
+    expect(JSON.parse(stored[0]!.contextJson!)).toEqual({ entries: [{ text: "{\"url\":\"https://example.com/story#c1\"}" }] })
+    expect(stored[0]!.createdAt.getTime()).toBeGreaterThanOrEqual(before - 1000)
+    expect(stored[0]!.createdAt.getTime()).toBeLessThanOrEqual(Date.now() + 1000)
+    // It belongs to this account only.
+    expect((await host.listSuggestions(otherEmail)).some((s) => s.clientToken === token)).toBe(false)
+  })
+
+  it("answers requestedLanguages only when languages were sent, and {} with neither", async () => {
+    const one = await post(family, "suggestscore", { comment: { text: "ok" }, attributeScores: { TOXICITY: { summaryScore: { value: 0 } } }, clientToken: "only-token" })
+    expect(await one.json()).toEqual({ clientToken: "only-token" })
+    const none = await post(family, "suggestscore", { comment: "ok", attributeScores: { TOXICITY: { summaryScore: { value: 0 } } } })
+    expect(await none.json()).toEqual({})
+  })
+
+  it("accepts snake_case fields", async () => {
+    const res = await post(family, "suggestscore", {
+      comment: { text: "snake" },
+      attribute_scores: { TOXICITY: { summary_score: { value: 0.5 } } },
+      client_token: "snake-suggest",
+      community_id: "snake-community",
+      session_id: "snake-session"
+    })
+    expect(await res.json()).toEqual({ clientToken: "snake-suggest" })
+    const stored = (await host.listSuggestions(email)).find((s) => s.clientToken === "snake-suggest")
+    expect(stored).toMatchObject({ attributeScores: { TOXICITY: 0.5 }, communityId: "snake-community", sessionId: "snake-session" })
+  })
+
+  it("400s invalid suggestions, and stores none of them", async () => {
+    const count = (await host.listSuggestions()).length
+    const cases: Array<[unknown, string]> = [
+      [{ comment: { text: "x" } }, "INVALID_REQUEST"],
+      [{ comment: { text: "x" }, attributeScores: {} }, "INVALID_REQUEST"],
+      [{ comment: { text: "x" }, attributeScores: { TOXICITY: { summaryScore: { value: 1.5 } } } }, "INVALID_REQUEST"],
+      [{ comment: { text: "x" }, attributeScores: { TOXICITY: { summaryScore: { value: -0.1 } } } }, "INVALID_REQUEST"],
+      [{ comment: { text: "x" }, attributeScores: { TOXICITY: {} } }, "INVALID_REQUEST"],
+      [{ comment: { text: "x" }, attributeScores: { NOPE: { summaryScore: { value: 1 } } } }, "INVALID_REQUEST"],
+      [{ comment: { text: "" }, attributeScores: { TOXICITY: { summaryScore: { value: 1 } } } }, "COMMENT_EMPTY"],
+      [{ comment: { text: "x".repeat(20_481) }, attributeScores: { TOXICITY: { summaryScore: { value: 1 } } } }, "COMMENT_TOO_LONG"],
+      [
+        { comment: { text: "x" }, attributeScores: { TOXICITY: { summaryScore: { value: 1 } } }, context: { entries: [], articleAndParentComment: {} } },
+        "INVALID_REQUEST"
+      ],
+      ["{not json", "INVALID_REQUEST"]
+    ]
+    for (const [body, errorType] of cases) await expectGoogleError(await post(family, "suggestscore", body), 400, errorType)
+    expect((await host.listSuggestions()).length).toBe(count)
+  })
+})
+
+describe("Perspective families: every response (§6)", () => {
+  it("names the engine and the model set on successes and errors of every family, discovery and batch", async () => {
+    const responses = [
+      ...(await Promise.all(FAMILIES.map((f) => post(f, "analyze", { comment: { text: "hi" }, requestedAttributes: { TOXICITY: {} } })))),
+      ...(await Promise.all(FAMILIES.map((f) => post(f, "analyze", { comment: { text: "" }, requestedAttributes: { TOXICITY: {} } })))),
+      ...(await Promise.all(FAMILIES.map((f) => post(f, "suggestscore", { comment: { text: "hi" }, attributeScores: { TOXICITY: { summaryScore: { value: 0 } } } })))),
+      await fetch(`${host.url}/v1alpha1/comments:analyze`, { method: "POST", body: "{}" }),
+      await fetch(`${host.url}/$discovery/rest?version=v1alpha1`),
+      await fetch(`${host.url}/batch`, { method: "POST", headers: { "content-type": "text/plain" }, body: "x" }),
+      await fetch(`${host.url}/v1alpha1/comments:nope`, { method: "POST", body: "{}" })
+    ]
+    for (const res of responses) {
+      expect(res.headers.get("x-engine-version")).toBe("0.1.0")
+      expect(res.headers.get("x-model-version")).toBe("test-model-1")
+      expect(res.status).toBeLessThan(500)
+    }
+  })
+
+  it("maps a rate limit to 429 RESOURCE_EXHAUSTED with Retry-After in Google's envelope (the one table)", () => {
+    for (const family of ["compat", "google"] as const) {
+      const rendered = ErrorMapping.render(family, new RateLimited({ retryAfterSeconds: 2.2, message: "Quota exceeded." }))
+      expect(rendered.status).toBe(429)
+      expect(rendered.headers).toEqual({ "retry-after": "3" })
+      expect(rendered.body).toEqual({ error: { code: 429, message: "Quota exceeded.", status: "RESOURCE_EXHAUSTED" } })
+    }
+  })
+})
