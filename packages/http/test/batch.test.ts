@@ -1,0 +1,264 @@
+/**
+ * `POST /batch` on the wire: multipart/mixed of application/http parts (CRLF and the bare LF that
+ * Google's Python client writes), Content-ID echoing, credentials per part or inherited from the
+ * batch, per-part errors, and limits. The real client is exercised in `python-client.test.ts`.
+ */
+import { Batch } from "@decorum/http"
+import { Effect } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { startHttpHost, type TestHost } from "./harness.js"
+
+let host: TestHost
+let key: string
+const email = "batch@example.com"
+
+beforeAll(async () => {
+  host = await startHttpHost()
+  key = await host.createKey(email)
+})
+afterAll(async () => {
+  await host?.close()
+})
+
+interface Part {
+  readonly id?: string
+  readonly method?: string
+  readonly target: string
+  readonly headers?: Record<string, string>
+  readonly body?: unknown
+}
+
+const analyzeBody = (text: string, extra: Record<string, unknown> = {}) => ({ comment: { text }, requestedAttributes: { TOXICITY: {} }, ...extra })
+
+/** Writes a batch body the way Google's clients do; `eol` is "\r\n" or "\n". */
+const batchBody = (boundary: string, parts: ReadonlyArray<Part>, eol = "\r\n") =>
+  parts
+    .map((p) => {
+      const body = p.body === undefined ? "" : typeof p.body === "string" ? p.body : JSON.stringify(p.body)
+      const inner = [
+        `${p.method ?? "POST"} ${p.target} HTTP/1.1`,
+        "Content-Type: application/json",
+        ...Object.entries(p.headers ?? {}).map(([k, v]) => `${k}: ${v}`),
+        `content-length: ${Buffer.byteLength(body)}`,
+        "",
+        body
+      ].join(eol)
+      return [`--${boundary}`, "Content-Type: application/http", "Content-Transfer-Encoding: binary", ...(p.id ? [`Content-ID: <${p.id}>`] : []), "", inner].join(eol)
+    })
+    .join(eol) + `${eol}--${boundary}--${eol}`
+
+interface Answer {
+  readonly contentId: string | null
+  readonly status: number
+  readonly headers: Record<string, string>
+  readonly body: any
+}
+
+/** Reads a multipart/mixed batch answer, checking its framing strictly (CRLF, boundary, status lines). */
+const readAnswer = async (res: Response): Promise<ReadonlyArray<Answer>> => {
+  expect(res.status).toBe(200)
+  const type = res.headers.get("content-type") ?? ""
+  const boundary = /^multipart\/mixed; boundary=([^;]+)$/.exec(type)?.[1]
+  expect(boundary, type).toBeTruthy()
+  const text = await res.text()
+  expect(text.endsWith(`\r\n--${boundary}--\r\n`)).toBe(true)
+  const chunks = text.slice(0, text.lastIndexOf(`--${boundary}--`)).split(`--${boundary}\r\n`).slice(1)
+  return chunks.map((chunk) => {
+    const [partHead, rest] = [chunk.slice(0, chunk.indexOf("\r\n\r\n")), chunk.slice(chunk.indexOf("\r\n\r\n") + 4)]
+    const partHeaders = Object.fromEntries(partHead.split("\r\n").map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]))
+    expect(partHeaders["content-type"]).toBe("application/http")
+    const [head, body] = [rest.slice(0, rest.indexOf("\r\n\r\n")), rest.slice(rest.indexOf("\r\n\r\n") + 4).replace(/\r\n$/, "")]
+    const [statusLine, ...headerLines] = head.split("\r\n")
+    const m = /^HTTP\/1\.1 (\d{3}) \S/.exec(statusLine!)
+    expect(m, statusLine).toBeTruthy()
+    const headers = Object.fromEntries(headerLines.map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]))
+    expect(Number(headers["content-length"])).toBe(Buffer.byteLength(body))
+    return { contentId: partHeaders["content-id"] ?? null, status: Number(m![1]), headers, body: JSON.parse(body) }
+  })
+}
+
+const sendBatch = (parts: ReadonlyArray<Part>, options: { eol?: string; headers?: Record<string, string>; path?: string; boundary?: string } = {}) => {
+  const boundary = options.boundary ?? "===============7330845974216740156=="
+  return fetch(host.url + (options.path ?? "/batch"), {
+    method: "POST",
+    headers: { "content-type": `multipart/mixed; boundary="${boundary}"`, ...options.headers },
+    body: batchBody(boundary, parts, options.eol)
+  })
+}
+
+describe("POST /batch", () => {
+  it("answers every part in order with Content-ID <response-ID>, CRLF or bare LF alike", async () => {
+    for (const eol of ["\r\n", "\n"]) {
+      const res = await sendBatch(
+        [
+          { id: "b29c5de2 + 1", target: `/v1alpha1/comments:analyze?key=${key}&alt=json`, body: analyzeBody("What a nice day.", { clientToken: "one" }) },
+          { id: "b29c5de2 + 2", target: `/v1alpha1/comments:analyze?key=${key}&alt=json`, body: analyzeBody("You stupid idiot.", { clientToken: "two" }) },
+          { id: "b29c5de2 + 3", target: `/v1alpha1/comments:analyze?key=${key}`, body: analyzeBody("One. Two", { spanAnnotations: true, languages: ["de"] }) }
+        ],
+        { eol }
+      )
+      const answers = await readAnswer(res)
+      expect(answers.map((a) => a.contentId)).toEqual(["<response-b29c5de2 + 1>", "<response-b29c5de2 + 2>", "<response-b29c5de2 + 3>"])
+      expect(answers.map((a) => a.status)).toEqual([200, 200, 200])
+      expect(answers[0]!.body.clientToken).toBe("one")
+      expect(answers[1]!.body.clientToken).toBe("two")
+      expect(answers[1]!.body.attributeScores.TOXICITY.summaryScore.value).toBeGreaterThan(answers[0]!.body.attributeScores.TOXICITY.summaryScore.value)
+      expect(answers[2]!.body.attributeScores.TOXICITY.spanScores.map((s: any) => [s.begin, s.end])).toEqual([[0, 4], [5, 8]])
+      expect(answers[2]!.body.languages).toEqual(["de"])
+      // Each part carries the headers of a direct answer, engine names included.
+      for (const a of answers) {
+        expect(a.headers["content-type"]).toContain("application/json")
+        expect(a.headers["x-engine-version"]).toBe("0.1.0")
+        expect(a.headers["x-model-version"]).toBe("test-model-1")
+      }
+    }
+  })
+
+  it("answers a bad part with its own Google error and the others normally", async () => {
+    const answers = await readAnswer(
+      await sendBatch([
+        { id: "a", target: `/v1alpha1/comments:analyze?key=${key}`, body: { comment: { text: "hi" }, requestedAttributes: { NOPE: {} } } },
+        { id: "b", target: `/v1alpha1/comments:analyze?key=${key}`, body: analyzeBody("") },
+        { id: "c", target: `/v1alpha1/comments:analyze?key=wrong`, body: analyzeBody("hi") },
+        { id: "d", target: `/v1alpha1/comments:analyze`, body: analyzeBody("hi") },
+        { id: "e", target: `/v1alpha1/comments:nope?key=${key}`, body: analyzeBody("hi") },
+        { id: "f", target: `/v1alpha1/comments:analyze?key=${key}`, body: "{not json" },
+        { id: "g", target: `/batch`, body: "" },
+        { id: "h", target: `/v1alpha1/comments:analyze?key=${key}`, body: analyzeBody("fine") }
+      ])
+    )
+    expect(answers.map((a) => [a.contentId, a.status])).toEqual([
+      ["<response-a>", 400],
+      ["<response-b>", 400],
+      ["<response-c>", 400],
+      ["<response-d>", 403],
+      ["<response-e>", 404],
+      ["<response-f>", 400],
+      ["<response-g>", 400],
+      ["<response-h>", 200]
+    ])
+    expect(answers[0]!.body.error).toMatchObject({ message: "Unknown requested attribute: NOPE", details: [{ errorType: "INVALID_REQUEST" }] })
+    expect(answers[1]!.body.error.details).toEqual([{ "@type": "type.googleapis.com/google.commentanalyzer.v1alpha1.Error", errorType: "COMMENT_EMPTY" }])
+    expect(answers[2]!.body.error.details[0].reason).toBe("API_KEY_INVALID")
+    expect(answers[3]!.body.error.status).toBe("PERMISSION_DENIED")
+    expect(answers[4]!.body.error.status).toBe("NOT_FOUND")
+    expect(answers[6]!.body.error.message).toContain("cannot itself be a batch")
+    expect(answers[7]!.body.attributeScores.TOXICITY).toBeDefined()
+  })
+
+  it("runs compat and suggestscore parts too; a part without credentials inherits the batch's headers", async () => {
+    const answers = await readAnswer(
+      await sendBatch(
+        [
+          { id: "1", target: "/v0.2/perspective-compat/analyse", body: analyzeBody("hi there") },
+          { id: "2", target: "/v0.2/external-compat/analyse", headers: { "X-User-Email": email, "X-API-Key": "wrong" }, body: analyzeBody("hi") },
+          { id: "3", target: "/v1alpha1/comments:suggestscore", body: { comment: { text: "batch suggest" }, attributeScores: { TOXICITY: { summaryScore: { value: 1 } } }, clientToken: "bs-1" } }
+        ],
+        { headers: { "x-user-email": email, "x-api-key": key, "x-goog-api-key": key } }
+      )
+    )
+    expect(answers.map((a) => a.status)).toEqual([200, 401, 200])
+    expect(answers[0]!.body.attributeScores.TOXICITY).toBeDefined()
+    expect(answers[1]!.body.error.status).toBe("UNAUTHENTICATED")
+    expect(answers[2]!.body).toEqual({ clientToken: "bs-1" })
+    expect((await host.listSuggestions(email)).some((s) => s.clientToken === "bs-1")).toBe(true)
+  })
+
+  it("takes ?key= on the batch URL for parts that carry no key of their own", async () => {
+    const answers = await readAnswer(await sendBatch([{ id: "k", target: "/v1alpha1/comments:analyze", body: analyzeBody("hi") }], { path: `/batch?key=${key}` }))
+    expect(answers[0]!.status).toBe(200)
+  })
+
+  it("accepts absolute request targets and a part without Content-ID", async () => {
+    const answers = await readAnswer(await sendBatch([{ target: `http://moderation.example/v1alpha1/comments:analyze?key=${key}`, body: analyzeBody("hi") }]))
+    expect(answers).toHaveLength(1)
+    expect(answers[0]!.contentId).toBeNull()
+    expect(answers[0]!.status).toBe(200)
+  })
+
+  it("rejects a batch that is not multipart/mixed, has no boundary, no parts, or too many parts, in Google's envelope", async () => {
+    const expectError = async (res: Response, status: number) => {
+      expect(res.status).toBe(status)
+      const body = await res.json()
+      expect(body.error.code).toBe(status)
+      expect(res.headers.get("x-engine-version")).toBe("0.1.0")
+      return body
+    }
+    await expectError(await fetch(`${host.url}/batch`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }), 415)
+    await expectError(await fetch(`${host.url}/batch`, { method: "POST", headers: { "content-type": "multipart/mixed" }, body: "x" }), 400)
+    await expectError(await fetch(`${host.url}/batch`, { method: "POST", headers: { "content-type": "multipart/mixed; boundary=b" }, body: "--b--\r\n" }), 400)
+    await expectError(await fetch(`${host.url}/batch`, { method: "POST", headers: { "content-type": "multipart/mixed; boundary=b" }, body: "no delimiter" }), 400)
+    const tooMany = Array.from({ length: Batch.MAX_PARTS + 1 }, (_, i) => ({ id: String(i), target: `/v1alpha1/comments:analyze?key=${key}`, body: analyzeBody("hi") }))
+    const body = await expectError(await sendBatch(tooMany), 400)
+    expect(body.error.message).toContain(String(Batch.MAX_PARTS))
+    const exactly = await readAnswer(await sendBatch(tooMany.slice(0, Batch.MAX_PARTS)))
+    expect(exactly).toHaveLength(Batch.MAX_PARTS)
+    expect(new Set(exactly.map((a) => a.status))).toEqual(new Set([200]))
+  })
+
+  it("rejects a batch over the body limit with 413", async () => {
+    const big = [{ id: "1", target: `/v1alpha1/comments:analyze?key=${key}`, body: analyzeBody("x", { padding: "y".repeat(300 * 1024) }) }]
+    const res = await sendBatch(big)
+    expect(res.status).toBe(413)
+    expect((await res.json()).error.code).toBe(413)
+  })
+})
+
+describe("Batch parsing", () => {
+  const run = <A, E>(effect: Effect.Effect<A, E>) => Effect.runPromise(Effect.either(effect))
+
+  it("reads the boundary, quoted or not, and refuses other media types", async () => {
+    expect(await run(Batch.boundaryOf("multipart/mixed; boundary=\"=====x==\""))).toMatchObject({ right: "=====x==" })
+    expect(await run(Batch.boundaryOf("Multipart/Mixed;boundary=abc; charset=utf-8"))).toMatchObject({ right: "abc" })
+    expect(await run(Batch.boundaryOf("multipart/form-data; boundary=abc"))).toMatchObject({ left: { _tag: "UnsupportedMediaType" } })
+    expect(await run(Batch.boundaryOf("multipart/mixed"))).toMatchObject({ left: { _tag: "InvalidRequest" } })
+  })
+
+  it("ignores a boundary string inside a part unless it starts a line, and keeps the body verbatim", async () => {
+    const body = "preamble\r\n--b\r\nContent-Type: application/http\r\n\r\nPOST /x HTTP/1.1\r\n\r\n{\"a\":\"--b inside\"}\r\n--b--\r\nepilogue"
+    const parts = await Effect.runPromise(Batch.parseMultipart(body, "b"))
+    expect(parts).toHaveLength(1)
+    const inner = await Effect.runPromise(Batch.parseInnerRequest(parts[0]!.content))
+    expect(inner).toEqual({ method: "POST", target: "/x", headers: [], body: "{\"a\":\"--b inside\"}" })
+  })
+
+  it("maps request targets to paths of this server, stripping a configured base path", () => {
+    expect(Batch.innerTarget("/v1alpha1/comments:analyze?key=k", null)).toBe("/v1alpha1/comments:analyze?key=k")
+    expect(Batch.innerTarget("https://h.example/v1alpha1/comments:analyze", null)).toBe("/v1alpha1/comments:analyze")
+    expect(Batch.innerTarget("/decorum/v1alpha1/comments:analyze?alt=json", "https://h.example/decorum/")).toBe("/v1alpha1/comments:analyze?alt=json")
+    expect(Batch.innerTarget("comments:analyze", null)).toBeNull()
+  })
+
+  it("answers <response-ID> for <ID>", () => {
+    expect(Batch.responseContentId("<abc + 1>")).toBe("<response-abc + 1>")
+    expect(Batch.responseContentId("item1")).toBe("<response-item1>")
+    expect(Batch.responseContentId(undefined)).toBeNull()
+  })
+})
+
+describe("POST /batch behind a public base URL with a path", () => {
+  let prefixed: TestHost
+  let prefixedKey: string
+  beforeAll(async () => {
+    prefixed = await startHttpHost({ publicBaseUrl: "https://moderation.example/decorum/" })
+    prefixedKey = await prefixed.createKey("prefix@example.com")
+  })
+  afterAll(async () => {
+    await prefixed?.close()
+  })
+
+  it("serves discovery with the configured rootUrl, and resolves part paths under it", async () => {
+    const doc = await (await fetch(`${prefixed.url}/$discovery/rest?version=v1alpha1`, { headers: { host: "ignored.example" } })).json()
+    expect(doc.rootUrl).toBe("https://moderation.example/decorum/")
+    // A client built from this document writes part targets under /decorum/ (the proxy strips it
+    // from the outer request only).
+    const boundary = "p"
+    const res = await fetch(`${prefixed.url}/batch`, {
+      method: "POST",
+      headers: { "content-type": `multipart/mixed; boundary=${boundary}` },
+      body: batchBody(boundary, [{ id: "1", target: `/decorum/v1alpha1/comments:analyze?key=${prefixedKey}`, body: analyzeBody("hi") }])
+    })
+    const answers = await readAnswer(res)
+    expect(answers[0]!.status).toBe(200)
+  })
+})
