@@ -2,12 +2,15 @@
  * The local relevance checker.
  *
  * On-topic: the comment's content words (stopwords and reaction words removed, stemmed) are
- * compared with the article's topic profile. Evidence is the idf mass of the words it shares with
- * the profile (and, for a reply, at a discount, with its parent comment) over the idf mass of all its
- * content words; the profile weights of the shared terms add to it. A comment with few or common
+ * compared with the article's topic profile. Evidence is the squared-idf mass of the words it shares
+ * with the profile (and, for a reply, at a discount, with its parent comment) over that of all its
+ * content words, or else the sum of the profile weights of the shared terms. A comment with few or common
  * content words says too little to be judged, and its confidence says so.
  *
  * Banned topics: see `BannedTopics.ts`.
+ *
+ * In reasonings, double quotes always quote the comment verbatim; names of topics and articles are
+ * set in « » so that no reader mistakes them for quotes.
  */
 import type { ArticleContext, Evaluated, RelevanceCheck, RelevanceInput } from "@decorum/domain"
 import { RelevanceChecker } from "@decorum/core"
@@ -61,10 +64,10 @@ const articleModel = (article: ArticleContext): ArticleModel => {
   for (const e of profile.entities) for (const t of tokenize(e)) if (isContentWord(t.lower)) entityStems.add(t.stem)
   const title = article.title?.trim()
   const about = title !== undefined && title.length > 0
-    ? `"${clip(title, 80)}"`
+    ? `«${clip(title, 80)}»`
     : profile.entities.length > 0
     ? profile.entities.slice(0, 3).join(", ")
-    : `"${clip(profile.summary, 80)}"`
+    : `«${clip(profile.summary, 80)}»`
   const model = { weights, entityStems, about }
   if (models.size >= MODEL_CACHE) models.delete(models.keys().next().value!)
   models.set(key, model)
@@ -224,7 +227,7 @@ export const judgeBannedTopics = (comment: string, requested: ReadonlyArray<stri
   if (analysis.topics.length === 0) {
     const known = allInVocabulary(topics)
     return {
-      reasoning: `No sentence mentions ${topics.map((t) => `"${t}"`).join(", ")} or the terms that signal ${topics.length > 1 ? "them" : "it"}${
+      reasoning: `No sentence mentions ${topics.map((t) => `«${t}»`).join(", ")} or the terms that signal ${topics.length > 1 ? "them" : "it"}${
         known ? "" : " (a topic outside the shipped vocabulary is matched on its own words only)"
       }.`,
       banned_topics: [],
@@ -238,7 +241,7 @@ export const judgeBannedTopics = (comment: string, requested: ReadonlyArray<stri
     const hitWords = [...new Set(result.sentences.flatMap((s) => s.hits.map((h) => h.text)))]
     const quote = quoteSentence(first.sentence, first.hits[0]?.text ?? "")
     const more = result.sentences.length > 1 ? ` (and ${result.sentences.length - 1} more sentence${result.sentences.length > 2 ? "s" : ""})` : ""
-    return `"${result.topic.requested}": "${quote}"${more}, matched on ${hitWords.slice(0, 5).map((w) => `"${w}"`).join(", ")}`
+    return `«${result.topic.requested}»: "${quote}"${more}, matched on ${hitWords.slice(0, 5).map((w) => `"${w}"`).join(", ")}`
   })
   const confidence = Math.max(
     ...analysis.topics.map((r) => {

@@ -37,15 +37,18 @@ const article = (text = TEXT, title: string | null = TITLE, topicDescription: st
   createdAt: new Date()
 })
 
+/** Every "quoted" phrase in a reasoning is a verbatim substring of the comment. */
+const quotesOf = (reasoning: string) => [...reasoning.matchAll(/"([^"]+)"/g)].map((m) => m[1]!)
+
 const check = (comment: string, bannedTopics: ReadonlyArray<string> = [], replyTo: string | null = null, a = article()) => {
   const result = checkRelevance({ comment, article: a, bannedTopics, replyTo })
   // Every answer satisfies the wire schema (confidences in [0, 1]).
   Schema.decodeUnknownSync(Native.RelevanceCheck)(result)
+  // Double quotes in a reasoning always quote the comment verbatim (names of topics and articles use « »).
+  for (const q of [...quotesOf(result.on_topic.reasoning), ...quotesOf(result.banned_topics.reasoning)]) expect(comment).toContain(q)
   return result
 }
 
-/** Every "quoted" phrase in a reasoning is a verbatim substring of the comment. */
-const quotesOf = (reasoning: string) => [...reasoning.matchAll(/"([^"]+)"/g)].map((m) => m[1]!)
 
 describe("stem", () => {
   it("conflates inflections", () => {
@@ -131,6 +134,7 @@ describe("LocalRelevanceChecker: on-topic", () => {
     expect(r.on_topic.confidence).toBeGreaterThan(0.7)
     expect(r.on_topic.reasoning).toMatch(/banana/)
     expect(r.on_topic.reasoning).toContain(TITLE)
+    for (const q of quotesOf(r.on_topic.reasoning)) expect(comment.includes(q)).toBe(true)
   })
 
   it.each(["Great article!", "Of course it is!", "Totally agree.", "lol", "Wow, fascinating.", "This."])(
@@ -189,7 +193,7 @@ describe("LocalRelevanceChecker: banned topics", () => {
     const comment = "Nice photos of the harbour. Politicians are all corrupt and the senator knows it."
     const r = check(comment, ["politics"])
     expect(r.banned_topics.banned_topics).toEqual(["politics"])
-    const quotes = quotesOf(r.banned_topics.reasoning).filter((q) => q !== "politics")
+    const quotes = quotesOf(r.banned_topics.reasoning)
     expect(quotes.length).toBeGreaterThan(0)
     for (const q of quotes) expect(comment.includes(q)).toBe(true)
   })
