@@ -1,0 +1,1 @@
+export * as Engine from "./Engine.js"

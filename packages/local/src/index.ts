@@ -1,3 +1,5 @@
 export * from "./AttributeModel.js"
-export * from "./heuristics/index.js"
+export * from "./model/index.js"
 export * from "./relevance/index.js"
+export * from "./heuristics/index.js"
+export * as LocalEngine from "./LocalEngine.js"

@@ -1,0 +1,110 @@
+/**
+ * `npm run bench:http`: the cost of Decorum's HTTP path against a bare `node:http` JSON server.
+ *
+ * Both servers run as child processes (so the load generator does not share their event loop) and
+ * get the same Perspective analyze request from autocannon. The bare server parses the JSON body and
+ * answers a fixed analyze-shaped response, so the ratio isolates everything Decorum adds: routing,
+ * authentication, decoding, the model, encoding.
+ *
+ * Options (env): BENCH_DURATION (seconds, default 10), BENCH_CONNECTIONS (default 16).
+ */
+import autocannon from "autocannon"
+import { type ChildProcess, spawn } from "node:child_process"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { dirname, join } from "node:path"
+import { fileURLToPath } from "node:url"
+
+const duration = Number(process.env["BENCH_DURATION"] ?? 10)
+const connections = Number(process.env["BENCH_CONNECTIONS"] ?? 16)
+const here = dirname(fileURLToPath(import.meta.url))
+const bin = join(here, "..", "bin.js")
+
+const BODY = JSON.stringify({
+  comment: { text: "I think the council is wrong about the library budget, and frankly the plan is a stupid waste of money." },
+  requestedAttributes: { TOXICITY: {}, INSULT: {}, PROFANITY: {} },
+  languages: ["en"]
+})
+
+const BARE_SERVER = `
+const http = require("node:http")
+const answer = JSON.stringify({ attributeScores: { TOXICITY: { summaryScore: { value: 0.5, type: "PROBABILITY" } } }, languages: ["en"] })
+const server = http.createServer((req, res) => {
+  const chunks = []
+  req.on("data", (c) => chunks.push(c))
+  req.on("end", () => {
+    try { JSON.parse(Buffer.concat(chunks).toString("utf8")) } catch { res.writeHead(400); return res.end() }
+    res.writeHead(200, { "content-type": "application/json" })
+    res.end(answer)
+  })
+})
+server.listen(0, "127.0.0.1", () => console.log("listening on http://localhost:" + server.address().port))
+`
+
+/** Resolves with the server's URL once its output satisfies `ready`. */
+const waitForUrl = (child: ChildProcess, ready: (output: string) => boolean) =>
+  new Promise<{ url: string; output: string }>((resolve, reject) => {
+    let output = ""
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000)
+    child.stdout!.on("data", (chunk: Buffer) => {
+      output += chunk.toString()
+      const m = /listening on (http:\/\/localhost:\d+)/.exec(output)
+      if (m && ready(output)) {
+        clearTimeout(timer)
+        resolve({ url: m[1]!.replace("localhost", "127.0.0.1"), output })
+      }
+    })
+    child.on("exit", (code) => reject(new Error(`server exited with ${code}:\n${output}`)))
+  })
+
+interface Result {
+  readonly rps: number
+  readonly p50: number
+  readonly p99: number
+  readonly errors: number
+  readonly non2xx: number
+}
+
+const load = async (url: string, headers: Record<string, string>): Promise<Result> => {
+  // Warm up (JIT, model pages), then measure.
+  await autocannon({ url, method: "POST", headers, body: BODY, connections, duration: 2 })
+  const r = await autocannon({ url, method: "POST", headers, body: BODY, connections, duration })
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx }
+}
+
+const main = async () => {
+  const dir = mkdtempSync(join(tmpdir(), "decorum-bench-"))
+  const children: Array<ChildProcess> = []
+  try {
+    const decorum = spawn(process.execPath, [bin, "serve", "--port", "0", "--host", "127.0.0.1", "--db", join(dir, "bench.db")], {
+      stdio: ["ignore", "pipe", "inherit"],
+      env: { ...process.env, DECORUM_ENGINE: "local" }
+    })
+    children.push(decorum)
+    const started = await waitForUrl(decorum, (output) => /API key|keys create/.test(output) && /curl|keys create/.test(output))
+    const key = /^\s+(dk_\S+)\s*$/m.exec(started.output)?.[1]
+    if (!key) throw new Error(`no first-start key in the server's output:\n${started.output}`)
+    const decorumUrl = started.url
+    const bare = spawn(process.execPath, ["-e", BARE_SERVER], { stdio: ["ignore", "pipe", "inherit"] })
+    children.push(bare)
+    const bareUrl = (await waitForUrl(bare, () => true)).url
+
+    console.log(`Load: ${connections} connections, ${duration} s per server, POST analyze with 3 attributes.\n`)
+    const base = await load(`${bareUrl}/v1alpha1/comments:analyze`, { "content-type": "application/json" })
+    const ours = await load(`${decorumUrl}/v1alpha1/comments:analyze?key=${key}`, { "content-type": "application/json" })
+    if (ours.non2xx > 0 || ours.errors > 0) throw new Error(`Decorum answered ${ours.non2xx} non-2xx and ${ours.errors} errors`)
+    const row = (name: string, r: Result) =>
+      `${name.padEnd(22)} ${r.rps.toFixed(0).padStart(8)} req/s   p50 ${String(r.p50).padStart(4)} ms   p99 ${String(r.p99).padStart(4)} ms`
+    console.log(row("bare node:http JSON", base))
+    console.log(row("Decorum analyze", ours))
+    console.log(`\nDecorum / bare throughput ratio: ${(ours.rps / base.rps).toFixed(2)}`)
+  } finally {
+    for (const c of children) c.kill("SIGTERM")
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+main().catch((e) => {
+  console.error(e)
+  process.exitCode = 1
+})

@@ -1,0 +1,110 @@
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { runCli, startServe, stop } from "./process.js"
+
+let dir: string
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "decorum-server-"))
+})
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+/** The curl line the server prints, run the way a newcomer would paste it (through a shell). */
+const runPrintedCurl = async (line: string) => {
+  const { execFileSync } = await import("node:child_process")
+  return execFileSync("sh", ["-c", line.trim()], { encoding: "utf8" })
+}
+
+describe("decorum serve", () => {
+  it("on first start creates an account, prints a key once and a curl line that returns a real evaluation", async () => {
+    const db = join(dir, "first.db")
+    const server = await startServe(["--db", db])
+    try {
+      const out = server.output()
+      expect(out).toContain("admin@localhost")
+      const key = /^\s+(dk_\S+)\s*$/m.exec(out)?.[1]
+      expect(key).toBeDefined()
+      const curl = out.split("\n").find((l) => l.trim().startsWith("curl -s") && l.includes("/v0.2/antispam"))!
+      const answer = JSON.parse(await runPrintedCurl(curl))
+      expect(answer).toEqual({ reasoning: expect.any(String), confidence: expect.any(Number), is_spam: true })
+      const analyze = out.split("\n").find((l) => l.includes("comments:analyze"))!
+      const scores = JSON.parse(await runPrintedCurl(analyze))
+      expect(scores.attributeScores.TOXICITY.summaryScore.value).toBeGreaterThan(0.5)
+    } finally {
+      await stop(server)
+    }
+    // A second start finds the account and prints no new key.
+    const again = await startServe(["--db", db])
+    try {
+      expect(again.output()).not.toMatch(/^\s+dk_/m)
+      expect(again.output()).toContain("keys create")
+    } finally {
+      await stop(again)
+    }
+  })
+
+  it("keeps a score suggestion answered 200 after the server is killed with SIGKILL", async () => {
+    const db = join(dir, "durable.db")
+    const created = await runCli(["keys", "create", "--email", "moderator@example.com", "--json", "--db", db])
+    expect(created.code).toBe(0)
+    const { key } = JSON.parse(created.stdout)
+    const server = await startServe(["--db", db])
+    const res = await fetch(`${server.url}/v1alpha1/comments:suggestscore?key=${key}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        comment: { text: "this is fine" },
+        attributeScores: { TOXICITY: { summaryScore: { value: 0 } } },
+        communityId: "site-1",
+        clientToken: "durable-1"
+      })
+    })
+    expect(res.status).toBe(200)
+    await stop(server, "SIGKILL")
+    const exported = await runCli(["feedback", "export", "--format", "jsonl", "--db", db])
+    expect(exported.code).toBe(0)
+    const rows = exported.stdout.trim().split("\n").map((l) => JSON.parse(l))
+    expect(rows).toHaveLength(1)
+    expect(rows[0]).toMatchObject({ email: "moderator@example.com", community_id: "site-1", client_token: "durable-1", attribute_scores: { TOXICITY: 0 } })
+  })
+})
+
+describe("decorum keys and topics", () => {
+  it("creates, lists and revokes keys", async () => {
+    const db = join(dir, "keys.db")
+    const created = await runCli(["keys", "create", "--email", "Dana@Example.com", "--json", "--db", db])
+    expect(created.code).toBe(0)
+    const body = JSON.parse(created.stdout)
+    expect(body).toEqual({ email: "dana@example.com", key: expect.stringMatching(/^dk_/), key_id: expect.any(String) })
+    const listed = await runCli(["keys", "list", "--json", "--db", db])
+    expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ key_id: body.key_id, email: "dana@example.com", revoked_at: null })])
+    expect(listed.stdout).not.toContain(body.key)
+    expect((await runCli(["keys", "revoke", body.key_id, "--db", db])).code).toBe(0)
+    const again = await runCli(["keys", "revoke", body.key_id, "--db", db])
+    expect(again.code).toBe(1)
+    expect(again.stderr).toContain("No active key")
+  })
+
+  it("creates a topic from text and from a file, and lists and deletes it", async () => {
+    const db = join(dir, "topics.db")
+    await runCli(["keys", "create", "--email", "ed@example.com", "--db", db])
+    const created = await runCli(["topics", "create", "--email", "ed@example.com", "--text", "Bees pollinate crops and wild flowers.", "--json", "--db", db])
+    expect(created.code).toBe(0)
+    const { article_id } = JSON.parse(created.stdout)
+    expect(article_id).toMatch(/^[0-9a-f-]{36}$/)
+    const listed = await runCli(["topics", "list", "--email", "ed@example.com", "--json", "--db", db])
+    expect(JSON.parse(listed.stdout).map((c: { article_id: string }) => c.article_id)).toEqual([article_id])
+    expect((await runCli(["topics", "delete", "--email", "ed@example.com", article_id, "--db", db])).code).toBe(0)
+    expect(JSON.parse((await runCli(["topics", "list", "--email", "ed@example.com", "--json", "--db", db])).stdout)).toEqual([])
+  })
+
+  it("reports usage errors with exit code 2 and failures with exit code 1", async () => {
+    const db = join(dir, "usage.db")
+    expect((await runCli(["keys", "create", "--db", db])).code).toBe(2)
+    expect((await runCli(["nonsense"])).code).toBe(2)
+    expect((await runCli(["keys", "create", "--email", "x@y", "--bogus", "--db", db])).code).toBe(2)
+    expect((await runCli(["topics", "create", "--email", "nobody@example.com", "--text", "x", "--db", db])).code).toBe(1)
+    expect((await runCli(["feedback", "export", "--format", "xml", "--db", db])).code).toBe(2)
+  })
+})

@@ -1,0 +1,91 @@
+/**
+ * Runs the real `decorum` command as a child process, bundled from the TypeScript sources with
+ * esbuild (npm packages stay external), so these tests never depend on a stale `dist/`.
+ */
+import { build } from "esbuild"
+import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from "node:child_process"
+import { mkdirSync } from "node:fs"
+import { dirname, join } from "node:path"
+import { fileURLToPath } from "node:url"
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..")
+const outDir = join(root, "node_modules", ".cache", "decorum-test")
+
+const workspaceAliases: Record<string, string> = {
+  "@decorum/domain": "packages/domain/src/index.ts",
+  "@decorum/core": "packages/core/src/index.ts",
+  "@decorum/local": "packages/local/src/index.ts",
+  "@decorum/openai": "packages/openai/src/index.ts",
+  "@decorum/store-sql": "packages/store-sql/src/index.ts",
+  "@decorum/http": "packages/http/src/index.ts",
+  "@decorum/embedded": "apps/embedded/src/index.ts"
+}
+
+let bundled: Promise<string> | undefined
+
+/** Bundles apps/server/src/bin.ts once per test process; returns the path of the bundle. */
+export const bundleCli = (): Promise<string> =>
+  (bundled ??= (async () => {
+    mkdirSync(outDir, { recursive: true })
+    const outfile = join(outDir, `decorum-${process.pid}.mjs`)
+    await build({
+      entryPoints: [join(root, "apps/server/src/bin.ts")],
+      outfile,
+      bundle: true,
+      platform: "node",
+      format: "esm",
+      target: "node20",
+      packages: "external",
+      alias: Object.fromEntries(Object.entries(workspaceAliases).map(([k, v]) => [k, join(root, v)])),
+      logLevel: "error"
+    })
+    return outfile
+  })())
+
+export interface Running {
+  readonly child: ChildProcessWithoutNullStreams
+  readonly url: string
+  readonly output: () => string
+}
+
+/** Starts `decorum serve` and resolves once it has printed its banner. */
+export const startServe = async (args: ReadonlyArray<string>, env: Record<string, string> = {}): Promise<Running> => {
+  const cli = await bundleCli()
+  const child = spawn(process.execPath, [cli, "serve", "--port", "0", "--host", "127.0.0.1", ...args], {
+    cwd: root,
+    env: { ...process.env, DECORUM_ENGINE: "local", ...env }
+  })
+  let out = ""
+  child.stdout.on("data", (c: Buffer) => (out += c.toString()))
+  child.stderr.on("data", (c: Buffer) => (out += c.toString()))
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start in time:\n${out}`)), 30_000)
+    const check = () => {
+      const m = /listening on (http:\/\/localhost:\d+)/.exec(out)
+      if (m && /(curl -s|keys create)/.test(out)) {
+        clearTimeout(timer)
+        resolve(m[1]!)
+      }
+    }
+    child.stdout.on("data", check)
+    child.on("exit", (code) => {
+      clearTimeout(timer)
+      reject(new Error(`server exited with ${code}:\n${out}`))
+    })
+  })
+  return { child, url, output: () => out }
+}
+
+/** Runs a `decorum` command to completion. */
+export const runCli = async (args: ReadonlyArray<string>, env: Record<string, string> = {}) => {
+  const cli = await bundleCli()
+  const r = spawnSync(process.execPath, [cli, ...args], { cwd: root, env: { ...process.env, ...env }, encoding: "utf8" })
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr }
+}
+
+export const stop = (running: Running, signal: NodeJS.Signals = "SIGTERM") =>
+  new Promise<number | null>((resolve) => {
+    if (running.child.exitCode !== null) return resolve(running.child.exitCode)
+    running.child.once("exit", (code) => resolve(code))
+    running.child.kill(signal)
+  })

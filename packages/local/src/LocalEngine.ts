@@ -1,0 +1,52 @@
+/**
+ * The embedded default engine, composed once: the local evaluators on a model set, the topic
+ * profiler and relevance checker, and the safe article fetcher. Hosts take this layer (through
+ * `@decorum/embedded`) and may put the LLM modes on top of it.
+ */
+import { Config, Layer } from "effect"
+import { AttributeModel } from "./AttributeModel.js"
+import { LexiconModel, LocalHeuristics } from "./heuristics/index.js"
+import { TrainedModel } from "./model/index.js"
+import { FetchDefaults, LocalRelevance, SafeArticleFetcher, type SafeArticleFetcherOptions } from "./relevance/index.js"
+
+export type FetchOptions = SafeArticleFetcherOptions
+
+/** Which model set scores text: the shipped trained models (default), the lexicon approximation, or a directory of retrained models. */
+export type ModelChoice = "trained" | "lexicon" | { readonly directory: string }
+
+export interface LocalEngineOptions {
+  readonly fetch?: FetchOptions
+  readonly model?: ModelChoice
+}
+
+const modelLayer = (choice: ModelChoice = "trained"): Layer.Layer<AttributeModel> =>
+  choice === "lexicon" ? LexiconModel : choice === "trained" ? TrainedModel.layer : TrainedModel.layerFrom(choice.directory)
+
+/** Every local port: CommentScorer, SpamChecker, AttributeScorer, RelevanceChecker, TopicProfiler, ArticleFetcher, and the AttributeModel. */
+export const layer = (options: LocalEngineOptions = {}) =>
+  Layer.mergeAll(LocalHeuristics.evaluators, LocalRelevance.layer(), SafeArticleFetcher.layer(options.fetch ?? {})).pipe(
+    Layer.provideMerge(modelLayer(options.model))
+  )
+
+/** Only what creating an article context needs: the topic profiler and the URL fetcher. */
+export const topicLayer = (options: LocalEngineOptions = {}) =>
+  Layer.merge(LocalRelevance.layer(), SafeArticleFetcher.layer(options.fetch ?? {}))
+
+/** `DECORUM_FETCH_ALLOW_PRIVATE`, `DECORUM_FETCH_TIMEOUT_MS`, `DECORUM_FETCH_MAX_BYTES`. */
+export const fetchConfig: Config.Config<FetchOptions> = Config.all({
+  allowPrivate: Config.boolean("DECORUM_FETCH_ALLOW_PRIVATE").pipe(Config.withDefault(false)),
+  timeoutMs: Config.integer("DECORUM_FETCH_TIMEOUT_MS").pipe(
+    Config.validate({ message: "must be a positive number of milliseconds", validation: (n) => n > 0 }),
+    Config.withDefault(FetchDefaults.timeoutMs)
+  ),
+  maxBytes: Config.integer("DECORUM_FETCH_MAX_BYTES").pipe(
+    Config.validate({ message: "must be a positive number of bytes", validation: (n) => n > 0 }),
+    Config.withDefault(FetchDefaults.maxBytes)
+  )
+})
+
+/** `DECORUM_LOCAL_MODEL`: `trained` (default), `lexicon`, or a directory of retrained model files. */
+export const modelConfig: Config.Config<ModelChoice> = Config.string("DECORUM_LOCAL_MODEL").pipe(
+  Config.withDefault("lexicon"),
+  Config.map((v): ModelChoice => (v === "trained" || v === "lexicon" ? v : { directory: v }))
+)
