@@ -32,7 +32,7 @@ import {
   STORY_PHRASES,
   VIOLENT_WORDS
 } from "./lexicon.js"
-import { findThreats, GENERALISATION, lowEffortForm } from "./patterns.js"
+import { findGeneralisations, findThreats, lowEffortForm } from "./patterns.js"
 import { PhraseMatcher } from "./phrases.js"
 import { detectSpam, type SpamEvidence } from "./spam.js"
 import { findDismissive } from "./tone.js"
@@ -136,15 +136,45 @@ export interface Analysis {
   readonly words: number
 }
 
-// obscenity: the English dataset, plus a few phrases it would wrongly flag in news comments.
-const obscenity = (() => {
-  const built = englishDataset.build()
-  return new RegExpMatcher({
-    ...built,
-    whitelistedTerms: [...(built.whitelistedTerms ?? []), "cum laude", "magna cum", "summa cum", "moby dick", "dick cheney", "dick van dyke"],
-    ...englishRecommendedTransformers
-  })
-})()
+// obscenity: the English dataset. Matching runs per whitespace-separated chunk with a bounded
+// memo, because the matcher's transformer pipeline is the slowest step and words repeat a lot.
+const obscenity = new RegExpMatcher({ ...englishDataset.build(), ...englishRecommendedTransformers })
+
+interface ObsceneHit {
+  readonly word: EnglishProfaneWord
+  /** Offsets into the chunk, `end` exclusive. */
+  readonly start: number
+  readonly end: number
+}
+
+const CHUNK = /\S+/gu
+const CHUNK_CACHE_LIMIT = 50_000
+const chunkCache = new Map<string, ReadonlyArray<ObsceneHit>>()
+const NO_HITS: ReadonlyArray<ObsceneHit> = []
+
+const obsceneIn = (chunk: string): ReadonlyArray<ObsceneHit> => {
+  const known = chunkCache.get(chunk)
+  if (known !== undefined) return known
+  const hits: Array<ObsceneHit> = []
+  for (const payload of obscenity.getAllMatches(chunk, true)) {
+    const word = englishDataset.getPayloadWithPhraseMetadata(payload).phraseMetadata?.originalWord
+    if (word !== undefined) hits.push({ word, start: payload.startIndex, end: payload.endIndex + 1 })
+  }
+  if (chunkCache.size >= CHUNK_CACHE_LIMIT) chunkCache.clear()
+  const result = hits.length === 0 ? NO_HITS : hits
+  chunkCache.set(chunk, result)
+  return result
+}
+
+/** Ordinary phrases around a matched word ("cum laude", "Moby Dick", "Dick Cheney"). */
+const innocentContext = (text: string, word: EnglishProfaneWord, begin: number, end: number): boolean => {
+  if (word === "cum") return /^\s+laude/iu.test(text.slice(end, end + 8)) || /(?:magna|summa)\s+$/iu.test(text.slice(Math.max(0, begin - 8), begin))
+  if (word === "dick") return /^Dick$/u.test(text.slice(begin, end)) && (/^\s+[A-Z]/u.test(text.slice(end, end + 3)) || /Moby\s+$/u.test(text.slice(Math.max(0, begin - 6), begin)))
+  return false
+}
+
+/** The obscenity dataset's multi-word phrases, which per-chunk matching cannot see. */
+const SEXUAL_PHRASES = /\bjerk(?:ing|s|ed)?\s+(?:it\s+)?off\b|\bdouble\s+penetration\b|\bfinger\s*bang(?:ing|ed)?\b/giu
 
 type ObsceneKind = "profanity" | "slur" | "sexual" | "insult" | "violent"
 /** How each word of the obscenity dataset counts here: kinds with strengths. */
@@ -321,20 +351,22 @@ export const analyze = (text: string): Analysis => {
   // ---- obscenity (handles obfuscation: f*ck, fuuuck, sh1t), widened to whole words
   const insultRanges: Array<Range> = []
   const authorRefs = matchers.author.match(tokens)
-  if (/[\p{L}\p{N}]/u.test(text)) {
-    const seen = new Set<string>()
-    for (const payload of obscenity.getAllMatches(text, true)) {
-      const word = englishDataset.getPayloadWithPhraseMetadata(payload).phraseMetadata?.originalWord
-      if (word === undefined) continue
-      const ti = tokenAt(tokens, payload.startIndex)
-      const tj = tokenAt(tokens, payload.endIndex)
-      const begin = ti >= 0 ? tokens[ti]!.begin : payload.startIndex
-      const end = tj >= 0 ? tokens[tj]!.end : payload.endIndex + 1
-      const key = `${begin}:${end}`
-      if (seen.has(key)) continue
-      seen.add(key)
+  CHUNK.lastIndex = 0
+  for (let c = CHUNK.exec(text); c !== null; c = CHUNK.exec(text)) {
+    const hits = obsceneIn(c[0])
+    if (hits.length === 0) continue
+    let previous = -1
+    for (const hit of hits) {
+      const from = c.index + hit.start
+      const to = c.index + hit.end
+      const ti = tokenAt(tokens, from)
+      const tj = tokenAt(tokens, to - 1)
+      const begin = ti >= 0 ? tokens[ti]!.begin : from
+      const end = tj >= 0 ? tokens[tj]!.end : to
+      if (begin === previous || innocentContext(text, hit.word, begin, end)) continue
+      previous = begin
       strongRanges.push({ begin, end })
-      for (const [kind, strength] of OBSCENE_WORDS[word]) {
+      for (const [kind, strength] of OBSCENE_WORDS[hit.word]) {
         if (kind === "insult") {
           if (ti >= 0 && tj >= 0) {
             insultRanges.push({ begin, end })
@@ -344,6 +376,11 @@ export const analyze = (text: string): Analysis => {
         else push(cues, kind, begin, end, strength)
       }
     }
+  }
+  SEXUAL_PHRASES.lastIndex = 0
+  for (let m = SEXUAL_PHRASES.exec(text); m !== null; m = SEXUAL_PHRASES.exec(text)) {
+    push(cues, "sexual", m.index, m.index + m[0].length, 1)
+    strongRanges.push({ begin: m.index, end: m.index + m[0].length })
   }
 
   // ---- threats (before violent words, which they absorb)
@@ -444,10 +481,7 @@ export const analyze = (text: string): Analysis => {
   }
 
   // ---- generalisations, exclamations
-  GENERALISATION.lastIndex = 0
-  for (let m = GENERALISATION.exec(text); m !== null; m = GENERALISATION.exec(text)) {
-    push(cues, "generalisation", m.index, m.index + m[0].length, 1)
-  }
+  for (const g of findGeneralisations(tokens)) push(cues, "generalisation", g.begin, g.end, 1)
   EXCLAMATIONS.lastIndex = 0
   for (let m = EXCLAMATIONS.exec(text); m !== null; m = EXCLAMATIONS.exec(text)) {
     push(cues, "exclamation", m.index, m.index + m[0].length, Math.min(2, m[0].length / 3))

@@ -4,7 +4,7 @@
  * missed. Each hit quotes its sentence (or, in a very long sentence, the matched words).
  */
 import { INSULTS, SECOND_PERSON } from "./lexicon.js"
-import { GENERALISATION } from "./patterns.js"
+import { findGeneralisations } from "./patterns.js"
 import { type Range, sentenceAt, type Token, trimRange } from "./text.js"
 
 export interface FallacyHit {
@@ -44,11 +44,6 @@ const PATTERNS: ReadonlyArray<FallacyPattern> = [
     explanation: "How many people believe something does not make it true. Give the reasons or evidence that would convince someone on their own."
   },
   {
-    name: "Hasty generalization",
-    re: GENERALISATION,
-    explanation: "This judges a whole group by some of its members. Speak about the people or cases you actually mean, or show evidence that the pattern holds broadly."
-  },
-  {
     name: "False dilemma",
     re: ci(String.raw`\beither\s+[^.!?\n]{1,80}?\s+or\s+[^.!?\n]{1,80}|\byou(?:['’]re|\s+are)\s+(?:either\s+)?with\s+us\s+or\s+against\s+us|\bthere\s+are\s+only\s+two\s+(?:options|choices|ways|sides)|\bthe\s+only\s+(?:option|choice|alternative|solution)\s+is|\blove\s+it\s+or\s+leave\s+it|\bif\s+you['’]?re\s+not\s+[^.!?\n,]{1,40},\s*(?:then\s+)?you['’]?re`),
     explanation: "This presents two options as the only ones when others may exist. Consider whether a middle ground or a third option is possible, and say why the alternatives are ruled out."
@@ -74,6 +69,11 @@ const PATTERNS: ReadonlyArray<FallacyPattern> = [
     explanation: "This leans on feelings in place of reasons. Say concretely who would be affected and how, with evidence."
   }
 ]
+
+const HASTY = {
+  name: "Hasty generalization",
+  explanation: "This judges a whole group by some of its members. Speak about the people or cases you actually mean, or show evidence that the pattern holds broadly."
+} as const
 
 /** Words that mark a sentence as being about an argument (for ad hominem by insult). */
 const ARGUMENT_WORDS: ReadonlySet<string> = new Set([
@@ -111,6 +111,7 @@ export const findFallacies = (text: string, tokens: ReadonlyArray<Token>, senten
       add(p.name, p.explanation, m.index, m.index + m[0].length)
     }
   }
+  for (const g of findGeneralisations(tokens)) add(HASTY.name, HASTY.explanation, g.begin, g.end)
   // Ad hominem by insult: a sentence that insults "you" while talking about an argument.
   const adHominem = PATTERNS[0]!
   for (const s of sentences) {

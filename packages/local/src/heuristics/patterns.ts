@@ -3,6 +3,7 @@
  * low-effort forms. Compiled once at module load.
  */
 import { IDENTITY_TERMS, LOW_EFFORT_COMMENTS } from "./lexicon.js"
+import type { Range, Token } from "./text.js"
 
 const ci = (source: string) => new RegExp(source, "giu")
 
@@ -78,17 +79,52 @@ const GROUP_WORDS = [
   "foreigners", "tourists", "farmers", "men", "guys", "girls", "kids", "parents", "programmers", "economists"
 ].filter((w, i, all) => all.indexOf(w) === i && !w.includes(" "))
 
-const GROUP_ALT = GROUP_WORDS.join("|")
-const GROUPS = `(?:${GROUP_ALT})`
+const GROUPS: ReadonlySet<string> = new Set(GROUP_WORDS)
+const GENERAL_VERBS: ReadonlySet<string> = new Set(["are", "were", "is", "do", "have", "want", "think", "always", "never", "just", "should", "will"])
+const DETERMINERS: ReadonlySet<string> = new Set(["these", "those", "the"])
 
-/** "All politicians are", "these people", "women always", "they are all the same". */
-export const GENERALISATION = ci(
-  String.raw`\b(?:all|every\s+one\s+of\s+(?:the|these|those))\s+(?:of\s+)?(?:these\s+|those\s+|the\s+)?(?:[a-z]+\s+)?${GROUPS}\s+(?:are|were|is|do|have|want|think|always|never|just|should|will)\b` +
-    String.raw`|\b${GROUPS}\s+(?:are\s+all|always|never)\b` +
-    String.raw`|\b(?:these|those|you)\s+people\b` +
-    String.raw`|\bthey(?:['’]re|\s+are)\s+all\s+(?:the\s+same|alike|like\s+that)\b` +
-    String.raw`|\bevery\s+(?:single\s+)?(?:one\s+of\s+them|${GROUP_ALT})\s+(?:is|are)\b`
-)
+/**
+ * Sweeping generalisations, token by token: "all (of) (these|those|the) (adjective) GROUP are",
+ * "GROUP are all / always / never", "these|those|you people", "they are all the same",
+ * "every (single) GROUP is". Spans run over the matched words.
+ */
+export const findGeneralisations = (tokens: ReadonlyArray<Token>): Array<Range> => {
+  const out: Array<Range> = []
+  const at = (i: number) => tokens[i]?.lower ?? ""
+  for (let i = 0; i < tokens.length; i++) {
+    const w = at(i)
+    let last = -1
+    if (w === "all") {
+      let j = i + 1
+      if (at(j) === "of") j++
+      if (DETERMINERS.has(at(j))) j++
+      if (GROUPS.has(at(j)) && GENERAL_VERBS.has(at(j + 1))) last = j + 1
+      else if (GROUPS.has(at(j + 1)) && GENERAL_VERBS.has(at(j + 2))) last = j + 2
+    } else if (w === "every") {
+      let j = i + 1
+      if (at(j) === "single") j++
+      if (at(j) === "one" && at(j + 1) === "of" && (at(j + 2) === "them" || DETERMINERS.has(at(j + 2)))) {
+        const g = at(j + 2) === "them" ? j + 2 : j + 3
+        if (at(g) === "them" || GROUPS.has(at(g))) last = GENERAL_VERBS.has(at(g + 1)) ? g + 1 : -1
+      } else if (GROUPS.has(at(j)) && (at(j + 1) === "is" || at(j + 1) === "are")) last = j + 1
+    } else if ((w === "these" || w === "those" || w === "you") && at(i + 1) === "people") {
+      last = i + 1
+    } else if (w === "they" || w === "they're") {
+      const j = w === "they" ? (at(i + 1) === "are" ? i + 2 : -1) : i + 1
+      if (j > 0 && at(j) === "all" && (at(j + 1) === "alike" || (at(j + 1) === "the" && at(j + 2) === "same") || (at(j + 1) === "like" && at(j + 2) === "that"))) {
+        last = at(j + 1) === "alike" ? j + 1 : j + 2
+      }
+    } else if (GROUPS.has(w)) {
+      if (at(i + 1) === "are" && at(i + 2) === "all") last = i + 2
+      else if (at(i + 1) === "always" || at(i + 1) === "never") last = i + 1
+    }
+    if (last > i && last < tokens.length) {
+      out.push({ begin: tokens[i]!.begin, end: tokens[last]!.end })
+      i = last
+    }
+  }
+  return out
+}
 
 // ---------------------------------------------------------------- low effort
 
@@ -102,6 +138,8 @@ export const lowEffortForm = (text: string): "phrase" | "emoji" | null => {
   const trimmed = text.trim()
   if (trimmed.length === 0) return "emoji"
   if (!/[\p{L}\p{N}]/u.test(trimmed)) return "emoji"
+  // Every listed form is short; longer text is never one of them.
+  if (trimmed.length > 40) return null
   const lower = trimmed.toLowerCase().replace(/\u2019/gu, "'")
   if (LOW_EFFORT_COMMENTS.has(lower)) return "phrase"
   const core = lower.replace(STRIP_EDGES, "").replace(/\s+/gu, " ").replace(/[!.?]+$/u, "")

@@ -46,34 +46,37 @@ const DECAY = 0.85
 const URL = /\b(?:https?:\/\/|www\.)[^\s<>"'`]*/giu
 const TLDS = "com|net|org|io|co|biz|info|xyz|top|ru|cn|shop|store|online|site|club|app|ly|me|tv|gg|link|live|us|uk|de|in|to|cc|ws|su|pw|click|vip|win|bid|loan|icu"
 const BARE_DOMAIN = new RegExp(`\\b(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\\.)+(?:${TLDS})\\b(?:\\/[^\\s<>"'\`]*)?`, "giu")
+/** Cheap pre-check: bare domains are only searched for when some "x.tld" occurs at all. */
+const TLD_HINT = new RegExp(`[a-z0-9]\\.(?:${TLDS})\\b`, "iu")
 const TRAILING_PUNCT = /[.,!?;:)\]}'"»”]+$/u
 const SHORTENERS: ReadonlySet<string> = new Set([
   "bit.ly", "tinyurl.com", "t.co", "goo.gl", "ow.ly", "is.gd", "buff.ly", "cutt.ly", "rebrand.ly", "shorturl.at", "tiny.cc",
   "rb.gy", "linktr.ee", "t.ly", "s.id", "v.gd", "bl.ink", "shorte.st", "adf.ly", "lnkd.in", "bitly.com", "tr.ee"
 ])
 
-const promotion = (source: string, weight: number) => ({ re: new RegExp(source, "giu"), weight })
+/** A promotion pattern, tried only when one of its trigger substrings occurs (lowercase). */
+const promotion = (source: string, weight: number, triggers: ReadonlyArray<string>) => ({ re: new RegExp(source, "giu"), weight, triggers })
 const PROMOTIONS = [
-  promotion(String.raw`\b(?:check|checkout)\s*(?:out\s+)?(?:my|our)\s+(?:new\s+|latest\s+)?(?:channel|page|profile|website|site|blog|store|shop|video|videos|music|stream|podcast|book|app|course|link|bio|onlyfans|content)\b`, 2.8),
-  promotion(String.raw`\b(?:visit|follow|join)\s+(?:my|our)\s+(?:website|site|page|channel|store|shop|blog|group|telegram|discord|profile)\b`, 2.6),
-  promotion(String.raw`\bsubscribe\b(?:\s+to\s+(?:my|our)\s+\w+)?`, 1.8),
-  promotion(String.raw`\bfollow\s+(?:me|us)\b(?:\s+(?:on|at)\s+\w+)?`, 1.4),
-  promotion(String.raw`\b(?:buy|order|shop|book|download|register|sign\s+up|join|apply|act|call)\s+(?:now|today)\b`, 2.4),
-  promotion(String.raw`\bclick\s+(?:here|the\s+link|this\s+link|on\s+(?:the|my)\s+link|below)\b`, 2.4),
-  promotion(String.raw`\blink\s+in\s+(?:my\s+)?(?:bio|profile|description)\b`, 2.4),
-  promotion(String.raw`\b(?:dm|pm|inbox|message|text|whatsapp|contact)\s+(?:me|us)\b`, 1.8),
-  promotion(String.raw`\b(?:whatsapp|telegram|wechat|signal)\s*(?::|@|\+|at\b|on\b)`, 1.6),
-  promotion(String.raw`\b(?:earn|make|making|earning|made|get\s+paid)\s+(?:up\s+to\s+|over\s+)?[$€£]\s?\d[\d,.]*k?\b`, 3.0),
-  promotion(String.raw`[$€£]\s?\d[\d,.]*k?\s*(?:\+\s*)?(?:\/|per|a|an|every)\s*(?:day|week|hour|hr|month)\b`, 2.4),
-  promotion(String.raw`\b(?:work|working)\s+from\s+home\b`, 1.4),
-  promotion(String.raw`\b(?:limited[-\s]time\s+offer|limited\s+offer|special\s+offer|exclusive\s+offer|don'?t\s+miss\s+(?:out|this))\b`, 2.2),
-  promotion(String.raw`\b(?:discount|promo|coupon|referral)\s+code\b|\buse\s+(?:my\s+)?code\b`, 2.2),
-  promotion(String.raw`\b(?:100%\s+free|free\s+(?:gift|trial|money|followers|likes|iphone|giveaway|shipping|bitcoin|crypto|download))\b`, 2.0),
-  promotion(String.raw`\b(?:make\s+money|passive\s+income|financial\s+freedom|investment\s+opportunity|get\s+rich|side\s+hustle|be\s+your\s+own\s+boss|extra\s+income|risk[-\s]free|guaranteed\s+(?:profit|returns|income|results))\b`, 2.4),
-  promotion(String.raw`\bcongratulations[!,.\s]+you(?:'ve|\s+have)\s+(?:won|been\s+selected)\b`, 3.0),
-  promotion(String.raw`\b(?:giveaway|sponsored|affiliate|promo)\b`, 1.0),
-  promotion(String.raw`\b(?:best|cheap|cheapest|lowest)\s+(?:price|prices|deals?)\b`, 1.5),
-  promotion(String.raw`\b(?:hot\s+singles|dating\s+site|meet\s+(?:local\s+)?(?:singles|girls|women))\b`, 2.6)
+  promotion(String.raw`\b(?:check|checkout)\s*(?:out\s+)?(?:my|our)\s+(?:new\s+|latest\s+)?(?:channel|page|profile|website|site|blog|store|shop|video|videos|music|stream|podcast|book|app|course|link|bio|onlyfans|content)\b`, 2.8, ["check"]),
+  promotion(String.raw`\b(?:visit|follow|join)\s+(?:my|our)\s+(?:website|site|page|channel|store|shop|blog|group|telegram|discord|profile)\b`, 2.6, ["visit", "follow", "join"]),
+  promotion(String.raw`\bsubscribe\b(?:\s+to\s+(?:my|our)\s+\w+)?`, 1.8, ["subscri"]),
+  promotion(String.raw`\bfollow\s+(?:me|us)\b(?:\s+(?:on|at)\s+\w+)?`, 1.4, ["follow"]),
+  promotion(String.raw`\b(?:buy|order|shop|book|download|register|sign\s+up|join|apply|act|call)\s+(?:now|today)\b`, 2.4, ["now", "today"]),
+  promotion(String.raw`\bclick\s+(?:here|the\s+link|this\s+link|on\s+(?:the|my)\s+link|below)\b`, 2.4, ["click"]),
+  promotion(String.raw`\blink\s+in\s+(?:my\s+)?(?:bio|profile|description)\b`, 2.4, ["link in"]),
+  promotion(String.raw`\b(?:dm|pm|inbox|message|text|whatsapp|contact)\s+(?:me|us)\b`, 1.8, ["dm", "pm", "inbox", "message", "text", "whatsapp", "contact"]),
+  promotion(String.raw`\b(?:whatsapp|telegram|wechat|signal)\s*(?::|@|\+|at\b|on\b)`, 1.6, ["whatsapp", "telegram", "wechat", "signal"]),
+  promotion(String.raw`\b(?:earn|make|making|earning|made|get\s+paid)\s+(?:up\s+to\s+|over\s+)?[$€£]\s?\d[\d,.]*k?\b`, 3.0, ["$", "€", "£"]),
+  promotion(String.raw`[$€£]\s?\d[\d,.]*k?\s*(?:\+\s*)?(?:\/|per|a|an|every)\s*(?:day|week|hour|hr|month)\b`, 2.4, ["$", "€", "£"]),
+  promotion(String.raw`\b(?:work|working)\s+from\s+home\b`, 1.4, ["from home"]),
+  promotion(String.raw`\b(?:limited[-\s]time\s+offer|limited\s+offer|special\s+offer|exclusive\s+offer|don'?t\s+miss\s+(?:out|this))\b`, 2.2, ["offer", "miss"]),
+  promotion(String.raw`\b(?:discount|promo|coupon|referral)\s+code\b|\buse\s+(?:my\s+)?code\b`, 2.2, ["code"]),
+  promotion(String.raw`\b(?:100%\s+free|free\s+(?:gift|trial|money|followers|likes|iphone|giveaway|shipping|bitcoin|crypto|download))\b`, 2.0, ["free"]),
+  promotion(String.raw`\b(?:make\s+money|passive\s+income|financial\s+freedom|investment\s+opportunity|get\s+rich|side\s+hustle|be\s+your\s+own\s+boss|extra\s+income|risk[-\s]free|guaranteed\s+(?:profit|returns|income|results))\b`, 2.4, ["money", "income", "freedom", "opportunity", "rich", "hustle", "boss", "risk", "guaranteed"]),
+  promotion(String.raw`\bcongratulations[!,.\s]+you(?:'ve|\s+have)\s+(?:won|been\s+selected)\b`, 3.0, ["congrat"]),
+  promotion(String.raw`\b(?:giveaway|sponsored|affiliate|promo)\b`, 1.0, ["giveaway", "sponsor", "affiliate", "promo"]),
+  promotion(String.raw`\b(?:best|cheap|cheapest|lowest)\s+(?:price|prices|deals?)\b`, 1.5, ["price", "deal"]),
+  promotion(String.raw`\b(?:hot\s+singles|dating\s+site|meet\s+(?:local\s+)?(?:singles|girls|women))\b`, 2.6, ["singles", "dating", "meet"])
 ] as const
 
 const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/gu
@@ -146,7 +149,8 @@ export const detectSpam = (text: string, tokens: ReadonlyArray<Token>): SpamEvid
     if (SHORTENERS.has(host)) signals.push({ kind: "shortened link", ...range, weight: 1.5 })
   }
   BARE_DOMAIN.lastIndex = 0
-  for (let m = BARE_DOMAIN.exec(text); m !== null; m = BARE_DOMAIN.exec(text)) {
+  const domains = TLD_HINT.test(text)
+  for (let m = domains ? BARE_DOMAIN.exec(text) : null; m !== null; m = BARE_DOMAIN.exec(text)) {
     if (inLink(m.index) || (m.index > 0 && text[m.index - 1] === "@")) continue
     const raw = m[0].replace(TRAILING_PUNCT, "")
     // Skip the domain part of an email address.
@@ -169,7 +173,9 @@ export const detectSpam = (text: string, tokens: ReadonlyArray<Token>): SpamEvid
 
   // promotion and calls to action
   let promoted = false
+  const lower = text.toLowerCase()
   for (const p of PROMOTIONS) {
+    if (!p.triggers.some((t) => lower.includes(t))) continue
     p.re.lastIndex = 0
     for (let m = p.re.exec(text); m !== null; m = p.re.exec(text)) {
       if (m[0].length === 0) {
@@ -184,7 +190,7 @@ export const detectSpam = (text: string, tokens: ReadonlyArray<Token>): SpamEvid
 
   // contact details
   EMAIL.lastIndex = 0
-  for (let m = EMAIL.exec(text); m !== null; m = EMAIL.exec(text)) {
+  for (let m = text.includes("@") ? EMAIL.exec(text) : null; m !== null; m = EMAIL.exec(text)) {
     signals.push({ kind: "contact details", begin: m.index, end: m.index + m[0].length, weight: 1.6 })
   }
   PHONE.lastIndex = 0
