@@ -35,3 +35,29 @@ describe("splitSentences", () => {
     expect(splitSentences("   \n ")).toEqual([])
   })
 })
+
+describe("splitSentences: the span rows of interface.md §4", () => {
+  it("handles combining marks, ZWJ emoji sequences and astral characters without splitting them", () => {
+    const text = "Cafe\u0301 is great. 👩‍👩‍👧 family 😀! Done"
+    expect(texts(text)).toEqual(["Cafe\u0301 is great.", "👩‍👩‍👧 family 😀!", "Done"])
+  })
+
+  it("treats runs of spaces, tabs and blank lines between sentences as in no span", () => {
+    const text = "One.   \t Two!\n\n\n  Three?\r\nFour"
+    const spans = splitSentences(text)
+    expect(spans.map((s) => text.slice(s.begin, s.end))).toEqual(["One.", "Two!", "Three?", "Four"])
+    for (let i = 1; i < spans.length; i++) expect(text.slice(spans[i - 1]!.end, spans[i]!.begin).trim()).toBe("")
+  })
+
+  it("ends a sentence at a line break even without punctuation", () => {
+    expect(texts("first line\nsecond line")).toEqual(["first line", "second line"])
+  })
+
+  it("keeps & and < inside their sentence and does not split on ?! inside words", () => {
+    expect(texts("Tom & Jerry < 3 cats. Really?! Yes")).toEqual(["Tom & Jerry < 3 cats.", "Really?!", "Yes"])
+  })
+
+  it("keeps curly quotes and brackets with their sentence", () => {
+    expect(texts("“Stop.” (Then he left.) ‘Okay!’ Done")).toEqual(["“Stop.”", "(Then he left.)", "‘Okay!’", "Done"])
+  })
+})

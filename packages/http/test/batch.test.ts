@@ -179,7 +179,7 @@ describe("POST /batch", () => {
   it("rejects a batch that is not multipart/mixed, has no boundary, no parts, or too many parts, in Google's envelope", async () => {
     const expectError = async (res: Response, status: number) => {
       expect(res.status).toBe(status)
-      const body = await res.json()
+      const body = (await res.json()) as { error: { code: number; message: string } }
       expect(body.error.code).toBe(status)
       expect(res.headers.get("x-engine-version")).toBe("0.1.0")
       return body
@@ -200,7 +200,7 @@ describe("POST /batch", () => {
     const big = [{ id: "1", target: `/v1alpha1/comments:analyze?key=${key}`, body: analyzeBody("x", { padding: "y".repeat(300 * 1024) }) }]
     const res = await sendBatch(big)
     expect(res.status).toBe(413)
-    expect((await res.json()).error.code).toBe(413)
+    expect(((await res.json()) as { error: { code: number } }).error.code).toBe(413)
   })
 })
 
@@ -248,7 +248,7 @@ describe("POST /batch behind a public base URL with a path", () => {
   })
 
   it("serves discovery with the configured rootUrl, and resolves part paths under it", async () => {
-    const doc = await (await fetch(`${prefixed.url}/$discovery/rest?version=v1alpha1`, { headers: { host: "ignored.example" } })).json()
+    const doc = (await (await fetch(`${prefixed.url}/$discovery/rest?version=v1alpha1`, { headers: { host: "ignored.example" } })).json()) as { rootUrl: string }
     expect(doc.rootUrl).toBe("https://moderation.example/decorum/")
     // A client built from this document writes part targets under /decorum/ (the proxy strips it
     // from the outer request only).

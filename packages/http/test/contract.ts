@@ -535,6 +535,37 @@ export const describeContract = (name: string, start: () => Promise<ContractHost
         )
       })
 
+      it("answers POST /batch (multipart/mixed of application/http parts) part by part, with Content-ID <response-ID>", async () => {
+        const part = (id: string, text: string) =>
+          [
+            "--B",
+            "Content-Type: application/http",
+            `Content-ID: <${id}>`,
+            "",
+            `POST /v1alpha1/comments:analyze?key=${key}&alt=json HTTP/1.1`,
+            "Content-Type: application/json",
+            "",
+            JSON.stringify({ comment: { text }, requestedAttributes: { TOXICITY: {} } })
+          ].join("\r\n")
+        const res = await host.request("/batch", {
+          method: "POST",
+          headers: { "content-type": "multipart/mixed; boundary=B" },
+          body: `${part("x + 1", "hello there")}\r\n${part("x + 2", "")}\r\n--B--\r\n`
+        })
+        expect(res.status).toBe(200)
+        const boundary = /boundary=(\S+)/.exec(res.headers.get("content-type") ?? "")?.[1]
+        expect(boundary).toBeTruthy()
+        const text = await res.text()
+        const parts = text.split(`--${boundary}`).slice(1, -1)
+        expect(parts).toHaveLength(2)
+        expect(parts[0]).toContain("Content-ID: <response-x + 1>")
+        expect(parts[0]).toMatch(/\r\n\r\nHTTP\/1\.1 200 OK\r\n/)
+        expect(parts[0]).toContain("\"summaryScore\"")
+        expect(parts[1]).toContain("Content-ID: <response-x + 2>")
+        expect(parts[1]).toMatch(/HTTP\/1\.1 400 Bad Request/)
+        expect(parts[1]).toContain("COMMENT_EMPTY")
+      })
+
       it("serves the discovery document with rootUrl from the request", async () => {
         const res = await host.request("/$discovery/rest?version=v1alpha1", { headers: { "x-forwarded-host": "moderation.example:8443", "x-forwarded-proto": "https" } })
         expect(res.status).toBe(200)

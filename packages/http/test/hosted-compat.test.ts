@@ -41,7 +41,7 @@ describe("the hosted compat service's URL shape with header auth", () => {
       for (const base of [host.url, `${host.url}/`]) {
         const res = await call(base, prefix, "analyse", perspectiveBody)
         expect(res.status).toBe(200)
-        const body = await res.json()
+        const body = (await res.json()) as any
         expect(Object.keys(body.attributeScores).sort()).toEqual(["INSULT", "LIKELY_TO_REJECT", "PROFANITY", "TOXICITY", "UNSUBSTANTIAL"])
         expect(body.attributeScores.TOXICITY.spanScores.map((s: any) => [s.begin, s.end])).toEqual([[0, 17], [18, 33]])
         expect(body.languages).toEqual(["en"])

@@ -200,8 +200,8 @@ describe.each(FAMILIES)("Perspective analyze on %s", (family) => {
           expect(body.error.message).toBe("Missing requested_attributes")
         } else {
           expect(res.status).toBe(200)
-          const body = await res.json()
-          expect(Object.keys(body.attributeScores)).toEqual(["TOXICITY"])
+          const body = (await res.json()) as Perspective.AnalyzeCommentResponse
+          expect(Object.keys(body.attributeScores!)).toEqual(["TOXICITY"])
         }
       }
     })
