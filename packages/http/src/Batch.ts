@@ -190,7 +190,7 @@ const innerRequest = (
   path: string,
   outer: HttpServerRequest.HttpServerRequest,
   outerKey: string | undefined
-): HttpServerRequest.HttpServerRequest => {
+): HttpServerRequest.HttpServerRequest | null => {
   const headers: Record<string, string> = {}
   for (const [name, value] of inner.headers) {
     if (!DROPPED.has(name)) headers[name] = value
@@ -203,7 +203,13 @@ const innerRequest = (
   if (outerKey !== undefined && !query.has("key") && headers["x-goog-api-key"] === undefined) headers["x-goog-api-key"] = outerKey
   headers["host"] ??= outer.headers["host"] ?? "localhost"
   const hasBody = inner.method !== "GET" && inner.method !== "HEAD"
-  const web = new Request(`http://batch.invalid${path}`, { method: inner.method, ...(hasBody ? { body: inner.body } : {}) })
+  // `Request` refuses some methods (CONNECT, TRACE, TRACK) and odd URLs: that is the part's error.
+  let web: Request
+  try {
+    web = new Request(`http://batch.invalid${path}`, { method: inner.method, ...(hasBody ? { body: inner.body } : {}) })
+  } catch {
+    return null
+  }
   return HttpServerRequest.fromWeb(web).modify({ headers: Headers.fromInput(headers) })
 }
 
@@ -276,7 +282,9 @@ export const handle = Effect.gen(function*() {
       const path = innerTarget(parsed.right.target, publicBaseUrl)
       if (path === null) return partError(`A batch part addresses "${parsed.right.target.slice(0, 100)}", which is not a path of this server.`)
       if (path === "/batch" || path.startsWith("/batch?")) return partError("A batch part cannot itself be a batch.")
-      return yield* dispatcher.value.dispatch(innerRequest(parsed.right, path, request, outerKey))
+      const inner = innerRequest(parsed.right, path, request, outerKey)
+      if (inner === null) return partError(`A batch part's request "${parsed.right.method} ${parsed.right.target.slice(0, 100)}" cannot be served.`)
+      return yield* dispatcher.value.dispatch(inner)
     })
 
   const answered = yield* Effect.forEach(

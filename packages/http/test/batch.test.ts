@@ -124,6 +124,7 @@ describe("POST /batch", () => {
         { id: "e", target: `/v1alpha1/comments:nope?key=${key}`, body: analyzeBody("hi") },
         { id: "f", target: `/v1alpha1/comments:analyze?key=${key}`, body: "{not json" },
         { id: "g", target: `/batch`, body: "" },
+        { id: "t", method: "TRACE", target: `/v1alpha1/comments:analyze?key=${key}` },
         { id: "h", target: `/v1alpha1/comments:analyze?key=${key}`, body: analyzeBody("fine") }
       ])
     )
@@ -135,6 +136,7 @@ describe("POST /batch", () => {
       ["<response-e>", 404],
       ["<response-f>", 400],
       ["<response-g>", 400],
+      ["<response-t>", 400],
       ["<response-h>", 200]
     ])
     expect(answers[0]!.body.error).toMatchObject({ message: "Unknown requested attribute: NOPE", details: [{ errorType: "INVALID_REQUEST" }] })
@@ -143,7 +145,7 @@ describe("POST /batch", () => {
     expect(answers[3]!.body.error.status).toBe("PERMISSION_DENIED")
     expect(answers[4]!.body.error.status).toBe("NOT_FOUND")
     expect(answers[6]!.body.error.message).toContain("cannot itself be a batch")
-    expect(answers[7]!.body.attributeScores.TOXICITY).toBeDefined()
+    expect(answers[8]!.body.attributeScores.TOXICITY).toBeDefined()
   })
 
   it("runs compat and suggestscore parts too; a part without credentials inherits the batch's headers", async () => {
