@@ -28,21 +28,23 @@ const isJson = (type: string) => type === "application/json" || type === "" || t
 export const readText = Effect.gen(function*() {
   const request = yield* HttpServerRequest.HttpServerRequest
   const { bodyLimitBytes } = yield* HttpConfig
-  const tooLarge = new PayloadTooLarge({
-    limitBytes: bodyLimitBytes,
-    message: `The request body is larger than the limit of ${bodyLimitBytes} bytes.`
-  })
+  // Built only when needed: an error captures a stack trace, which is not free on every request.
+  const tooLarge = () =>
+    new PayloadTooLarge({
+      limitBytes: bodyLimitBytes,
+      message: `The request body is larger than the limit of ${bodyLimitBytes} bytes.`
+    })
   const declared = Number(request.headers["content-length"])
-  if (Number.isFinite(declared) && declared > bodyLimitBytes) return yield* tooLarge
+  if (Number.isFinite(declared) && declared > bodyLimitBytes) return yield* tooLarge()
   const text: string = yield* request.text.pipe(
     HttpServerRequest.withMaxBodySize(Option.some(bodyLimitBytes)),
     Effect.catchAll((error): Effect.Effect<never, PayloadTooLarge | InvalidRequest> =>
       String((error as { cause?: unknown }).cause).includes("maxBytes")
-        ? Effect.fail(tooLarge)
+        ? Effect.fail(tooLarge())
         : Effect.fail(new InvalidRequest({ message: "The request body could not be read." }))
     )
   )
-  if (text.length > bodyLimitBytes && Buffer.byteLength(text) > bodyLimitBytes) return yield* tooLarge
+  if (text.length > bodyLimitBytes && Buffer.byteLength(text) > bodyLimitBytes) return yield* tooLarge()
   return text
 })
 

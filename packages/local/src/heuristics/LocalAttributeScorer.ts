@@ -14,7 +14,10 @@ export const analyzeAttributes = (model: AttributeModelService, input: Attribute
   const missing = input.attributes.filter((a) => !model.labels.includes(a))
   if (missing.length > 0) throw new MissingLabels(missing)
   const whole = model.predict(input.text, input.attributes)
-  const perSpan = input.spans.map((s) => model.predict(input.text.slice(s.begin, s.end), input.attributes))
+  // A span covering the whole text (the Google-shaped family's default) is the summary itself.
+  const perSpan = input.spans.map((s) =>
+    s.begin === 0 && s.end === input.text.length ? whole : model.predict(input.text.slice(s.begin, s.end), input.attributes)
+  )
   const out: Partial<Record<Perspective.Attribute, AttributeResult>> = {}
   for (const a of input.attributes) {
     out[a] = { summary: clamp01(whole[a] ?? 0), spans: perSpan.map((p) => clamp01(p[a] ?? 0)) }
