@@ -40,12 +40,25 @@ export const layer = (options: EngineOptions = {}) => {
   )
 }
 
-/** The same engine, with the LLM and fetch options read from the environment (`README.md`). */
+/**
+ * `DECORUM_MODEL_DIR`: where the shipped (`trained`) model files are, when they are not beside the
+ * package's code (a bundle: the Lambda bundle carries them in `models/` next to `handler.mjs`).
+ * Unset: `packages/local/models`. A retrained set is chosen with `DECORUM_LOCAL_MODEL=<dir>` instead.
+ */
+export const modelDirectoryConfig: Config.Config<string | undefined> = Config.option(Config.string("DECORUM_MODEL_DIR")).pipe(
+  Config.map((dir) => (dir._tag === "Some" && dir.value.trim() !== "" ? dir.value.trim() : undefined))
+)
+
+/** `trained` read from the given directory, when one is set; any other choice unchanged. */
+export const locateModel = (model: LocalEngine.ModelChoice, directory: string | undefined): LocalEngine.ModelChoice =>
+  model === "trained" && directory !== undefined ? { directory } : model
+
+/** The same engine, with the LLM, fetch and model options read from the environment (`README.md`). */
 export const layerFromEnv = (options: { readonly db?: string } = {}) =>
   Layer.unwrapEffect(
     Effect.map(
-      Config.all({ llm: OpenAiEngine.config, fetch: LocalEngine.fetchConfig, model: LocalEngine.modelConfig }),
-      ({ fetch, llm, model }) => layer({ ...options, llm, fetch, model })
+      Config.all({ llm: OpenAiEngine.config, fetch: LocalEngine.fetchConfig, model: LocalEngine.modelConfig, modelDirectory: modelDirectoryConfig }),
+      ({ fetch, llm, model, modelDirectory }) => layer({ ...options, llm, fetch, model: locateModel(model, modelDirectory) })
     )
   )
 
