@@ -1,0 +1,81 @@
+#!/usr/bin/env node
+/**
+ * `npm run bundle:lambda`: bundles the Lambda handler (apps/lambda/src/main.ts) and everything it
+ * imports, from the TypeScript sources, into one ES module, apps/lambda/dist/handler.mjs, which
+ * exports `handler`. The model files (packages/local/models/, when present) are copied beside it
+ * into dist/models/, where the handler finds them (DECORUM_MODEL_DIR).
+ *
+ * better-sqlite3 (a native addon) is not bundled: the Lambda store is PostgreSQL. A stub takes its
+ * place and says so if anything ever tries to open a SQLite file. pg's optional native binding
+ * (pg-native) is left out the same way node-postgres itself allows.
+ */
+import { build } from "esbuild"
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs"
+import { dirname, join, relative } from "node:path"
+import { fileURLToPath } from "node:url"
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..")
+const outDir = join(root, "apps/lambda/dist")
+const outfile = join(outDir, "handler.mjs")
+
+const workspaces = {
+  "@decorum/domain": "packages/domain/src/index.ts",
+  "@decorum/core": "packages/core/src/index.ts",
+  "@decorum/local": "packages/local/src/index.ts",
+  "@decorum/openai": "packages/openai/src/index.ts",
+  "@decorum/store-sql": "packages/store-sql/src/index.ts",
+  "@decorum/http": "packages/http/src/index.ts",
+  "@decorum/embedded": "apps/embedded/src/index.ts"
+}
+
+const noSqlite = {
+  name: "no-sqlite",
+  setup(b) {
+    b.onResolve({ filter: /^better-sqlite3$/ }, () => ({ path: "better-sqlite3", namespace: "no-sqlite" }))
+    b.onLoad({ filter: /.*/, namespace: "no-sqlite" }, () => ({
+      contents: `export default function Database() {
+  throw new Error("SQLite is not part of the Lambda bundle: set DECORUM_DB (or DATABASE_URL) to a postgres:// URL")
+}`,
+      loader: "js"
+    }))
+  }
+}
+
+// dist/ holds only what is deployed (the TypeScript output of this workspace goes to lib/).
+rmSync(outDir, { recursive: true, force: true })
+mkdirSync(outDir, { recursive: true })
+
+const started = performance.now()
+await build({
+  entryPoints: [join(root, "apps/lambda/src/main.ts")],
+  outfile,
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node20",
+  minify: true,
+  keepNames: true,
+  legalComments: "linked",
+  external: ["pg-native"],
+  plugins: [noSqlite],
+  alias: Object.fromEntries(Object.entries(workspaces).map(([k, v]) => [k, join(root, v)])),
+  // CommonJS dependencies bundled into an ES module still call `require` for Node's built-ins.
+  banner: { js: `import { createRequire as __decorumCreateRequire } from "node:module"; const require = __decorumCreateRequire(import.meta.url);` },
+  logLevel: "warning"
+})
+
+const models = join(root, "packages/local/models")
+const copied = existsSync(models)
+if (copied) cpSync(models, join(outDir, "models"), { recursive: true })
+
+const kib = (n) => `${(n / 1024).toFixed(0)} KiB`
+const modelBytes = copied
+  ? readdirSync(join(outDir, "models"), { recursive: true })
+    .map((f) => join(outDir, "models", String(f)))
+    .filter((f) => statSync(f).isFile())
+    .reduce((sum, f) => sum + statSync(f).size, 0)
+  : 0
+console.log(
+  `bundle: ${relative(root, outfile)} ${kib(statSync(outfile).size)} in ${Math.round(performance.now() - started)} ms` +
+    (copied ? `; models: ${relative(root, join(outDir, "models"))} ${kib(modelBytes)}` : "; no packages/local/models to copy (the lexicon model needs none)")
+)

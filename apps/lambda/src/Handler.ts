@@ -1,0 +1,91 @@
+/**
+ * The Lambda host: the HTTP contract (`HttpApp.layer`, the same routes, auth, handlers and error
+ * envelopes as the Node server) served as a web handler (`HttpApiBuilder.toWebHandler`), fed by
+ * API Gateway v1, v2 and Function URL events. Wiring only.
+ *
+ * The runtime (engine, store pool, models) is built once per cold start and reused by every
+ * invocation of that execution environment. A failed build (the database unreachable) is not kept:
+ * the invocation answers 503 and the next one builds again.
+ */
+import { HttpApp } from "@decorum/http"
+import { HttpApiBuilder, HttpServer } from "@effect/platform"
+import { Cause, Effect, Layer, Logger, Runtime } from "effect"
+import { fromResponse, isHttpEvent, isV2, type LambdaHttpEvent, type LambdaHttpResult, toRequest } from "./Events.js"
+
+/** What `HttpApp.layer` needs: the engine's ports, `EngineInfo` and `HttpConfig`. */
+export type AppRequirements = Layer.Layer.Context<typeof HttpApp.layer>
+
+export interface LambdaHandler {
+  /** The function's handler: one HTTP event in, one API Gateway / Function URL result out. */
+  (event: LambdaHttpEvent, context?: unknown): Promise<LambdaHttpResult>
+  /** Builds the runtime now (at cold start) instead of on the first event. Never rejects. */
+  readonly ready: () => Promise<boolean>
+  /** Closes the runtime (store pool). */
+  readonly dispose: () => Promise<void>
+}
+
+export interface HandlerOptions {
+  /** Log as JSON lines (what CloudWatch indexes). Default true. */
+  readonly jsonLogs?: boolean
+}
+
+const unavailable = (kind: "v1" | "v2") =>
+  fromResponse(
+    new Response(
+      JSON.stringify({ error: "Service Unavailable", message: "The engine could not start; see the function's logs.", code: 503 }),
+      { status: 503, headers: { "content-type": "application/json" } }
+    ),
+    kind
+  )
+
+const logStartFailure = (error: unknown) =>
+  Effect.runSync(
+    Effect.logError(
+      "Decorum engine failed to start",
+      Runtime.isFiberFailure(error) ? error[Runtime.FiberFailureCauseId] : Cause.die(error)
+    ).pipe(Effect.provide(Logger.json))
+  )
+
+/**
+ * A Lambda handler over an engine layer (anything that provides what `HttpApp.layer` needs:
+ * `Engine.layerFromEnv` plus `HttpConfig` in production, test providers in tests).
+ */
+export const make = <E>(engine: Layer.Layer<AppRequirements, E>, options: HandlerOptions = {}): LambdaHandler => {
+  // The logger is provided first, so that building the engine logs as JSON too.
+  const app = Layer.mergeAll(HttpApp.layer.pipe(Layer.provide(engine)), HttpServer.layerContext).pipe(
+    Layer.provideMerge(options.jsonLogs === false ? Layer.empty : Logger.json)
+  )
+  let web: ReturnType<typeof HttpApiBuilder.toWebHandler> | undefined
+
+  const current = () => (web ??= HttpApiBuilder.toWebHandler(app))
+
+  // `toWebHandler` builds its runtime on the first request and keeps it. The per-request promise
+  // only rejects when that build failed: then the runtime is dropped, to be built again next time.
+  const serve = async (request: Request): Promise<Response | undefined> => {
+    const handler = current()
+    try {
+      return await handler.handler(request)
+    } catch (error) {
+      if (web === handler) web = undefined
+      logStartFailure(error)
+      await handler.dispose().catch(() => undefined)
+      return undefined
+    }
+  }
+
+  const lambda = async (event: LambdaHttpEvent): Promise<LambdaHttpResult> => {
+    if (!isHttpEvent(event)) throw new Error("Decorum's Lambda handler serves API Gateway and Function URL HTTP events only")
+    const kind = isV2(event) ? "v2" : "v1"
+    const response = await serve(toRequest(event))
+    return response ? fromResponse(response, kind) : unavailable(kind)
+  }
+
+  return Object.assign(lambda, {
+    ready: async () => (await serve(new Request("http://localhost/healthz"))) !== undefined,
+    dispose: async () => {
+      const handler = web
+      web = undefined
+      await handler?.dispose()
+    }
+  })
+}
