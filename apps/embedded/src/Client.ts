@@ -1,0 +1,99 @@
+/**
+ * `createDecorum(options)`: the in-process API for code that does not use Effect. Every method of
+ * the `Decorum` service as a promise, over one runtime (the engine, the store's connection, the
+ * models) built once and kept until `close()`.
+ *
+ * A rejected promise carries the domain's error itself (`InvalidComment`, `UnknownArticleContext`,
+ * `ProviderFailure`, ...): test it with `instanceof` or by its `_tag`. A bug (a defect) rejects with
+ * the underlying `Error`.
+ */
+import type { ArticleContextSummary } from "@decorum/core"
+import type { CommentScore, Evaluated, Native, Perspective, RelevanceCheck, SpamCheck } from "@decorum/domain"
+import { Cause, type Effect, Exit, ManagedRuntime } from "effect"
+import {
+  type AnalyzeOptions,
+  type AnalyzeRequest,
+  type CommentScoreRequest,
+  Decorum,
+  type DecorumOptions,
+  type DecorumService,
+  type EvaluationOptions,
+  type InitTopicRequest,
+  layer,
+  type MegacallRequest,
+  type MegacallResult,
+  type RelevanceRequest,
+  type SpamCheckRequest,
+  type SuggestScoreRequest
+} from "./Decorum.js"
+
+export interface DecorumClient {
+  /** The engine version and the configured model set. */
+  readonly info: DecorumService["info"]
+  readonly scoreComment: (request: CommentScoreRequest, options?: EvaluationOptions) => Promise<Evaluated<CommentScore>>
+  readonly checkSpam: (request: SpamCheckRequest, options?: EvaluationOptions) => Promise<Evaluated<SpamCheck>>
+  readonly checkRelevance: (request: RelevanceRequest, options?: EvaluationOptions) => Promise<Evaluated<RelevanceCheck>>
+  readonly megacall: (request: MegacallRequest, options?: EvaluationOptions) => Promise<MegacallResult>
+  readonly analyze: (request: AnalyzeRequest, options?: AnalyzeOptions) => Promise<Evaluated<Perspective.AnalyzeCommentResponse>>
+  readonly suggestScore: (request: SuggestScoreRequest) => Promise<Perspective.SuggestCommentScoreResponse>
+  readonly createArticleContext: (request: InitTopicRequest) => Promise<Native.ArticleContextView>
+  readonly getArticleContext: (id: string) => Promise<Native.ArticleContextView>
+  readonly deleteArticleContext: (id: string) => Promise<void>
+  readonly listArticleContexts: () => Promise<ReadonlyArray<ArticleContextSummary>>
+  /** Closes the runtime: the store's connections, and everything else the engine holds. */
+  readonly close: () => Promise<void>
+}
+
+/** Rejections of a closed client. */
+export class DecorumClosedError extends Error {
+  readonly _tag = "DecorumClosedError"
+  constructor() {
+    super("This Decorum instance is closed.")
+    this.name = "DecorumClosedError"
+  }
+}
+
+/** The failure itself (a domain error), the defect itself, or an interruption as an `Error`. */
+const unwrap = <A>(exit: Exit.Exit<A, unknown>): A => {
+  if (Exit.isSuccess(exit)) return exit.value
+  const failure = Cause.failureOption(exit.cause)
+  if (failure._tag === "Some") throw failure.value
+  const defect = Cause.dieOption(exit.cause)
+  if (defect._tag === "Some") throw defect.value
+  throw new Error(Cause.pretty(exit.cause))
+}
+
+/**
+ * Builds an engine from options (the same options as the server: `db`, `llm`, `fetch`, `model`;
+ * plus `account`) and resolves once it is ready: models loaded, store opened and migrated. A
+ * configuration or store failure rejects here, with the domain error.
+ */
+export const createDecorum = async (options: DecorumOptions = {}): Promise<DecorumClient> => {
+  const runtime = ManagedRuntime.make(layer(options))
+  let closed = false
+  const service = await runtime.runPromiseExit(Decorum).then(async (exit) => {
+    if (Exit.isFailure(exit)) await runtime.dispose()
+    return unwrap(exit)
+  })
+  const call = <A, E>(effect: Effect.Effect<A, E>): Promise<A> =>
+    closed ? Promise.reject(new DecorumClosedError()) : runtime.runPromiseExit(effect).then(unwrap)
+  return {
+    info: service.info,
+    scoreComment: (request, options) => call(service.scoreComment(request, options)),
+    checkSpam: (request, options) => call(service.checkSpam(request, options)),
+    checkRelevance: (request, options) => call(service.checkRelevance(request, options)),
+    megacall: (request, options) => call(service.megacall(request, options)),
+    analyze: (request, options) => call(service.analyze(request, options)),
+    suggestScore: (request) => call(service.suggestScore(request)),
+    createArticleContext: (request) => call(service.createArticleContext(request)),
+    getArticleContext: (id) => call(service.getArticleContext(id)),
+    deleteArticleContext: (id) => call(service.deleteArticleContext(id)),
+    listArticleContexts: () => call(service.listArticleContexts()),
+    close: async () => {
+      if (closed) return
+      closed = true
+      await runtime.dispose()
+    }
+  }
+}
+

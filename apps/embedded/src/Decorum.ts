@@ -1,0 +1,201 @@
+/**
+ * The in-process host: the engine's evaluations as a service, with no HTTP in the path.
+ *
+ * - Effect users provide `Decorum.layer(options)` (or `DecorumLayer`) and call the `Decorum`
+ *   service, whose methods are effects failing with the domain's tagged errors.
+ * - Everyone else calls `createDecorum(options)` (see `Client.ts`), the same methods as promises.
+ *
+ * Requests are the wire shapes of the HTTP contract (`@decorum/domain`'s `Native` and
+ * `Perspective` schemas), decoded with the same schemas and answered by the same core functions,
+ * so an answer here is the body the server would send for the same input. Every evaluation comes
+ * back as `Evaluated<A>`: the value and its provenance (the model that produced it).
+ *
+ * In-process callers have one implicit account (`options.account`, default `embedded@localhost`,
+ * created when the layer is built): the article contexts and score suggestions made through an
+ * instance belong to it, as they would belong to an API key's account on the server.
+ */
+import {
+  AccountStore,
+  Analyze,
+  type ArticleContextStore,
+  type ArticleFetcher,
+  type AttributeScorer,
+  type CommentScorer,
+  type RelevanceChecker,
+  type SpamChecker,
+  type StoreHealth,
+  type SuggestionStore,
+  type TopicProfiler,
+  type ArticleContextSummary,
+  ArticleContexts,
+  EngineInfo,
+  Evaluations,
+  Megacall,
+  Suggest
+} from "@decorum/core"
+import {
+  type ArticleContext,
+  type CommentScore,
+  type DecorumError,
+  type Evaluated,
+  InvalidRequest,
+  Native,
+  Perspective,
+  type RelevanceCheck,
+  type SpamCheck,
+  type StoreFailure
+} from "@decorum/domain"
+import { type AttributeModel, LocalEngine } from "@decorum/local"
+import { type ConfigError, ConfigProvider, Context, Effect, Layer, ParseResult, Schema } from "effect"
+import * as Engine from "./Engine.js"
+
+export interface DecorumOptions extends Engine.EngineOptions {
+  /**
+   * Where accounts, article contexts and score suggestions live: a SQLite file path, a
+   * `postgres://` URL, or `"memory"`. Default here: `"memory"` (nothing persisted; the server's
+   * default is the file `./decorum.db`).
+   */
+  readonly db?: string
+  /** The account everything this instance creates belongs to. Default `embedded@localhost`. */
+  readonly account?: string
+}
+
+export const DEFAULT_ACCOUNT = "embedded@localhost"
+
+/** Per-call options: `detail: "full"` asks for the rich fields (the server's `X-Decorum-Detail`). */
+export type EvaluationOptions = Evaluations.EvaluationOptions
+
+/** The combined evaluation: one `Evaluated` per section that answered, and the sections that failed. */
+export type MegacallResult = Megacall.MegacallResult
+
+/** Request shapes: the HTTP contract's bodies (`Native` snake_case; `Perspective` lowerCamelCase, snake_case accepted). */
+export type CommentScoreRequest = Native.CommentScoreRequest
+export type SpamCheckRequest = Native.SpamCheckRequest
+export type RelevanceRequest = Native.RelevanceRequest
+/** A megacall request; unknown fields are ignored, the original's extra flags are checked. */
+export type MegacallRequest = Native.MegacallRequest & { readonly [flag: string]: unknown }
+export type InitTopicRequest = Native.InitTopicRequest
+export type AnalyzeRequest = Perspective.AnalyzeCommentRequest
+export type SuggestScoreRequest = Perspective.SuggestCommentScoreRequest
+
+export interface AnalyzeOptions {
+  /**
+   * Which Perspective family's rules apply: `compat` (default: `TOXICITY` when no attribute is
+   * requested, spans only with `spanAnnotations`) or `google` (`comments:analyze`: attributes
+   * required, one whole-text span per attribute).
+   */
+  readonly family?: Analyze.Family
+}
+
+export interface DecorumService {
+  /** The engine version and the configured model set (the server's `X-Engine-Version` / `X-Model-Version`). */
+  readonly info: { readonly engineVersion: string; readonly modelVersion: string }
+  readonly scoreComment: (request: CommentScoreRequest, options?: EvaluationOptions) => Effect.Effect<Evaluated<CommentScore>, DecorumError>
+  readonly checkSpam: (request: SpamCheckRequest, options?: EvaluationOptions) => Effect.Effect<Evaluated<SpamCheck>, DecorumError>
+  readonly checkRelevance: (request: RelevanceRequest, options?: EvaluationOptions) => Effect.Effect<Evaluated<RelevanceCheck>, DecorumError>
+  readonly megacall: (request: MegacallRequest, options?: EvaluationOptions) => Effect.Effect<MegacallResult, DecorumError>
+  /** Perspective attribute analysis (`comments:analyze`). */
+  readonly analyze: (request: AnalyzeRequest, options?: AnalyzeOptions) => Effect.Effect<Evaluated<Perspective.AnalyzeCommentResponse>, DecorumError>
+  /** Stores a moderator's correction durably (`comments:suggestscore`). */
+  readonly suggestScore: (request: SuggestScoreRequest) => Effect.Effect<Perspective.SuggestCommentScoreResponse, DecorumError>
+  /** Creates an article context from `text` or `url` (`/v0.2/inittopic`); answers the stored context. */
+  readonly createArticleContext: (request: InitTopicRequest) => Effect.Effect<Native.ArticleContextView, DecorumError>
+  readonly getArticleContext: (id: string) => Effect.Effect<Native.ArticleContextView, DecorumError>
+  readonly deleteArticleContext: (id: string) => Effect.Effect<void, DecorumError>
+  readonly listArticleContexts: () => Effect.Effect<ReadonlyArray<ArticleContextSummary>, DecorumError>
+}
+
+/** Everything an engine provides (what `Engine.layer` builds). */
+export type EngineServices =
+  | CommentScorer
+  | SpamChecker
+  | RelevanceChecker
+  | AttributeScorer
+  | TopicProfiler
+  | ArticleFetcher
+  | AttributeModel
+  | AccountStore
+  | ArticleContextStore
+  | SuggestionStore
+  | StoreHealth
+  | EngineInfo
+
+/** The in-process API as an Effect service. */
+export class Decorum extends Context.Tag("@decorum/embedded/Decorum")<Decorum, DecorumService>() {}
+
+const describe = (error: ParseResult.ParseError): string => {
+  const first = ParseResult.ArrayFormatter.formatErrorSync(error)[0]
+  if (!first) return "The request does not match the expected shape."
+  return `${first.path.length > 0 ? `Field "${first.path.join(".")}": ` : ""}${first.message}`
+}
+
+/** Decodes a request as the HTTP layer decodes a body: unknown fields ignored, bad ones an `InvalidRequest`. */
+const decode = <A, I>(schema: Schema.Schema<A, I>, value: unknown): Effect.Effect<A, InvalidRequest> =>
+  typeof value !== "object" || value === null || Array.isArray(value)
+    ? Effect.fail(new InvalidRequest({ message: "The request must be an object." }))
+    : Schema.decodeUnknown(schema, { onExcessProperty: "ignore", errors: "first" })(value).pipe(
+      Effect.mapError((error) => new InvalidRequest({ message: describe(error) }))
+    )
+
+/** An article context as the HTTP contract shows it (`GET /v0.2/article-contexts/{id}`). */
+export const articleView = (c: ArticleContext): Native.ArticleContextView => ({
+  article_id: c.id,
+  title: c.title,
+  topic_description: c.topicDescription,
+  source_url: c.sourceUrl,
+  text_length: c.text.length,
+  created_at: c.createdAt.toISOString(),
+  keywords: c.profile.terms.map((t) => ({ term: t.term, weight: t.weight })),
+  entities: [...c.profile.entities],
+  summary: c.profile.summary
+})
+
+/** The `Decorum` service over an engine (anything `Engine.layer` provides). */
+export const make = (email: string = DEFAULT_ACCOUNT): Effect.Effect<DecorumService, StoreFailure, EngineServices> =>
+  Effect.gen(function*() {
+    const context = yield* Effect.context<EngineServices>()
+    const account = yield* (yield* AccountStore).ensureAccount(email)
+    const info = yield* EngineInfo
+    const run = <A, E>(effect: Effect.Effect<A, E, EngineServices>) => Effect.provide(effect, context)
+    return Decorum.of({
+      info: { engineVersion: info.engineVersion, modelVersion: info.modelVersion },
+      scoreComment: (request, options = {}) =>
+        run(Effect.flatMap(decode(Native.CommentScoreRequest, request), (r) => Evaluations.scoreComment(account, r, options))),
+      checkSpam: (request, options = {}) =>
+        run(Effect.flatMap(decode(Native.SpamCheckRequest, request), (r) => Evaluations.checkSpam(account, r, options))),
+      checkRelevance: (request, options = {}) =>
+        run(Effect.flatMap(decode(Native.RelevanceRequest, request), (r) => Evaluations.checkRelevance(account, r, options))),
+      megacall: (request, options = {}) =>
+        run(Effect.flatMap(decode(Native.MegacallRequest, request), (r) => Megacall.megacall(account, r, request, options))),
+      analyze: (request, options = {}) =>
+        run(Effect.flatMap(
+          decode(Perspective.AnalyzeCommentRequest, Perspective.normalizeRequestKeys(request)),
+          (r) => Analyze.analyze(r, options.family ?? "compat")
+        )),
+      suggestScore: (request) =>
+        run(Effect.flatMap(
+          decode(Perspective.SuggestCommentScoreRequest, Perspective.normalizeRequestKeys(request)),
+          (r) => Suggest.suggestScore(account, r)
+        )),
+      createArticleContext: (request) =>
+        run(Effect.flatMap(decode(Native.InitTopicRequest, request), (r) => Effect.map(ArticleContexts.create(account, r), articleView))),
+      getArticleContext: (id) => run(Effect.map(ArticleContexts.get(account, id), articleView)),
+      deleteArticleContext: (id) => run(ArticleContexts.remove(account, id)),
+      listArticleContexts: () => run(ArticleContexts.list(account))
+    })
+  })
+
+/**
+ * The local model set a host uses when none is configured: what the server picks with no
+ * `DECORUM_LOCAL_MODEL` set, so both hosts answer alike out of the box.
+ */
+export const defaultModel = (): LocalEngine.ModelChoice =>
+  Effect.runSync(Effect.withConfigProvider(LocalEngine.modelConfig, ConfigProvider.fromMap(new Map())))
+
+/** The engine from options, with this host's defaults (`db: "memory"`, the server's default model). */
+export const engineLayer = (options: DecorumOptions = {}): Layer.Layer<EngineServices, ConfigError.ConfigError | StoreFailure> =>
+  Engine.layer({ ...options, db: options.db ?? "memory", model: options.model ?? defaultModel() })
+
+/** The `Decorum` service and the engine under it, from options (the same options as the server's engine). */
+export const layer = (options: DecorumOptions = {}): Layer.Layer<Decorum | EngineServices, ConfigError.ConfigError | StoreFailure> =>
+  Layer.effect(Decorum, make(options.account)).pipe(Layer.provideMerge(engineLayer(options)))

@@ -1,0 +1,268 @@
+/**
+ * The in-process host answers exactly what the Node server answers for the same input: both are
+ * built from the same engine options (the real local engine, in-memory stores), the server is
+ * called over a real socket, and every value, model version and error is compared.
+ */
+import { Auth, SuggestionStore } from "@decorum/core"
+import { HttpApp, HttpConfig } from "@decorum/http"
+import { HttpApiBuilder, HttpServer } from "@effect/platform"
+import { NodeHttpServer } from "@effect/platform-node"
+import { expect, it as effectIt } from "@effect/vitest"
+import { Context, Effect, Exit, Layer, Scope } from "effect"
+import { mkdtempSync, rmSync } from "node:fs"
+import { createServer } from "node:http"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll, beforeAll, describe, it } from "vitest"
+import {
+  createDecorum,
+  Decorum,
+  type DecorumClient,
+  DecorumClosedError,
+  DecorumLayer,
+  type DecorumOptions,
+  defaultModel,
+  Engine,
+  InvalidComment,
+  InvalidRequest,
+  MissingParameter,
+  NoEvaluationRequested,
+  NotFound,
+  UnknownArticleContext,
+  UnsupportedAttribute
+} from "../src/index.js"
+
+const options: DecorumOptions = { db: "memory", model: defaultModel() }
+const ARTICLE = "The city council approved a new budget for public parks and libraries. Residents debated library opening hours and the cost of new books."
+const EMAIL = "moderator@example.com"
+
+interface Server {
+  readonly url: string
+  readonly key: string
+  readonly close: () => Promise<void>
+}
+
+/** The Node host over an engine built from `options`, on a loopback port. */
+const startServer = async (): Promise<Server> => {
+  const scope = Effect.runSync(Scope.make())
+  const layer = HttpApiBuilder.serve().pipe(
+    Layer.provide(HttpApp.layer),
+    Layer.provideMerge(Layer.mergeAll(Engine.layer(options), HttpConfig.layer())),
+    Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" }))
+  )
+  const context = await Effect.runPromise(Layer.buildWithScope(layer, scope))
+  const address = Context.get(context, HttpServer.HttpServer).address
+  if (address._tag !== "TcpAddress") throw new Error("expected a TCP address")
+  const key = await Effect.runPromise(Effect.provide(Effect.map(Auth.createKey(EMAIL), (k) => k.key), context))
+  return { url: `http://127.0.0.1:${address.port}`, key, close: () => Effect.runPromise(Scope.close(scope, Exit.void)) }
+}
+
+describe("createDecorum: the same answers as the server", () => {
+  let server: Server
+  let decorum: DecorumClient
+  let serverArticle: string
+  let localArticle: string
+
+  const post = async (path: string, body: unknown) => {
+    const res = await fetch(server.url + path, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-user-email": EMAIL, "x-api-key": server.key },
+      body: JSON.stringify(body)
+    })
+    return { status: res.status, model: res.headers.get("x-model-version"), engine: res.headers.get("x-engine-version"), body: await res.json() }
+  }
+
+  /** The error a promise rejects with. */
+  const rejection = (promise: Promise<unknown>) => promise.then(() => expect.fail("expected a rejection"), (e: unknown) => e)
+
+  beforeAll(async () => {
+    ;[server, decorum] = await Promise.all([startServer(), createDecorum(options)])
+    serverArticle = (await post("/v0.2/inittopic", { text: ARTICLE, title: "Council budget" })).body.article_id
+    localArticle = (await decorum.createArticleContext({ text: ARTICLE, title: "Council budget" })).article_id
+  })
+  afterAll(async () => {
+    await Promise.all([server?.close(), decorum?.close()])
+  })
+
+  it("names the same engine and model set", async () => {
+    const res = await post("/v0.2/antispam", { comment: "hello there" })
+    expect(decorum.info).toEqual({ engineVersion: res.engine, modelVersion: res.model })
+  })
+
+  it("reads the same article context view (apart from its id and creation time)", async () => {
+    const res = await fetch(`${server.url}/v0.2/article-contexts/${serverArticle}`, { headers: { "x-user-email": EMAIL, "x-api-key": server.key } })
+    const { article_id: _a, created_at: _c, ...fromServer } = await res.json()
+    const { article_id, created_at: _d, ...local } = await decorum.getArticleContext(localArticle)
+    expect(article_id).toBe(localArticle)
+    expect(local).toEqual(fromServer)
+  })
+
+  const comments = [
+    "You are an idiot and this plan is stupid.",
+    "Longer library hours would help students who work during the day.",
+    "Buy cheap watches now!!! Subscribe at http://spam.example/deal",
+    "Everyone knows politics ruins everything, so the budget is wrong."
+  ]
+
+  it("scores comments identically", async () => {
+    for (const comment of comments) {
+      const res = await post("/v0.2/commentscore", { article_context_id: serverArticle, comment, reply_to_comment: "Parks first." })
+      const local = await decorum.scoreComment({ article_context_id: localArticle, comment, reply_to_comment: "Parks first." })
+      expect(res.status).toBe(200)
+      expect(local.value).toEqual(res.body)
+      expect(local.provenance.model).toBe(res.model)
+    }
+  })
+
+  it("checks spam identically, with and without an article context", async () => {
+    for (const comment of comments) {
+      const res = await post("/v0.2/antispam", { comment })
+      expect((await decorum.checkSpam({ comment })).value).toEqual(res.body)
+      const withArticle = await post("/v0.2/antispam", { comment, article_context_id: serverArticle })
+      expect((await decorum.checkSpam({ comment, article_context_id: localArticle })).value).toEqual(withArticle.body)
+    }
+  })
+
+  it("checks relevance and banned topics identically", async () => {
+    for (const comment of comments) {
+      const request = { comment, banned_topics: ["politics", "cryptocurrency"] }
+      const res = await post("/v0.2/commentrelevance", { ...request, article_context_id: serverArticle })
+      const local = await decorum.checkRelevance({ ...request, article_context_id: localArticle })
+      expect(local.value).toEqual(res.body)
+      expect(local.provenance.model).toBe(res.model)
+    }
+  })
+
+  it("answers the combined evaluation identically, section by section", async () => {
+    const request = {
+      comment: comments[0]!,
+      banned_topics: ["politics"],
+      run_comment_score: true,
+      run_spam_check: true,
+      run_relevance_check: true,
+      run_perspective: true,
+      requested_attributes: ["TOXICITY", "INSULT", "PROFANITY"],
+      run_llm_detect: false
+    }
+    const res = await post("/v0.2/megacall", { ...request, article_context_id: serverArticle })
+    const local = await decorum.megacall({ ...request, article_context_id: localArticle })
+    expect(res.status).toBe(200)
+    expect(Object.keys(res.body).sort()).toEqual(["comment_score", "perspective", "relevance_check", "spam_check"])
+    for (const section of ["comment_score", "spam_check", "relevance_check", "perspective"] as const) {
+      expect(local[section]?.value).toEqual(res.body[section])
+    }
+    expect(local.failures).toEqual({})
+  })
+
+  it("analyses attributes identically on both Perspective families", async () => {
+    const request = {
+      comment: { text: "What kind of idiot name is foo? Nice library though." },
+      requestedAttributes: { TOXICITY: {}, INSULT: {}, SEVERE_TOXICITY: {}, TOXICITY_EXPERIMENTAL: { scoreThreshold: 0.01 } },
+      spanAnnotations: true,
+      clientToken: "t-1"
+    }
+    const compat = await post("/v0.2/external-compat/analyse", request)
+    const local = await decorum.analyze(request)
+    expect(local.value).toEqual(compat.body)
+    expect(local.provenance.model).toBe(compat.model)
+    const google = await fetch(`${server.url}/v1alpha1/comments:analyze?key=${server.key}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ comment: { text: "you are an idiot" }, requested_attributes: { TOXICITY: {} }, languages: ["en"] })
+    })
+    const googleLocal = await decorum.analyze(
+      { comment: { text: "you are an idiot" }, requested_attributes: { TOXICITY: {} }, languages: ["en"] } as never,
+      { family: "google" }
+    )
+    expect(googleLocal.value).toEqual(await google.json())
+  })
+
+  it("stores score suggestions and answers what the server answers", async () => {
+    const request = { comment: { text: "you are lovely" }, attributeScores: { TOXICITY: { summaryScore: { value: 0 } } }, clientToken: "c-1", languages: ["en"] }
+    const res = await post("/v0.2/external-compat/suggestscore", request)
+    expect(await decorum.suggestScore(request)).toEqual(res.body)
+  })
+
+  it("rejects with the domain's error classes, with the server's messages", async () => {
+    const cases: Array<[string, unknown, () => Promise<unknown>, new(...args: never) => Error]> = [
+      ["/v0.2/antispam", { comment: "  " }, () => decorum.checkSpam({ comment: "  " }), InvalidComment],
+      ["/v0.2/antispam", { comment: 42 }, () => decorum.checkSpam({ comment: 42 } as never), InvalidRequest],
+      ["/v0.2/commentscore", { comment: "hi" }, () => decorum.scoreComment({ comment: "hi" }), MissingParameter],
+      ["/v0.2/megacall", { comment: "hi" }, () => decorum.megacall({ comment: "hi" }), NoEvaluationRequested]
+    ]
+    for (const [path, body, call, type] of cases) {
+      const res = await post(path, body)
+      const error = await rejection(call())
+      expect(error).toBeInstanceOf(type)
+      expect((error as { _tag: string })._tag).toBe(type.name)
+      expect((error as Error).message).toBe(res.body.message)
+    }
+    const unknown = "00000000-0000-4000-8000-000000000000"
+    const error = await rejection(decorum.scoreComment({ comment: "hi", article_context_id: unknown }))
+    expect(error).toBeInstanceOf(UnknownArticleContext)
+    expect((error as UnknownArticleContext).message).toBe((await post("/v0.2/commentscore", { comment: "hi", article_context_id: unknown })).body.message)
+    expect(await rejection(decorum.analyze({ comment: { text: "x" }, requestedAttributes: { NOPE: {} } }))).toBeInstanceOf(UnsupportedAttribute)
+  })
+
+  it("deletes an article context, after which it is not found", async () => {
+    const { article_id } = await decorum.createArticleContext({ text: "Tomatoes need sun." })
+    expect((await decorum.listArticleContexts()).map((c) => c.id)).toContain(article_id)
+    await decorum.deleteArticleContext(article_id)
+    expect(await rejection(decorum.getArticleContext(article_id))).toBeInstanceOf(NotFound)
+  })
+})
+
+describe("createDecorum: lifecycle", () => {
+  let dir: string
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), "decorum-embedded-"))
+  })
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+  it("persists to a SQLite file, closes it, and reopens it", async () => {
+    const db = join(dir, "embedded.db")
+    const first = await createDecorum({ ...options, db, account: "site@example.com" })
+    const { article_id } = await first.createArticleContext({ text: ARTICLE })
+    await first.close()
+    await first.close()
+    expect(await first.checkSpam({ comment: "hi" }).catch((e: unknown) => e)).toBeInstanceOf(DecorumClosedError)
+    const second = await createDecorum({ ...options, db, account: "site@example.com" })
+    try {
+      expect((await second.getArticleContext(article_id)).article_id).toBe(article_id)
+    } finally {
+      await second.close()
+    }
+    // Another account does not see it.
+    const other = await createDecorum({ ...options, db, account: "other@example.com" })
+    try {
+      expect(await other.getArticleContext(article_id).catch((e: unknown) => e)).toBeInstanceOf(NotFound)
+    } finally {
+      await other.close()
+    }
+  })
+
+  it("rejects creation with the store's error when the store cannot open", async () => {
+    const error = await createDecorum({ ...options, db: join(dir, "missing-dir", "x.db") }).catch((e: unknown) => e)
+    expect((error as { _tag?: string })._tag).toBe("StoreFailure")
+  })
+})
+
+describe("DecorumLayer: the Effect API", () => {
+  effectIt.layer(DecorumLayer(options))((it) => {
+    it.effect("fails with tagged errors a caller can catch by tag, and stores suggestions", () =>
+      Effect.gen(function*() {
+        const decorum = yield* Decorum
+        const tag = yield* decorum.checkSpam({ comment: "" }).pipe(
+          Effect.as("no error"),
+          Effect.catchTag("InvalidComment", (e) => Effect.succeed(`${e._tag}: ${e.reason}`))
+        )
+        expect(tag).toBe("InvalidComment: empty")
+        const spam = yield* decorum.checkSpam({ comment: "Buy cheap watches now!!! Subscribe at http://spam.example/deal" })
+        expect(spam.value.is_spam).toBe(true)
+        expect(spam.provenance.model).toBe(decorum.info.modelVersion)
+        yield* decorum.suggestScore({ comment: { text: "fine" }, attributeScores: { TOXICITY: { summaryScore: { value: 0.1 } } } })
+        const stored = yield* Effect.flatMap(SuggestionStore, (s) => s.list({ email: "embedded@localhost" }))
+        expect(stored.map((s) => s.attributeScores)).toEqual([{ TOXICITY: 0.1 }])
+      }))
+  })
+})
