@@ -8,7 +8,7 @@ import { Engine } from "@decorum/embedded"
 import { HttpApp, HttpConfig } from "@decorum/http"
 import { HttpApiBuilder, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
-import { Cause, type ConfigError, Context, Effect, Exit, Fiber, Layer } from "effect"
+import { Cause, type ConfigError, Context, Effect, Exit, Fiber, Layer, Logger } from "effect"
 import type { StoreFailure } from "@decorum/domain"
 import type { ServeError } from "@effect/platform/HttpServerError"
 import { createServer } from "node:http"
@@ -88,7 +88,8 @@ export const serve = async (options: ServeOptions = {}): Promise<void> => {
       return yield* Effect.never
     })
   )
-  const fiber = Effect.runFork(program)
+  // Logs go to stderr in logfmt, so stdout carries only the banner (and scripts can read it).
+  const fiber = Effect.runFork(program.pipe(Effect.provide(Logger.replace(Logger.defaultLogger, Logger.withConsoleError(Logger.logfmtLogger)))))
   const stop = () => {
     Effect.runFork(Fiber.interrupt(fiber))
   }
