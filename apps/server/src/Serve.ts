@@ -3,7 +3,7 @@
  * HTTP contract (from `@decorum/http`) and Node's HTTP server. On a first start with no account it
  * creates one and prints a key and a curl line that works.
  */
-import { AccountStore, Auth, EngineInfo } from "@decorum/core"
+import { AccountStore, Auth, EngineInfo, RateLimiter } from "@decorum/core"
 import { Engine } from "@decorum/embedded"
 import { HttpApp, HttpConfig } from "@decorum/http"
 import { HttpApiBuilder, HttpServer } from "@effect/platform"
@@ -34,6 +34,19 @@ const httpConfigFromEnv = () => {
   })
 }
 
+/** `DECORUM_RATE_LIMIT_PER_MINUTE` (and `DECORUM_RATE_LIMIT_BURST`): per-account limits; unset means none. */
+const rateLimitFromEnv = () => {
+  const perMinute = process.env["DECORUM_RATE_LIMIT_PER_MINUTE"]?.trim()
+  if (!perMinute) return Layer.empty
+  const rate = Number(perMinute)
+  const burstRaw = process.env["DECORUM_RATE_LIMIT_BURST"]?.trim()
+  const burst = burstRaw ? Number(burstRaw) : rate
+  if (!(rate > 0) || !(burst >= 1)) {
+    throw new Error(`DECORUM_RATE_LIMIT_PER_MINUTE and DECORUM_RATE_LIMIT_BURST must be positive numbers`)
+  }
+  return RateLimiter.memory({ perMinute: rate, burst })
+}
+
 /** The whole server as one layer, for `serve` and for tests that start it in-process. */
 export const serverLayer = (
   options: ServeOptions = {}
@@ -44,7 +57,7 @@ export const serverLayer = (
   const engine = Engine.layerFromEnv({ db })
   return HttpApiBuilder.serve().pipe(
     Layer.provide(HttpApp.layer),
-    Layer.provideMerge(Layer.mergeAll(engine, httpConfigFromEnv())),
+    Layer.provideMerge(Layer.mergeAll(engine, httpConfigFromEnv(), rateLimitFromEnv())),
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port, host }))
   )
 }

@@ -2,7 +2,7 @@
  * Starts the HTTP host on a real loopback socket with test providers and in-memory stores.
  * Shared by the contract suite of every host.
  */
-import { AccountStore, ArticleContextStore, Auth, EngineInfo, MemoryStores, SuggestionStore, TestProviders } from "@decorum/core"
+import { AccountStore, ArticleContextStore, Auth, EngineInfo, MemoryStores, RateLimiter, type RateLimitOptions, SuggestionStore, TestProviders } from "@decorum/core"
 import { ProviderFailure, type ScoreSuggestion } from "@decorum/domain"
 import { HttpConfig, HttpApp } from "@decorum/http"
 import { HttpApiBuilder, HttpServer } from "@effect/platform"
@@ -41,6 +41,8 @@ export const makeHook = Effect.gen(function*() {
 export interface HostOptions {
   /** `HttpConfig.publicBaseUrl` (the discovery document's `rootUrl`); derived from requests when absent. */
   readonly publicBaseUrl?: string
+  /** Per-account rate limit; none when absent. */
+  readonly rateLimit?: RateLimitOptions
 }
 
 export const engineLayer = (hook: TestProviders.Options["hook"], options: HostOptions = {}) =>
@@ -48,7 +50,8 @@ export const engineLayer = (hook: TestProviders.Options["hook"], options: HostOp
     TestProviders.layer(hook ? { hook } : {}),
     MemoryStores.layer,
     Layer.succeed(EngineInfo, ENGINE_INFO),
-    HttpConfig.layer({ bodyLimitBytes: 256 * 1024, publicBaseUrl: options.publicBaseUrl ?? null })
+    HttpConfig.layer({ bodyLimitBytes: 256 * 1024, publicBaseUrl: options.publicBaseUrl ?? null }),
+    options.rateLimit ? RateLimiter.memory(options.rateLimit) : Layer.empty
   )
 
 export interface TestHost {
