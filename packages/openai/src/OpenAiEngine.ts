@@ -269,8 +269,10 @@ const make = (resolved: ResolvedOptions) =>
     )
   })
 
+// Local mode is the quiet default (the server's banner names the model set); LLM modes log their
+// configuration once, with the key redacted, since that is what an operator checks first.
 const logConfiguration = (resolved: ResolvedOptions) =>
-  Effect.logInfo("Decorum evaluation engine", {
+  (resolved.mode === "local" ? Effect.logDebug : Effect.logInfo)("Decorum evaluation engine", {
     mode: resolved.mode,
     ...(resolved.mode === "local"
       ? {}
