@@ -3,7 +3,7 @@
  * answers; errors are rendered by `Respond.inFamily` through the one mapping table.
  */
 import { Analyze, ArticleContexts, EngineInfo, Evaluations, Megacall, StoreHealth, Suggest } from "@decorum/core"
-import { Native, Perspective } from "@decorum/domain"
+import { type Account, type DecorumError, type Evaluated, Native, Perspective } from "@decorum/domain"
 import { HttpApiBuilder, HttpServerRequest } from "@effect/platform"
 import { Effect } from "effect"
 import { DecorumApi } from "./Api.js"
@@ -37,6 +37,24 @@ const perspectiveBody = <A, I>(schema: Parameters<typeof Body.decode<A, I>>[0]) 
     const raw = yield* Body.readObject()
     return yield* Body.decode(schema, Perspective.normalizeRequestKeys(raw))
   })
+
+/**
+ * A native single evaluation: authenticate, decode the body with `schema`, evaluate, and answer the
+ * result with its provenance headers.
+ */
+const singleEvaluation = <Req, I, A, E extends DecorumError, R>(
+  schema: Parameters<typeof Body.decode<Req, I>>[0],
+  section: string,
+  evaluate: (account: Account, request: Req, options: Evaluations.EvaluationOptions) => Effect.Effect<Evaluated<A>, E, R>
+) =>
+  inFamily(
+    "native",
+    Effect.gen(function*() {
+      const account = yield* headerAccount
+      const { decoded } = yield* nativeBody(schema)
+      return evaluated(section, yield* evaluate(account, decoded, yield* evaluationOptions))
+    })
+  )
 
 export const ALLOWED_ENDPOINTS = [
   "inittopic",
@@ -76,33 +94,9 @@ export const NativeLive = HttpApiBuilder.group(DecorumApi, "native", (handlers) 
           return json({ article_id: context.id })
         })
       ))
-    .handleRaw("commentscore", () =>
-      inFamily(
-        "native",
-        Effect.gen(function*() {
-          const account = yield* headerAccount
-          const { decoded } = yield* nativeBody(Native.CommentScoreRequest)
-          return evaluated("comment_score", yield* Evaluations.scoreComment(account, decoded, yield* evaluationOptions))
-        })
-      ))
-    .handleRaw("antispam", () =>
-      inFamily(
-        "native",
-        Effect.gen(function*() {
-          const account = yield* headerAccount
-          const { decoded } = yield* nativeBody(Native.SpamCheckRequest)
-          return evaluated("spam_check", yield* Evaluations.checkSpam(account, decoded, yield* evaluationOptions))
-        })
-      ))
-    .handleRaw("commentrelevance", () =>
-      inFamily(
-        "native",
-        Effect.gen(function*() {
-          const account = yield* headerAccount
-          const { decoded } = yield* nativeBody(Native.RelevanceRequest)
-          return evaluated("relevance_check", yield* Evaluations.checkRelevance(account, decoded, yield* evaluationOptions))
-        })
-      ))
+    .handleRaw("commentscore", () => singleEvaluation(Native.CommentScoreRequest, "comment_score", Evaluations.scoreComment))
+    .handleRaw("antispam", () => singleEvaluation(Native.SpamCheckRequest, "spam_check", Evaluations.checkSpam))
+    .handleRaw("commentrelevance", () => singleEvaluation(Native.RelevanceRequest, "relevance_check", Evaluations.checkRelevance))
     .handleRaw("megacall", () =>
       inFamily(
         "native",
