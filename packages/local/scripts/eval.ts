@@ -12,7 +12,7 @@ import { loadModelSet } from "../src/model/TrainedModel.js"
 import {
   accuracy, agreement, applyCalibration, calibrationError, rocAuc, spearman, type TrainOptions
 } from "../src/model/train.js"
-import { GUARDRAILS, OBFUSCATIONS, OBFUSCATION_TOLERANCE, check } from "../test/model/guardrails.js"
+import { GUARDRAILS, KNOWN_FAILURES, OBFUSCATIONS, OBFUSCATION_TOLERANCE, check } from "../test/model/guardrails.js"
 import * as D from "./data.js"
 import {
   C3_LABELS, dataDir, featurise, loadSplits, makeFeaturizer, MODELS_DIR, rawScore, TOXICITY_LABELS, trainHeads,
@@ -72,7 +72,7 @@ const main = () => {
         ["Spearman rank correlation, local vs Perspective", f3(spearman(local, api))],
         ...[0.5, 0.7, 0.8].flatMap((t) => [
           [`agreement at ${t} (same side of the threshold)`, pct(agreement(local, api, t))],
-          [`comments at or above ${t}: local / Perspective`, `${local.filter((v) => v >= t).length} / ${api.filter((v) => v >= t).length}`]
+          [`comments at or above ${t}: local / Perspective / both`, `${local.filter((v) => v >= t).length} / ${api.filter((v) => v >= t).length} / ${local.filter((v, i) => v >= t && api[i]! >= t).length}`]
         ]),
         ["mean score: local / Perspective", `${f3(local.reduce((a, b) => a + b, 0) / local.length)} / ${f3(api.reduce((a, b) => a + b, 0) / api.length)}`],
         ["ROC AUC against the human label: local / Perspective", `${f3(rocAuc(local, human))} / ${f3(rocAuc(api, human))}`]
@@ -142,7 +142,7 @@ export const guardrails = (set: ReturnType<typeof loadModelSet>) => {
         total++
         const s = scores[e.label]!
         if (check(e, s)) pass++
-        else failures.push(`${g.category}: "${text}" ${e.label} ${s.toFixed(3)} (want ${e.below !== undefined ? `< ${e.below}` : `>= ${e.atLeast}`})`)
+        else failures.push(`${g.category}: "${text}" ${e.label} ${s.toFixed(3)} (want ${e.below !== undefined ? `< ${e.below}` : `>= ${e.atLeast}`})${KNOWN_FAILURES.has(`${text}|${e.label}`) ? " [known]" : " [NEW]"}`)
       }
     }
     rows.push([g.category, g.texts.length, g.expect.map((e) => `${e.label} ${e.below !== undefined ? `< ${e.below}` : `>= ${e.atLeast}`}`).join(", "), `${pass}/${total}`])

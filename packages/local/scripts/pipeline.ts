@@ -77,13 +77,40 @@ export const SOURCE_WEIGHT: Record<string, number> = {
   paradetox: 1,
   "ruddit-offensiveness": 1,
   "sbic-social-bias-frames-dev-test-PARTIAL": 1,
-  "decorum-augmentation": 3,
+  "decorum-augmentation": 6,
   "youtube-spam-collection": 1,
   "sms-spam-collection": 0.3,
-  "constructive-comments-c3": 1
+  "constructive-comments-c3": 1,
+  "wikipedia-talk-context-toxicity-cat": 3
 }
 
-export const TRAIN_TOXICITY: TrainOptions = { bits: 19, epochs: 6, learningRate: 0.2, l2: 1e-6, nbAlpha: 1, nbClip: 3, seed: 20261101 }
+/**
+ * Per-label overrides: tweet and Gab hate corpora label "offensive" far more broadly than
+ * Wikipedia raters label "toxic", so they teach IDENTITY_ATTACK but only whisper to TOXICITY.
+ */
+const QUIET_HATE_SETS: Record<string, number> = {
+  ...SOURCE_WEIGHT,
+  "davidson-hate-offensive": 0.1,
+  "hatexplain-majority-labels": 0.1,
+  "implicit-hate": 0.1,
+  "sbic-social-bias-frames-dev-test-PARTIAL": 0.2,
+  "edos-sexism": 0.2
+}
+export const LABEL_SOURCE_WEIGHT: Partial<Record<ModelLabel, Record<string, number>>> = {
+  TOXICITY: QUIET_HATE_SETS,
+  INSULT: QUIET_HATE_SETS,
+  PROFANITY: QUIET_HATE_SETS,
+  SEVERE_TOXICITY: QUIET_HATE_SETS
+}
+
+/**
+ * Heads whose shipped weights are the sum of an NB-weighted and a plain logistic regression
+ * (an ensemble that is still one linear model); the others are plain logistic regression.
+ * Chosen on the dev split (scripts/tune.ts), see docs/models.md.
+ */
+export const NB_ENSEMBLE: ReadonlySet<ModelLabel> = new Set(["TOXICITY", "SEVERE_TOXICITY", "INSULT", "PROFANITY", "THREAT"])
+
+export const TRAIN_TOXICITY: TrainOptions = { bits: 19, epochs: 12, learningRate: 0.1, l2: 1e-6, nbAlpha: 1, nbClip: 3, seed: 20261101 }
 export const TRAIN_SPAM: TrainOptions = { bits: 18, epochs: 10, learningRate: 0.2, l2: 1e-6, nbAlpha: 1, nbClip: 3, seed: 20261102 }
 export const TRAIN_C3: TrainOptions = { bits: 18, epochs: 6, learningRate: 0.1, l2: 1e-5, nbAlpha: 1, nbClip: 3, seed: 20261103 }
 
@@ -118,6 +145,8 @@ export interface Splits {
   /** Wikipedia CAT rows with Perspective scores: half to fit the scale map, half to report. */
   readonly gcFit: Array<D.Example>
   readonly gcReport: Array<D.Example>
+  /** Wikipedia CAT rows whose Perspective score is a soft TOXICITY target in training. */
+  readonly gcDistill: Array<D.Example>
   readonly spam: Array<D.Example>
   readonly c3Train: Array<D.Example>
   readonly c3Calib: Array<D.Example>
@@ -135,9 +164,12 @@ export const loadSplits = (dir: string, log: (s: string) => void = () => {}): Sp
   const jigsawDev = random.filter(isDev)
   const jigsawTrain = random.filter((e) => !isDev(e))
   const gc = D.wikipediaCat(dir)
-  const gcFit = gc.filter((e) => D.hash32(e.id) % 2 === 0)
+  const gcFit = gc.filter((e) => D.hash32(e.id) % 4 === 2)
+  const gcDistill = gc
+    .filter((e) => D.hash32(e.id) % 4 === 0)
+    .map((e): D.Example => ({ ...e, source: "wikipedia-talk-context-toxicity-cat", labels: { TOXICITY: Number(e.extra!.api) } }))
   const gcReport = gc.filter((e) => D.hash32(e.id) % 2 === 1)
-  log(`jigsaw: train ${jigsawTrain.length}, dev ${jigsawDev.length}, test ${jigsawTest.length}; wikipedia-cat fit ${gcFit.length}, report ${gcReport.length}`)
+  log(`jigsaw: train ${jigsawTrain.length}, dev ${jigsawDev.length}, test ${jigsawTest.length}; wikipedia-cat distil ${gcDistill.length}, fit ${gcFit.length}, report ${gcReport.length}`)
 
   const others = [
     ...D.toxicSpans(dir), ...D.convabuse(dir), ...D.davidson(dir), ...D.edos(dir), ...D.hatexplain(dir),
@@ -158,7 +190,7 @@ export const loadSplits = (dir: string, log: (s: string) => void = () => {}): Sp
     })
   const othersClean = clean(others)
   const inCalib = (e: D.Example) => D.hash32(e.source + ":" + (e.group ?? e.id)) % 12 === 0
-  const toxTrain = [...jigsawTrain, ...othersClean.filter((e) => !inCalib(e)), ...augmentation()]
+  const toxTrain = [...jigsawTrain, ...gcDistill, ...othersClean.filter((e) => !inCalib(e)), ...augmentation()]
   const toxCalib = [...jigsawDev, ...othersClean.filter(inCalib)]
   log(`toxicity family: train ${toxTrain.length}, calibration ${toxCalib.length}, dropped as near-duplicates of held-out rows ${dropped}`)
 
@@ -168,7 +200,7 @@ export const loadSplits = (dir: string, log: (s: string) => void = () => {}): Sp
   const c3Train = c3.filter((e) => c3Part(e) < 8)
   const c3Calib = c3.filter((e) => c3Part(e) === 8)
   const c3Test = c3.filter((e) => c3Part(e) === 9)
-  return { toxTrain, toxCalib, jigsawTest, gcFit, gcReport, spam, c3Train, c3Calib, c3Test, dropped }
+  return { toxTrain, toxCalib, jigsawTest, gcFit, gcReport, gcDistill, spam, c3Train, c3Calib, c3Test, dropped }
 }
 
 // ---------------------------------------------------------------- training
@@ -194,7 +226,9 @@ export const trainHeads = (
   data: Featurised,
   labels: ReadonlyArray<ModelLabel>,
   options: TrainOptions,
-  log: (s: string) => void = () => {}
+  log: (s: string) => void = () => {},
+  weights: Readonly<Record<string, number>> = SOURCE_WEIGHT,
+  labelWeights: Partial<Record<ModelLabel, Readonly<Record<string, number>>>> = LABEL_SOURCE_WEIGHT
 ): Map<ModelLabel, LinearModel> => {
   const out = new Map<ModelLabel, LinearModel>()
   for (const label of labels) {
@@ -205,7 +239,7 @@ export const trainHeads = (
     data.rows.forEach((e, r) => {
       const y = e.labels[label]
       target[r] = y === undefined ? Number.NaN : y
-      weight[r] = SOURCE_WEIGHT[e.source] ?? 1
+      weight[r] = labelWeights[label]?.[e.source] ?? weights[e.source] ?? 1
       if (y !== undefined && !Number.isNaN(y)) n++
     })
     out.set(label, trainLogistic(data.X, target, weight, options))
@@ -214,7 +248,7 @@ export const trainHeads = (
   return out
 }
 
-/** Respelling map: one-edit variants of abuse words, minus words used 3+ times in the corpus. */
+/** Respelling map: one-edit variants of abuse words, minus words used 20+ times in the corpus (real words). */
 export const respellFrom = (texts: Iterable<string>): Record<string, string> => {
   const norm = new Normalizer()
   const counts = new Map<string, number>()
@@ -226,7 +260,7 @@ export const respellFrom = (texts: Iterable<string>): Record<string, string> => 
     }
   }
   const common = new Set<string>()
-  for (const [w, c] of counts) if (c >= 3) common.add(w)
+  for (const [w, c] of counts) if (c >= 20) common.add(w)
   const map = buildRespellMap(common)
   return Object.fromEntries(Object.entries(map).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
 }
@@ -267,4 +301,25 @@ export const trainSpam = (
   }
   const model = trainHeads(featurise(f, rows), ["SPAM"], TRAIN_SPAM, log).get("SPAM")!
   return { model, calibration: fitPlatt(z, y), rows }
+}
+
+/** The toxicity family: plain LR for every head, plus the NB-LR for the ensemble heads. */
+export const trainToxicity = (data: Featurised, log: (s: string) => void = () => {}): Map<ModelLabel, LinearModel> => {
+  log("  plain logistic regression")
+  const plain = trainHeads(data, TOXICITY_LABELS, { ...TRAIN_TOXICITY, nbAlpha: undefined }, log)
+  log("  NB-weighted logistic regression")
+  const nb = trainHeads(data, TOXICITY_LABELS.filter((l) => NB_ENSEMBLE.has(l)), TRAIN_TOXICITY, log)
+  const out = new Map<ModelLabel, LinearModel>()
+  for (const label of TOXICITY_LABELS) {
+    const p = plain.get(label)!
+    const n = nb.get(label)
+    if (n === undefined) {
+      out.set(label, p)
+      continue
+    }
+    const weights = new Float32Array(p.weights.length)
+    for (let j = 0; j < weights.length; j++) weights[j] = p.weights[j]! + n.weights[j]!
+    out.set(label, { weights, bias: p.bias + n.bias, bits: p.bits })
+  }
+  return out
 }

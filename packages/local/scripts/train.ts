@@ -9,12 +9,12 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import type { ModelLabel } from "../src/AttributeModel.js"
 import { encodeWeights, type FamilyEntry, type LabelEntry, type Manifest } from "../src/model/format.js"
-import { fitIsotonic, fitPlatt, type Calibration, type LinearModel, type TrainOptions } from "../src/model/train.js"
+import { fitPlatt, fitQuantileMap, type Calibration, type LinearModel, type TrainOptions } from "../src/model/train.js"
 import type { Example } from "./data.js"
 import { LEXICONS } from "./lexicons.js"
 import {
   C3_LABELS, dataDir, FEATURES, featurise, JIGSAW_PREVALENCE, LICENSES, loadSplits, makeFeaturizer, MODELS_DIR,
-  rawScore, respellFrom, TOXICITY_LABELS, TRAIN_C3, TRAIN_SPAM, TRAIN_TOXICITY, trainHeads, trainSpam, VERSION, YOUTUBE_TEST_VIDEO
+  rawScore, respellFrom, TOXICITY_LABELS, TRAIN_C3, TRAIN_SPAM, TRAIN_TOXICITY, trainHeads, trainSpam, trainToxicity, VERSION, YOUTUBE_TEST_VIDEO
 } from "./pipeline.js"
 
 const log = (s: string) => process.stderr.write(s + "\n")
@@ -30,6 +30,34 @@ const plattAtPrevalence = (z: Array<number>, y: Array<number>, prevalence: numbe
   const wp = prevalence / Math.max(rate, 1e-9)
   const wn = (1 - prevalence) / Math.max(1 - rate, 1e-9)
   return fitPlatt(z, y, y.map((v) => v * wp + (1 - v) * wn))
+}
+
+/**
+ * The map onto Perspective's TOXICITY scale: quantile mapping of the raw score onto Perspective's
+ * historical scores (same share of comments above every threshold), continued past the last knot
+ * with the slope of a logistic fitted to the same pairs, so comments more toxic than anything in
+ * the fitting set are not clamped. (A conditional-mean map, isotonic regression, was tried first:
+ * it compresses the top of the scale so that nothing reaches 0.7; see docs/models.md.)
+ */
+const perspectiveMap = (z: Array<number>, y: Array<number>): Calibration => {
+  const iso = fitQuantileMap(z, y)
+  const tail = fitPlatt(z, y)
+  if (iso.kind !== "pwl" || tail.kind !== "platt") return iso
+  const xs = [...iso.x]
+  const ys = [...iso.y]
+  const last = xs[xs.length - 1]!
+  // the logistic's slope, shifted to pass through the last knot
+  const a = Math.max(tail.a, 0.05)
+  const top = Math.min(0.99, Math.max(0.01, ys[ys.length - 1]!))
+  const b = Math.log(top / (1 - top)) - a * last
+  const step = 0.5 / a
+  for (let k = 1; k <= 12; k++) {
+    const x = last + k * step
+    const v = Math.min(0.995, 1 / (1 + Math.exp(-(a * x + b))))
+    xs.push(Number(x.toFixed(5)))
+    ys.push(Number(v.toFixed(5)))
+  }
+  return { kind: "pwl", x: xs, y: ys }
 }
 
 const calibrationRows = (f: ReturnType<typeof makeFeaturizer>, rows: ReadonlyArray<Example>, label: ModelLabel, model: LinearModel) => {
@@ -68,7 +96,7 @@ export const train = (outDir: string) => {
     log(`toxicity family: featurising ${splits.toxTrain.length} rows`)
     const data = featurise(f, splits.toxTrain)
     log(`  ${data.X.nnz} non-zeros, ${((Date.now() - t0) / 1000).toFixed(0)} s`)
-    const heads = trainHeads(data, TOXICITY_LABELS, TRAIN_TOXICITY, log)
+    const heads = trainToxicity(data, log)
     const calibrations = new Map<ModelLabel, Calibration>()
     for (const label of TOXICITY_LABELS) {
       const model = heads.get(label)!
@@ -80,7 +108,7 @@ export const train = (outDir: string) => {
           z.push(rawScore(f, model, e.text))
           y.push(Number(e.extra!.api))
         }
-        calibrations.set(label, fitIsotonic(z, y, 40, 40))
+        calibrations.set(label, perspectiveMap(z, y))
       } else {
         const { z, y } = calibrationRows(f, splits.toxCalib, label, model)
         calibrations.set(label, plattAtPrevalence(z, y, JIGSAW_PREVALENCE[label]))

@@ -8,52 +8,76 @@
  */
 import type { Contribution, ModelLabel } from "../AttributeModel.js"
 import { Featurizer } from "./features.js"
-import { decodeWeights, type FamilyEntry, type LabelEntry, type Manifest, type WeightTable } from "./format.js"
+import { decodeQuantised, type LabelEntry, type Manifest, type QuantisedTable } from "./format.js"
 import { Normalizer } from "./normalize.js"
 import { applyCalibration } from "./train.js"
 
-interface Head {
-  readonly table: WeightTable
-  readonly column: number
-}
 
 export class ModelSet {
   readonly version: string
   readonly labels: ReadonlyArray<ModelLabel>
   readonly manifest: Manifest
   private readonly featurizer: Featurizer
-  private readonly tables = new Map<string, WeightTable>()
-  private readonly heads = new Map<ModelLabel, Head>()
+  /** Column of each trained head in the combined table. */
+  private readonly columnOf = new Map<ModelLabel, number>()
   private readonly entries = new Map<ModelLabel, LabelEntry>()
-  private readonly rawCache = new Map<string, Float64Array>()
+  /**
+   * Every trained head of every family in one slot-major `i16` table over the largest family's
+   * slots (smaller families are repeated, as their mask would fold them): one cache line per
+   * feature serves all heads.
+   */
+  private readonly q: Int16Array
+  private readonly columns: number
+  private readonly bits: number
+  private readonly scales: Float64Array
+  private readonly bias: Float64Array
+  private readonly raws: Float64Array
 
   /**
    * `files` maps a family's file name to its bytes. Families whose file is missing are skipped,
-   * and the labels they carried fall back to nothing (a deployment may delete a flagged family).
+   * and the labels they carried are dropped (a deployment may delete a flagged family).
    */
   constructor(manifest: Manifest, files: ReadonlyMap<string, Uint8Array>) {
     this.manifest = manifest
     this.version = manifest.version
     this.featurizer = new Featurizer(manifest.features, new Normalizer({ respell: manifest.respell }))
-    const families = new Map<string, FamilyEntry>()
+    const loaded: Array<{ labels: ReadonlyArray<ModelLabel>; table: QuantisedTable }> = []
     for (const family of manifest.families) {
       const bytes = files.get(family.file)
       if (bytes === undefined) continue
-      const table = decodeWeights(bytes)
+      const table = decodeQuantised(bytes)
       if (table.bits !== family.bits || table.labels !== family.labels.length) {
         throw new Error(`weight file ${family.file} does not match the manifest`)
       }
-      this.tables.set(family.name, table)
-      this.rawCache.set(family.name, new Float64Array(table.labels))
-      families.set(family.name, family)
+      if (table.bits > manifest.features.bits) throw new Error(`weight file ${family.file} has more slots than the feature space`)
+      loaded.push({ labels: family.labels, table })
+    }
+    const bits = loaded.reduce((m, f) => Math.max(m, f.table.bits), 0)
+    const C = loaded.reduce((n, f) => n + f.table.labels, 0)
+    this.bits = bits
+    this.columns = C
+    this.q = new Int16Array((1 << bits) * C)
+    this.scales = new Float64Array(C)
+    this.bias = new Float64Array(C)
+    this.raws = new Float64Array(C)
+    let offset = 0
+    for (const { labels, table } of loaded) {
+      const L = table.labels
+      const mask = (1 << this.bits) - 1
+      for (let slot = 0; slot < 1 << bits; slot++) {
+        const src = (slot & mask) * L
+        const dst = slot * C + offset
+        for (let l = 0; l < L; l++) this.q[dst + l] = table.q[src + l]!
+      }
+      labels.forEach((label, l) => {
+        this.columnOf.set(label, offset + l)
+        this.scales[offset + l] = table.scales[l]!
+        this.bias[offset + l] = table.bias[l]!
+      })
+      offset += L
     }
     for (const [label, entry] of Object.entries(manifest.labels) as Array<[ModelLabel, LabelEntry]>) {
-      if (entry.kind === "trained") {
-        const family = families.get(entry.family)
-        const table = this.tables.get(entry.family)
-        if (family === undefined || table === undefined) continue
-        this.heads.set(label, { table, column: family.labels.indexOf(label) })
-      }
+      if (entry.kind === "trained" && !this.columnOf.has(label)) continue
       this.entries.set(label, entry)
     }
     // drop aliases and combinations whose targets are gone
@@ -62,10 +86,7 @@ export class ModelSet {
       changed = false
       for (const [label, entry] of this.entries) {
         const targets = entry.kind === "alias" ? [entry.of] : entry.kind === "max" ? entry.of : []
-        if (entry.kind === "trained" && !this.heads.has(label)) {
-          this.entries.delete(label)
-          changed = true
-        } else if (targets.some((t) => !this.entries.has(t))) {
+        if (targets.some((t) => !this.entries.has(t))) {
           this.entries.delete(label)
           changed = true
         }
@@ -79,51 +100,41 @@ export class ModelSet {
     return this.entries.get(label)
   }
 
-  /** Raw log-odds of every trained label in the requested set (features computed once). */
-  private scoreFamilies(text: string, wanted: ReadonlySet<string>): void {
+  /** Raw log-odds of every trained head (features computed once, one pass over the table). */
+  private scoreAll(text: string): void {
     const f = this.featurizer
     f.run(text)
-    for (const name of wanted) {
-      const table = this.tables.get(name)!
-      const out = this.rawCache.get(name)!
-      const L = table.labels
-      const mask = (1 << table.bits) - 1
-      const w = table.weights
-      for (let l = 0; l < L; l++) out[l] = table.bias[l]!
-      const idx = f.idx
-      const val = f.val
-      if (L === 1) {
-        let z = out[0]!
-        for (let p = 0; p < f.nnz; p++) z += w[idx[p]! & mask]! * val[p]!
-        out[0] = z
-      } else {
-        for (let p = 0; p < f.nnz; p++) {
-          const base = (idx[p]! & mask) * L
-          const v = val[p]!
-          for (let l = 0; l < L; l++) out[l]! += w[base + l]! * v
-        }
-      }
+    const C = this.columns
+    const out = this.raws
+    out.fill(0)
+    const mask = (1 << this.bits) - 1
+    const q = this.q
+    const idx = f.idx
+    const val = f.val
+    for (let p = 0; p < f.nnz; p++) {
+      const base = (idx[p]! & mask) * C
+      const v = val[p]!
+      for (let c = 0; c < C; c++) out[c]! += q[base + c]! * v
     }
+    for (let c = 0; c < C; c++) out[c] = this.bias[c]! + out[c]! * this.scales[c]!
   }
 
-  private collectFamilies(label: ModelLabel, into: Set<string>, lexicons: Set<ModelLabel>) {
+  /** 1: needs the trained heads, 2: needs the normaliser only (lexicons), 3: both. */
+  private needs(label: ModelLabel): number {
     const entry = this.entries.get(label)
-    if (entry === undefined) return
-    if (entry.kind === "trained") into.add(entry.family)
-    else if (entry.kind === "alias") this.collectFamilies(entry.of, into, lexicons)
-    else if (entry.kind === "max") for (const o of entry.of) this.collectFamilies(o, into, lexicons)
-    else lexicons.add(label)
+    if (entry === undefined) return 0
+    if (entry.kind === "trained") return 1
+    if (entry.kind === "alias") return this.needs(entry.of)
+    if (entry.kind === "max") return entry.of.reduce((m, o) => m | this.needs(o), 0)
+    return 2
   }
 
   private valueOf(label: ModelLabel, text: string, normalized: boolean): number | undefined {
     const entry = this.entries.get(label)
     if (entry === undefined) return undefined
     switch (entry.kind) {
-      case "trained": {
-        const head = this.heads.get(label)!
-        const raw = this.rawCache.get(entry.family)![head.column]!
-        return applyCalibration(entry.calibration, raw)
-      }
+      case "trained":
+        return applyCalibration(entry.calibration, this.raws[this.columnOf.get(label)!]!)
       case "alias":
         return this.valueOf(entry.of, text, normalized)
       case "max": {
@@ -133,22 +144,21 @@ export class ModelSet {
       }
       case "lexicon": {
         if (!normalized) this.featurizer.normalizer.run(text)
-        return lexiconScore(entry, this.featurizer.normalizer).p
+        return lexiconProbability(entry, this.featurizer.normalizer)
       }
     }
   }
 
   /** Calibrated probabilities for the requested labels (labels this set cannot score are left out). */
   predict(text: string, labels: ReadonlyArray<ModelLabel>): Partial<Record<ModelLabel, number>> {
-    const families = new Set<string>()
-    const lexicons = new Set<ModelLabel>()
-    for (const l of labels) this.collectFamilies(l, families, lexicons)
-    if (families.size > 0) this.scoreFamilies(text, families)
-    else if (lexicons.size > 0) this.featurizer.normalizer.run(text)
+    let needs = 0
+    for (const l of labels) needs |= this.needs(l)
+    if ((needs & 1) !== 0) this.scoreAll(text)
+    else if (needs !== 0) this.featurizer.normalizer.run(text)
     const out: Partial<Record<ModelLabel, number>> = {}
     for (const l of labels) {
       const v = this.valueOf(l, text, true)
-      if (v !== undefined) out[l] = Math.round(v * 1e6) / 1e6
+      if (v !== undefined) out[l] = v
     }
     return out
   }
@@ -162,8 +172,8 @@ export class ModelSet {
       entry = this.entries.get(target)
     }
     if (entry === undefined || entry.kind !== "trained") return Number.NaN
-    this.scoreFamilies(text, new Set([entry.family]))
-    return this.rawCache.get(entry.family)![this.heads.get(target)!.column]!
+    this.scoreAll(text)
+    return this.raws[this.columnOf.get(target)!]!
   }
 
   /**
@@ -201,13 +211,14 @@ export class ModelSet {
         .sort((a, b) => b.weight - a.weight || a.begin - b.begin)
         .slice(0, limit)
     }
-    const head = this.heads.get(target)!
-    const table = head.table
+    const column = this.columnOf.get(target)!
+    const scale = this.scales[column]!
+    const C = this.columns
     const f = this.featurizer
     f.run(text, true)
     const n = norm.count
     const tokenScore = new Float64Array(n)
-    const mask = (1 << table.bits) - 1
+    const mask = (1 << this.bits) - 1
     // split each slot's contribution evenly over its occurrences
     const occurrences = new Float64Array(f.nnz)
     for (let o = 0; o < f.occ; o++) occurrences[f.occSlot[o]!]! += 1
@@ -216,7 +227,7 @@ export class ModelSet {
       const from = f.occFrom[o]!
       if (from < 0) continue
       const to = f.occTo[o]!
-      const c = (table.weights[(f.idx[p]! & mask) * table.labels + head.column]! * f.val[p]!) / occurrences[p]!
+      const c = (this.q[(f.idx[p]! & mask) * C + column]! * scale * f.val[p]!) / occurrences[p]!
       const share = c / (to - from + 1)
       for (let t = from; t <= to; t++) tokenScore[t]! += share
     }
@@ -248,21 +259,68 @@ export class ModelSet {
   }
 }
 
+interface CompiledLexicon {
+  readonly words: ReadonlyMap<string, number>
+  /** First words of two-word phrases (so single words skip the pair lookup). */
+  readonly starts: ReadonlySet<string>
+}
+const compiled = new WeakMap<object, CompiledLexicon>()
+const compile = (entry: Extract<LabelEntry, { kind: "lexicon" }>): CompiledLexicon => {
+  let c = compiled.get(entry)
+  if (c === undefined) {
+    const words = new Map(Object.entries(entry.words))
+    c = { words, starts: new Set([...words.keys()].filter((w) => w.includes(" ")).map((w) => w.split(" ")[0]!)) }
+    compiled.set(entry, c)
+  }
+  return c
+}
+
+/** The probability of a lexicon approximation, without collecting spans (hot path). */
+export const lexiconProbability = (entry: Extract<LabelEntry, { kind: "lexicon" }>, norm: Normalizer): number => {
+  let z = entry.bias
+  const { words, starts } = compile(entry)
+  let seen: Set<string> | undefined
+  for (let i = 0; i < norm.count; i++) {
+    const t = norm.tokens[i]!
+    const w = words.get(t)
+    if (w !== undefined) {
+      seen ??= new Set()
+      if (!seen.has(t)) {
+        seen.add(t)
+        z += w
+      }
+    }
+    if (i + 1 < norm.count && starts.has(t)) {
+      const pair = t + " " + norm.tokens[i + 1]!
+      const pw = words.get(pair)
+      if (pw !== undefined) {
+        seen ??= new Set()
+        if (!seen.has(pair)) {
+          seen.add(pair)
+          z += pw
+        }
+      }
+    }
+  }
+  return 1 / (1 + Math.exp(-z))
+}
+
 /** A lexicon approximation: logistic of a bias plus the weights of distinct matched words. */
 export const lexiconScore = (
   entry: Extract<LabelEntry, { kind: "lexicon" }>,
   norm: Normalizer
 ): { p: number; hits: Array<Contribution> } => {
   let z = entry.bias
+  const { words } = compile(entry)
   const seen = new Set<string>()
   const hits: Array<Contribution> = []
   for (let i = 0; i < norm.count; i++) {
     const t = norm.tokens[i]!
-    const w = entry.words[t]
+    const w = words.get(t)
     // two-word entries
     if (i + 1 < norm.count) {
       const pair = t + " " + norm.tokens[i + 1]!
-      const pw = entry.words[pair]
+      const pw = words.get(pair)
       if (pw !== undefined && !seen.has(pair)) {
         seen.add(pair)
         z += pw

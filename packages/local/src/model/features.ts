@@ -82,8 +82,11 @@ export class Featurizer {
   occ = 0
 
   private readonly mask: number
-  private readonly stamp: Uint32Array
-  private readonly position: Int32Array
+  // small open-addressing table (slot -> position), cleared by generation stamps; sized to the
+  // text so that it stays in cache
+  private tableKeys: Int32Array = new Int32Array(4096)
+  private tablePos: Int32Array = new Int32Array(4096)
+  private tableStamp: Uint32Array = new Uint32Array(4096)
   private generation = 0
   private blockOf: Uint8Array = new Uint8Array(1024)
   private count: Float32Array = new Float32Array(1024)
@@ -96,24 +99,34 @@ export class Featurizer {
     this.config = config
     this.normalizer = normalizer
     this.mask = (1 << config.bits) - 1
-    this.stamp = new Uint32Array(1 << config.bits)
-    this.position = new Int32Array(1 << config.bits)
   }
 
   private add(hash: number, block: number, from: number, to: number) {
     const slot = hash & this.mask
-    let p: number
-    if (this.stamp[slot] === this.generation) {
-      p = this.position[slot]!
+    const tmask = this.tableKeys.length - 1
+    let h = Math.imul(slot, 0x9e3779b1) >>> 0
+    let p = -1
+    for (;;) {
+      h &= tmask
+      if (this.tableStamp[h] !== this.generation) break
+      if (this.tableKeys[h] === slot) {
+        p = this.tablePos[h]!
+        break
+      }
+      h++
+    }
+    if (p >= 0) {
       this.count[p]! += 1
     } else {
       p = this.nnz++
       if (p >= this.idx.length) this.growSlots()
-      this.stamp[slot] = this.generation
-      this.position[slot] = p
+      this.tableStamp[h] = this.generation
+      this.tableKeys[h] = slot
+      this.tablePos[h] = p
       this.idx[p] = slot
       this.count[p] = 1
       this.blockOf[p] = block
+      if (this.nnz * 2 > this.tableKeys.length) this.growTable()
     }
     if (this.tracking) {
       const o = this.occ++
@@ -137,6 +150,25 @@ export class Featurizer {
     this.blockOf = grow(this.blockOf, (n) => new Uint8Array(n))
   }
 
+  private growTable() {
+    const size = this.tableKeys.length * 2
+    this.tableKeys = new Int32Array(size)
+    this.tablePos = new Int32Array(size)
+    this.tableStamp = new Uint32Array(size)
+    const mask = size - 1
+    for (let p = 0; p < this.nnz; p++) {
+      let h = Math.imul(this.idx[p]!, 0x9e3779b1) >>> 0
+      for (;;) {
+        h &= mask
+        if (this.tableStamp[h] !== this.generation) break
+        h++
+      }
+      this.tableStamp[h] = this.generation
+      this.tableKeys[h] = this.idx[p]!
+      this.tablePos[h] = p
+    }
+  }
+
   private growOcc() {
     const size = this.occSlot.length * 2
     for (const key of ["occSlot", "occFrom", "occTo"] as const) {
@@ -153,7 +185,7 @@ export class Featurizer {
     this.nnz = 0
     this.generation = (this.generation + 1) >>> 0
     if (this.generation === 0) {
-      this.stamp.fill(0)
+      this.tableStamp.fill(0)
       this.generation = 1
     }
     const norm = this.normalizer

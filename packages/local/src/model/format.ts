@@ -95,6 +95,36 @@ export const encodeWeights = (bits: number, columns: ReadonlyArray<Float32Array>
   return new Uint8Array(buf)
 }
 
+/** A weight file's quantised contents, without dequantising. */
+export interface QuantisedTable {
+  readonly bits: number
+  readonly labels: number
+  /** Slot-major `i16`: `q[slot * labels + label] * scales[label]` is the weight. */
+  readonly q: Int16Array
+  readonly scales: Float32Array
+  readonly bias: Float32Array
+}
+
+export const decodeQuantised = (bytes: Uint8Array): QuantisedTable => {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  if (view.getUint32(0, true) !== MAGIC) throw new Error("not a Decorum weight file")
+  if (view.getUint32(4, true) !== FORMAT) throw new Error("unsupported weight file format")
+  const bits = view.getUint32(8, true)
+  const L = view.getUint32(12, true)
+  const size = 1 << bits
+  const header = 16 + 8 * L
+  if (bytes.byteLength !== header + size * L * 2) throw new Error("truncated weight file")
+  const scales = new Float32Array(L)
+  const bias = new Float32Array(L)
+  for (let l = 0; l < L; l++) {
+    scales[l] = view.getFloat32(16 + 4 * l, true)
+    bias[l] = view.getFloat32(16 + 4 * L + 4 * l, true)
+  }
+  const q = new Int16Array(size * L)
+  for (let i = 0; i < size * L; i++) q[i] = view.getInt16(header + 2 * i, true)
+  return { bits, labels: L, q, scales, bias }
+}
+
 export const decodeWeights = (bytes: Uint8Array): WeightTable => {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   if (view.getUint32(0, true) !== MAGIC) throw new Error("not a Decorum weight file")

@@ -178,7 +178,7 @@ export class Normalizer {
   /** Number of `!` and `?` characters. */
   bangs = 0
 
-  private readonly respell: Readonly<Record<string, string>>
+  private readonly respell: ReadonlyMap<string, string>
   // folded text buffer with origin offsets, reused between calls
   private fold: Array<number> = []
   private orgBegin: Array<number> = []
@@ -186,7 +186,7 @@ export class Normalizer {
   private wasUpper: Array<number> = []
 
   constructor(options: NormalizerOptions = {}) {
-    this.respell = { ...RESPELLINGS, ...(options.respell ?? {}) }
+    this.respell = new Map(Object.entries({ ...RESPELLINGS, ...(options.respell ?? {}) }))
   }
 
   /** Normalise `text`; returns the number of tokens. */
@@ -373,7 +373,7 @@ export class Normalizer {
       flags |= FLAG_OBFUSCATED
     }
     // respellings (explicit and one-edit variants of abuse words)
-    const respelled = this.respell[t]
+    const respelled = this.respell.get(t)
     if (respelled !== undefined) {
       flags |= FLAG_OBFUSCATED
       if (respelled.includes(" ")) {

@@ -217,21 +217,48 @@ export const applyCalibration = (c: Calibration, z: number): number => {
   return ys[lo]! + t * (ys[hi]! - ys[lo]!)
 }
 
-/** Platt scaling by Newton's method on the weighted log loss (targets in [0, 1]). */
+/**
+ * Platt scaling: Newton's method with backtracking on the weighted log loss (targets in [0, 1]),
+ * with Platt's target smoothing for hard labels (y=1 → (N₊+1)/(N₊+2), y=0 → 1/(N₋+2)) so that
+ * separable calibration data cannot send the slope to infinity.
+ */
 export const fitPlatt = (z: ArrayLike<number>, y: ArrayLike<number>, w?: ArrayLike<number>): Calibration => {
+  const n = z.length
+  let np = 0
+  let nn = 0
+  for (let i = 0; i < n; i++) {
+    const wi = w === undefined ? 1 : w[i]!
+    np += wi * y[i]!
+    nn += wi * (1 - y[i]!)
+  }
+  const hi = (np + 1) / (np + 2)
+  const lo = 1 / (nn + 2)
+  const t = Float64Array.from({ length: n }, (_, i) => (y[i] === 1 ? hi : y[i] === 0 ? lo : y[i]!))
+  const weight = (i: number) => (w === undefined ? 1 : w[i]!)
+  const loss = (a: number, b: number) => {
+    let s = 0
+    for (let i = 0; i < n; i++) {
+      const m = a * z[i]! + b
+      // log(1 + e^m) - t m, computed stably
+      const softplus = m > 0 ? m + Math.log1p(Math.exp(-m)) : Math.log1p(Math.exp(m))
+      s += weight(i) * (softplus - t[i]! * m)
+    }
+    return s
+  }
   let a = 1
   let b = 0
+  let current = loss(a, b)
   for (let iter = 0; iter < 100; iter++) {
     let ga = 0
     let gb = 0
     let haa = 1e-9
     let hab = 0
     let hbb = 1e-9
-    for (let i = 0; i < z.length; i++) {
-      const wi = w === undefined ? 1 : w[i]!
+    for (let i = 0; i < n; i++) {
+      const wi = weight(i)
       const p = sigmoid(a * z[i]! + b)
-      const d = (p - y[i]!) * wi
-      const h = p * (1 - p) * wi
+      const d = (p - t[i]!) * wi
+      const h = Math.max(p * (1 - p), 1e-12) * wi
       ga += d * z[i]!
       gb += d
       haa += h * z[i]! * z[i]!
@@ -242,9 +269,18 @@ export const fitPlatt = (z: ArrayLike<number>, y: ArrayLike<number>, w?: ArrayLi
     if (Math.abs(det) < 1e-18) break
     const da = (hbb * ga - hab * gb) / det
     const db = (haa * gb - hab * ga) / det
-    a -= da
-    b -= db
-    if (Math.abs(da) + Math.abs(db) < 1e-10) break
+    let step = 1
+    let next = loss(a - da, b - db)
+    while (next > current && step > 1e-6) {
+      step /= 2
+      next = loss(a - step * da, b - step * db)
+    }
+    if (next > current) break
+    a -= step * da
+    b -= step * db
+    const improved = current - next
+    current = next
+    if (Math.abs(step * da) + Math.abs(step * db) < 1e-10 || improved < 1e-12) break
   }
   return { kind: "platt", a, b }
 }
@@ -305,6 +341,35 @@ export const fitIsotonic = (z: ArrayLike<number>, y: ArrayLike<number>, maxKnots
     fy.push(Number(ys[i]!.toFixed(5)))
   }
   return { kind: "pwl", x: fx, y: fy }
+}
+
+/**
+ * Quantile (equipercentile) mapping: the piecewise-linear map that sends the q-quantile of `z` to
+ * the q-quantile of `target`, so mapped scores have the target's distribution (the same share of
+ * comments above 0.5, 0.7, 0.8). Knots are denser in the upper tail, where thresholds live.
+ */
+export const fitQuantileMap = (z: ArrayLike<number>, target: ArrayLike<number>): Calibration => {
+  const zs = Float64Array.from(z).sort()
+  const ts = Float64Array.from(target).sort()
+  const levels: Array<number> = []
+  for (let q = 0; q <= 0.9; q += 0.05) levels.push(Number(q.toFixed(2)))
+  levels.push(0.92, 0.94, 0.96, 0.97, 0.98, 0.985, 0.99, 0.993, 0.996, 0.998, 1)
+  const at = (a: Float64Array, q: number) => {
+    const pos = q * (a.length - 1)
+    const lo = Math.floor(pos)
+    const hi = Math.min(a.length - 1, lo + 1)
+    return a[lo]! + (pos - lo) * (a[hi]! - a[lo]!)
+  }
+  const x: Array<number> = []
+  const y: Array<number> = []
+  for (const q of levels) {
+    const xv = Number(at(zs, q).toFixed(5))
+    const yv = Number(at(ts, q).toFixed(5))
+    if (x.length > 0 && xv <= x[x.length - 1]!) continue
+    x.push(xv)
+    y.push(Math.max(yv, y.length > 0 ? y[y.length - 1]! : 0))
+  }
+  return { kind: "pwl", x, y }
 }
 
 // ---------------------------------------------------------------- metrics
