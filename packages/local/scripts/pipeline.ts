@@ -2,7 +2,7 @@
  * The training recipe shared by `npm run train` and `npm run eval`: which data trains which
  * heads, the fixed splits (decided before any result was seen), sample weights, hyper-parameters.
  */
-import { existsSync } from "node:fs"
+import { existsSync, readFileSync } from "node:fs"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import type { ModelLabel } from "../src/AttributeModel.js"
@@ -50,7 +50,8 @@ export const LICENSES: Record<string, SourceRef> = Object.fromEntries(
       ["youtube-spam-collection", "CC BY 4.0", "yes"],
       ["sms-spam-collection", "CC BY 4.0", "yes"],
       ["constructive-comments-c3", "not stated; parent corpus SOCC is CC BY-NC-SA 4.0", "unknown (probably NC)"],
-      ["decorum-augmentation", "Apache-2.0 (written for this project)", "yes"]
+      ["decorum-augmentation", "Apache-2.0 (written for this project)", "yes"],
+      ["moderator-corrections", "your own moderators' decisions", "yours"]
     ] as const
   ).map(([dataset, license, commercial]) => [dataset, { dataset, license, commercial }])
 )
@@ -81,7 +82,8 @@ export const SOURCE_WEIGHT: Record<string, number> = {
   "youtube-spam-collection": 1,
   "sms-spam-collection": 0.3,
   "constructive-comments-c3": 1,
-  "wikipedia-talk-context-toxicity-cat": 3
+  "wikipedia-talk-context-toxicity-cat": 3,
+  "moderator-corrections": 4
 }
 
 /**
@@ -154,6 +156,43 @@ export interface Splits {
   readonly dropped: number
 }
 
+/**
+ * Moderators' corrections (`--corrections FILE`, JSON Lines), either `{"text", "attribute",
+ * "score"}` or the body of a Perspective `comments:suggestscore` request
+ * (`{"comment":{"text"},"attributeScores":{"TOXICITY":{"summaryScore":{"value":0}}}}`), as Coral
+ * Talk and other clients send them. Each becomes a training row for that attribute only (label
+ * masking), with the sample weight of `moderator-corrections` in `SOURCE_WEIGHT`.
+ */
+export const loadCorrections = (path: string): Array<D.Example> => {
+  const out: Array<D.Example> = []
+  const lines = readFileSync(path, "utf8").split("\n")
+  lines.forEach((line, n) => {
+    if (line.trim() === "") return
+    const row = JSON.parse(line) as {
+      text?: string
+      attribute?: string
+      score?: number
+      comment?: { text?: string } | string
+      attributeScores?: Record<string, { summaryScore?: { value?: number } }>
+    }
+    const text = row.text ?? (typeof row.comment === "string" ? row.comment : row.comment?.text)
+    if (text === undefined) throw new Error(`${path}:${n + 1}: no text`)
+    const labels: Partial<Record<ModelLabel, number>> = {}
+    if (row.attribute !== undefined && row.score !== undefined) labels[row.attribute.toUpperCase() as ModelLabel] = row.score
+    for (const [name, v] of Object.entries(row.attributeScores ?? {})) {
+      const value = v.summaryScore?.value
+      if (value !== undefined) labels[name.replace(/_EXPERIMENTAL$/, "").replace(/@.*$/, "").toUpperCase() as ModelLabel] = value
+    }
+    out.push({ text, source: "moderator-corrections", id: `correction-${n}`, labels })
+  })
+  return out
+}
+
+const correctionsFlag = (): Array<D.Example> => {
+  const i = process.argv.indexOf("--corrections")
+  return i >= 0 ? loadCorrections(process.argv[i + 1]!) : []
+}
+
 export const loadSplits = (dir: string, log: (s: string) => void = () => {}): Splits => {
   const random = D.jigsaw(dir, "random")
   const head = D.jigsaw(dir, "head")
@@ -190,14 +229,20 @@ export const loadSplits = (dir: string, log: (s: string) => void = () => {}): Sp
     })
   const othersClean = clean(others)
   const inCalib = (e: D.Example) => D.hash32(e.source + ":" + (e.group ?? e.id)) % 12 === 0
-  const toxTrain = [...jigsawTrain, ...gcDistill, ...othersClean.filter((e) => !inCalib(e)), ...augmentation()]
+  const corrections = correctionsFlag()
+  if (corrections.length > 0) log(`moderator corrections: ${corrections.length} rows`)
+  const has = (e: D.Example, labels: ReadonlyArray<ModelLabel>) => labels.some((l) => e.labels[l] !== undefined)
+  const toxTrain = [
+    ...jigsawTrain, ...gcDistill, ...othersClean.filter((e) => !inCalib(e)), ...augmentation(),
+    ...corrections.filter((e) => has(e, TOXICITY_LABELS))
+  ]
   const toxCalib = [...jigsawDev, ...othersClean.filter(inCalib)]
   log(`toxicity family: train ${toxTrain.length}, calibration ${toxCalib.length}, dropped as near-duplicates of held-out rows ${dropped}`)
 
-  const spam = [...D.youtube(dir), ...D.sms(dir)]
+  const spam = [...D.youtube(dir), ...D.sms(dir), ...corrections.filter((e) => has(e, ["SPAM"]))]
   const c3 = D.c3(dir)
   const c3Part = (e: D.Example) => D.hash32(e.group ?? e.id) % 10
-  const c3Train = c3.filter((e) => c3Part(e) < 8)
+  const c3Train = [...c3.filter((e) => c3Part(e) < 8), ...corrections.filter((e) => has(e, C3_LABELS))]
   const c3Calib = c3.filter((e) => c3Part(e) === 8)
   const c3Test = c3.filter((e) => c3Part(e) === 9)
   return { toxTrain, toxCalib, jigsawTest, gcFit, gcReport, gcDistill, spam, c3Train, c3Calib, c3Test, dropped }
