@@ -53,7 +53,8 @@ export const startServe = async (args: ReadonlyArray<string>, env: Record<string
   const cli = await bundleCli()
   const child = spawn(process.execPath, [cli, "serve", "--port", "0", "--host", "127.0.0.1", ...args], {
     cwd: root,
-    env: { ...process.env, DECORUM_ENGINE: "local", ...env }
+    // The bundle lives elsewhere than the sources, so point it at the shipped model files.
+    env: { ...process.env, DECORUM_ENGINE: "local", DECORUM_MODEL_DIR: join(root, "packages/local/models"), ...env }
   })
   let out = ""
   child.stdout.on("data", (c: Buffer) => (out += c.toString()))
@@ -79,7 +80,11 @@ export const startServe = async (args: ReadonlyArray<string>, env: Record<string
 /** Runs a `decorum` command to completion. */
 export const runCli = async (args: ReadonlyArray<string>, env: Record<string, string> = {}) => {
   const cli = await bundleCli()
-  const r = spawnSync(process.execPath, [cli, ...args], { cwd: root, env: { ...process.env, ...env }, encoding: "utf8" })
+  const r = spawnSync(process.execPath, [cli, ...args], {
+    cwd: root,
+    env: { ...process.env, DECORUM_MODEL_DIR: join(root, "packages/local/models"), ...env },
+    encoding: "utf8"
+  })
   return { code: r.status, stdout: r.stdout, stderr: r.stderr }
 }
 

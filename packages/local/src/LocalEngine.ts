@@ -47,6 +47,6 @@ export const fetchConfig: Config.Config<FetchOptions> = Config.all({
 
 /** `DECORUM_LOCAL_MODEL`: `trained` (default), `lexicon`, or a directory of retrained model files. */
 export const modelConfig: Config.Config<ModelChoice> = Config.string("DECORUM_LOCAL_MODEL").pipe(
-  Config.withDefault("lexicon"),
+  Config.withDefault("trained"),
   Config.map((v): ModelChoice => (v === "trained" || v === "lexicon" ? v : { directory: v }))
 )
