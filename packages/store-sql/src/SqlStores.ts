@@ -93,8 +93,18 @@ const IdRow = Schema.Struct({ id: DbNumber })
 const CountRow = Schema.Struct({ n: DbNumber })
 
 // Keep fields a newer writer may have added to a stored profile.
-const decodeRows = <A, I>(schema: Schema.Schema<A, I>) =>
-  Schema.decodeUnknown(Schema.Array(schema), { onExcessProperty: "preserve" })
+// Compiled once per row schema: building `Schema.Array(schema)` and its decoder on every query
+// cost more than the query itself on the authentication hot path.
+const rowDecoders = new WeakMap<object, (rows: unknown) => Effect.Effect<ReadonlyArray<unknown>, ParseResult.ParseError>>()
+
+const decodeRows = <A, I>(schema: Schema.Schema<A, I>): (rows: unknown) => Effect.Effect<ReadonlyArray<A>, ParseResult.ParseError> => {
+  let decoder = rowDecoders.get(schema)
+  if (decoder === undefined) {
+    decoder = Schema.decodeUnknown(Schema.Array(schema), { onExcessProperty: "preserve" })
+    rowDecoders.set(schema, decoder)
+  }
+  return decoder as (rows: unknown) => Effect.Effect<ReadonlyArray<A>, ParseResult.ParseError>
+}
 
 const toAccount = (row: typeof AccountRow.Type): Account => ({ id: row.id, email: row.email, createdAt: row.created_at })
 
