@@ -22,7 +22,8 @@ const badness = (text: string) => {
   return Math.min(0.98, 0.05 + 0.45 * n)
 }
 
-const ok = <A>(value: A): Evaluated<A> => ({ value, provenance: { model: MODEL } })
+/** The model name says when the caller asked for the rich fields (`detail: "full"`), so tests can see it arrive. */
+const ok = <A>(value: A, detail?: "basic" | "full"): Evaluated<A> => ({ value, provenance: { model: detail === "full" ? `${MODEL}+full` : MODEL } })
 
 export type Section = "comment_score" | "spam_check" | "relevance_check" | "perspective"
 
@@ -41,7 +42,7 @@ export const layer = (options: Options = {}) => {
   const hook = options.hook ?? (() => Effect.void)
   return Layer.mergeAll(
     Layer.succeed(CommentScorer, {
-      score: ({ comment }) =>
+      score: ({ comment, detail }) =>
         Effect.map(hook("comment_score", comment), () => {
           const toxicity = badness(comment)
           const quotes = quoteBad(comment)
@@ -53,7 +54,7 @@ export const layer = (options: Options = {}) => {
             overall_score: Math.max(1, 5 - quotes.length * 2),
             toxicity_score: toxicity,
             toxicity_explanation: quotes.length > 0 ? `Insulting words: ${quotes.join(", ")}` : "No insulting words found."
-          })
+          }, detail)
         })
     }),
     Layer.succeed(SpamChecker, {

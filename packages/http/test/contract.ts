@@ -230,6 +230,12 @@ export const describeContract = (name: string, start: () => Promise<ContractHost
         expect(res.headers.get("x-model-version")).toBe("test-model-1")
       })
 
+      it("passes X-Decorum-Detail: full through to the evaluation", async () => {
+        const res = await native("/v0.2/commentscore", { article_context_id: articleId, comment: "Library hours." }, { "x-decorum-detail": "full" })
+        expect(res.status).toBe(200)
+        expect(res.headers.get("x-model-version")).toBe("test-model-1+full")
+      })
+
       it("checks spam without an article context", async () => {
         const res = await native("/v0.2/antispam", { comment: "Buy cheap watches at https://spam.example" })
         expect(res.status).toBe(200)
