@@ -73,6 +73,22 @@ const NEGATED_INSULTS = [
   "You're not stupid for asking that question."
 ]
 
+/**
+ * Counter-speech: a slur or insult mentioned in order to condemn it or to report being its
+ * target. Labelled as not insulting and not an identity attack, and with a low soft TOXICITY
+ * (0.2: a reader may still find the word itself offensive); PROFANITY is left unlabelled.
+ */
+const MENTIONED = ["retard", "faggot", "slut", "idiot", "moron", "whore", "bitch", "dyke", "tranny"]
+const COUNTER_SPEECH = [
+  "Using the word {w} to describe people is hurtful.",
+  "My teacher told the class that {w} is a word we should never use.",
+  "He was suspended for calling a classmate a {w}, and rightly so.",
+  "I was called a {w} growing up and it still hurts.",
+  "Words like {w} have no place in this discussion.",
+  "It is not okay to call anyone a {w}, ever.",
+  "Being called a {w} online made her quit the platform."
+]
+
 const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1)
 const ZERO = { TOXICITY: 0, SEVERE_TOXICITY: 0, INSULT: 0, PROFANITY: 0, THREAT: 0, IDENTITY_ATTACK: 0 }
 
@@ -95,6 +111,9 @@ export const augmentation = (): Array<Example> => {
       push(t.replace("{a}", a).replace("{p}", p), { TOXICITY: 1, IDENTITY_ATTACK: 1, INSULT: 1, THREAT: 0 })
     })
   })
+  for (const w of MENTIONED) {
+    for (const t of COUNTER_SPEECH) push(t.replace("{w}", w), { TOXICITY: 0.2, INSULT: 0, IDENTITY_ATTACK: 0, SEVERE_TOXICITY: 0, THREAT: 0 })
+  }
   for (const t of NEGATED_INSULTS) push(t, { TOXICITY: 0, INSULT: 0, IDENTITY_ATTACK: 0, SEVERE_TOXICITY: 0, THREAT: 0 })
   return out
 }

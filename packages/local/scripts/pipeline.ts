@@ -29,7 +29,7 @@ export const dataDir = (): string => {
 }
 
 /** The model set's version (goes into X-Model-Version). Bump when the recipe or data change. */
-export const VERSION = "local-2026.11.1"
+export const VERSION = "local-2026.11.2"
 
 export const FEATURES: FeatureConfig = DEFAULT_FEATURES
 
@@ -106,11 +106,40 @@ export const LABEL_SOURCE_WEIGHT: Partial<Record<ModelLabel, Record<string, numb
 }
 
 /**
- * Heads whose shipped weights are the sum of an NB-weighted and a plain logistic regression
- * (an ensemble that is still one linear model); the others are plain logistic regression.
- * Chosen on the dev split (scripts/tune.ts), see docs/models.md.
+ * Sample weights of the in-domain model: the Jigsaw rows plus the bias counter-examples of
+ * scripts/augment.ts (at the same 1:2 ratio as in the mixture; without them the in-domain model
+ * brings identity-term bias back: "I am a gay man." TOXICITY 0.65). Every other source weighs 0.
  */
-export const NB_ENSEMBLE: ReadonlySet<ModelLabel> = new Set(["TOXICITY", "SEVERE_TOXICITY", "INSULT", "PROFANITY", "THREAT"])
+export const JIGSAW_ONLY: Record<string, number> = Object.fromEntries(
+  Object.keys(SOURCE_WEIGHT).map((k) => [k, k === "jigsaw-toxic-comment-2018-random-11k" ? 1 : k === "decorum-augmentation" ? 2 : 0])
+)
+
+/**
+ * One component of a head: logistic regression on the whole mixture (`mix`), on the mixture with
+ * the tweet and Gab hate corpora quiet (`quiet`), or on the Jigsaw rows only (`jigsaw`, in-domain
+ * for Wikipedia comments), plain or naive-Bayes weighted. A head's shipped weights are the sum
+ * of its components' weights (an ensemble of log-odds that is still one linear model).
+ */
+export type Component = "mix" | "mixNB" | "quiet" | "quietNB" | "jigsaw" | "jigsawNB"
+
+/**
+ * Components per head, chosen on the dev split (scripts/explore.ts, table in docs/models.md).
+ * THREAT has too few dev positives (7) to choose on, so it keeps the previous recipe.
+ */
+export const RECIPE: Readonly<Record<string, ReadonlyArray<Component>>> = {
+  TOXICITY: ["mix", "mixNB", "jigsawNB"],
+  SEVERE_TOXICITY: ["mix"],
+  INSULT: ["mix", "jigsaw"],
+  PROFANITY: ["mix", "jigsaw", "jigsawNB"],
+  THREAT: ["mix", "mixNB"],
+  IDENTITY_ATTACK: ["quiet"]
+}
+
+/**
+ * Heads calibrated together with high-precision pattern evidence (src/model/evidence.ts), at the
+ * natural prevalence enriched by Perspective's own factor on TOXICITY (scripts/train.ts).
+ */
+export const EVIDENCE: Partial<Record<ModelLabel, "threat" | "identity">> = { THREAT: "threat", IDENTITY_ATTACK: "identity" }
 
 export const TRAIN_TOXICITY: TrainOptions = { bits: 19, epochs: 12, learningRate: 0.1, l2: 1e-6, nbAlpha: 1, nbClip: 3, seed: 20261101 }
 export const TRAIN_SPAM: TrainOptions = { bits: 18, epochs: 10, learningRate: 0.2, l2: 1e-6, nbAlpha: 1, nbClip: 3, seed: 20261102 }
@@ -348,23 +377,37 @@ export const trainSpam = (
   return { model, calibration: fitPlatt(z, y), rows }
 }
 
-/** The toxicity family: plain LR for every head, plus the NB-LR for the ensemble heads. */
+/** The toxicity family: every head is the sum of its `RECIPE` components. */
 export const trainToxicity = (data: Featurised, log: (s: string) => void = () => {}): Map<ModelLabel, LinearModel> => {
-  log("  plain logistic regression")
-  const plain = trainHeads(data, TOXICITY_LABELS, { ...TRAIN_TOXICITY, nbAlpha: undefined }, log)
-  log("  NB-weighted logistic regression")
-  const nb = trainHeads(data, TOXICITY_LABELS.filter((l) => NB_ENSEMBLE.has(l)), TRAIN_TOXICITY, log)
+  const plain: TrainOptions = { ...TRAIN_TOXICITY, nbAlpha: undefined }
+  const wanted = (c: Component) => TOXICITY_LABELS.filter((l) => RECIPE[l]!.includes(c))
+  const quiet: Partial<Record<ModelLabel, Record<string, number>>> = Object.fromEntries(TOXICITY_LABELS.map((l) => [l, QUIET_HATE_SETS]))
+  const parts: Array<[Component, Map<ModelLabel, LinearModel>]> = []
+  const run = (c: Component, options: TrainOptions, weights: Readonly<Record<string, number>>, labelWeights: typeof LABEL_SOURCE_WEIGHT) => {
+    const labels = wanted(c)
+    if (labels.length === 0) return
+    log(`  component ${c}`)
+    parts.push([c, trainHeads(data, labels, options, log, weights, labelWeights)])
+  }
+  run("mix", plain, SOURCE_WEIGHT, LABEL_SOURCE_WEIGHT)
+  run("mixNB", TRAIN_TOXICITY, SOURCE_WEIGHT, LABEL_SOURCE_WEIGHT)
+  run("quiet", plain, SOURCE_WEIGHT, quiet)
+  run("quietNB", TRAIN_TOXICITY, SOURCE_WEIGHT, quiet)
+  run("jigsaw", plain, JIGSAW_ONLY, {})
+  run("jigsawNB", TRAIN_TOXICITY, JIGSAW_ONLY, {})
   const out = new Map<ModelLabel, LinearModel>()
   for (const label of TOXICITY_LABELS) {
-    const p = plain.get(label)!
-    const n = nb.get(label)
-    if (n === undefined) {
-      out.set(label, p)
-      continue
+    let weights: Float32Array | undefined
+    let bias = 0
+    let bits = TRAIN_TOXICITY.bits
+    for (const c of RECIPE[label]!) {
+      const m = parts.find(([name]) => name === c)![1].get(label)!
+      if (weights === undefined) weights = new Float32Array(m.weights.length)
+      for (let j = 0; j < weights.length; j++) weights[j] = weights[j]! + m.weights[j]!
+      bias += m.bias
+      bits = m.bits
     }
-    const weights = new Float32Array(p.weights.length)
-    for (let j = 0; j < weights.length; j++) weights[j] = p.weights[j]! + n.weights[j]!
-    out.set(label, { weights, bias: p.bias + n.bias, bits: p.bits })
+    out.set(label, { weights: weights!, bias, bits })
   }
   return out
 }

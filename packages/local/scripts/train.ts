@@ -9,11 +9,12 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import type { ModelLabel } from "../src/AttributeModel.js"
 import { encodeWeights, type FamilyEntry, type LabelEntry, type Manifest } from "../src/model/format.js"
-import { fitPlatt, fitQuantileMap, type Calibration, type LinearModel, type TrainOptions } from "../src/model/train.js"
+import { identityEvidence, threatEvidence, type EvidenceKind } from "../src/model/evidence.js"
+import { fitPlatt, fitPlatt2, fitQuantileMap, type Calibration, type LinearModel, type TrainOptions } from "../src/model/train.js"
 import type { Example } from "./data.js"
 import { LEXICONS } from "./lexicons.js"
 import {
-  C3_LABELS, dataDir, FEATURES, featurise, JIGSAW_PREVALENCE, LICENSES, loadSplits, makeFeaturizer, MODELS_DIR,
+  C3_LABELS, dataDir, EVIDENCE, FEATURES, featurise, JIGSAW_PREVALENCE, LICENSES, loadSplits, makeFeaturizer, MODELS_DIR,
   rawScore, respellFrom, TOXICITY_LABELS, TRAIN_C3, TRAIN_SPAM, TRAIN_TOXICITY, trainHeads, trainSpam, trainToxicity, VERSION, YOUTUBE_TEST_VIDEO
 } from "./pipeline.js"
 
@@ -72,12 +73,69 @@ const calibrationRows = (f: ReturnType<typeof makeFeaturizer>, rows: ReadonlyArr
   return { z, y }
 }
 
+/**
+ * How much Perspective enriches TOXICITY over the human base rate, as an odds ratio: the odds of
+ * Perspective's mean score over the odds of the human "toxic" rate on the same Wikipedia CAT rows
+ * (the fitting quarter). Perspective's scores are not probabilities at natural prevalence; this
+ * measures by how much they are shifted up, so that heads without Perspective reference scores
+ * (THREAT, IDENTITY_ATTACK) can be calibrated onto a comparable scale.
+ */
+export const perspectiveEnrichment = (rows: ReadonlyArray<Example>): number => {
+  let api = 0
+  let human = 0
+  for (const e of rows) {
+    api += Number(e.extra!.api)
+    human += e.labels.TOXICITY! >= 0.5 ? 1 : 0
+  }
+  const odds = (p: number) => p / (1 - p)
+  return odds(api / rows.length) / odds(human / rows.length)
+}
+
+/** `p` with its odds multiplied by `k`. */
+const enrich = (p: number, k: number) => (p * k) / (1 - p + p * k)
+
+const evidenceOf = (kind: EvidenceKind, f: ReturnType<typeof makeFeaturizer>, text: string): number =>
+  // rawScore has just run the featuriser (and so the normaliser) on this text
+  kind === "threat" ? threatEvidence(text).strength : identityEvidence(f.normalizer).strength
+
+/**
+ * Platt scaling on the head's log-odds plus pattern evidence (`fitPlatt2`), with the calibration
+ * rows re-weighted to a target prevalence.
+ */
+const plattWithEvidence = (
+  f: ReturnType<typeof makeFeaturizer>,
+  rows: ReadonlyArray<Example>,
+  label: ModelLabel,
+  model: LinearModel,
+  kind: EvidenceKind,
+  prevalence: number
+) => {
+  const z: Array<number> = []
+  const s: Array<number> = []
+  const y: Array<number> = []
+  for (const e of rows) {
+    const v = e.labels[label]
+    if (v === undefined || Number.isNaN(v)) continue
+    z.push(rawScore(f, model, e.text))
+    s.push(evidenceOf(kind, f, e.text))
+    y.push(v >= 0.5 ? 1 : 0)
+  }
+  let pos = 0
+  for (const v of y) pos += v
+  const rate = pos / y.length
+  const w = y.map((v) => (v === 1 ? prevalence / rate : (1 - prevalence) / (1 - rate)))
+  const fit = fitPlatt2(z, s, y, w)
+  log(`  ${label}: calibrated at ${(100 * prevalence).toFixed(2)}% with ${kind} evidence (fires on ${s.filter((v) => v > 0).length} of ${s.length} rows), weight ${fit.weight.toFixed(3)}`)
+  return { calibration: { kind: "platt", a: fit.a, b: fit.b } as Calibration, evidence: { kind, weight: round(fit.weight) } }
+}
+
 interface FamilyResult {
   readonly name: string
   readonly options: TrainOptions
   readonly labels: ReadonlyArray<ModelLabel>
   readonly heads: Map<ModelLabel, LinearModel>
   readonly calibrations: Map<ModelLabel, Calibration>
+  readonly evidence?: Map<ModelLabel, { kind: EvidenceKind; weight: number }>
   readonly sources: ReadonlyArray<string>
   readonly flag?: string
 }
@@ -98,9 +156,17 @@ export const train = (outDir: string) => {
     log(`  ${data.X.nnz} non-zeros, ${((Date.now() - t0) / 1000).toFixed(0)} s`)
     const heads = trainToxicity(data, log)
     const calibrations = new Map<ModelLabel, Calibration>()
+    const evidence = new Map<ModelLabel, { kind: EvidenceKind; weight: number }>()
+    const k = perspectiveEnrichment(splits.gcFit)
+    log(`  Perspective's enrichment of TOXICITY over the human rate (odds ratio): ${k.toFixed(2)}`)
     for (const label of TOXICITY_LABELS) {
       const model = heads.get(label)!
-      if (label === "TOXICITY") {
+      const kind = EVIDENCE[label]
+      if (kind !== undefined) {
+        const fit = plattWithEvidence(f, splits.toxCalib, label, model, kind, enrich(JIGSAW_PREVALENCE[label]!, k))
+        calibrations.set(label, fit.calibration)
+        evidence.set(label, fit.evidence)
+      } else if (label === "TOXICITY") {
         // Perspective's scale: map raw scores onto the historical Perspective TOXICITY scores
         const z: Array<number> = []
         const y: Array<number> = []
@@ -115,7 +181,7 @@ export const train = (outDir: string) => {
       }
     }
     const sources = [...new Set(splits.toxTrain.map((e) => e.source))].sort()
-    families.push({ name: "toxicity", options: TRAIN_TOXICITY, labels: TOXICITY_LABELS, heads, calibrations, sources })
+    families.push({ name: "toxicity", options: TRAIN_TOXICITY, labels: TOXICITY_LABELS, heads, calibrations, evidence, sources })
   }
 
   // spam family
@@ -173,7 +239,8 @@ export const train = (outDir: string) => {
       labels[l] = {
         kind: "trained",
         family: fam.name,
-        calibration: c.kind === "platt" ? { kind: "platt", a: round(c.a), b: round(c.b) } : c
+        calibration: c.kind === "platt" ? { kind: "platt", a: round(c.a), b: round(c.b) } : c,
+        ...(fam.evidence?.has(l) ? { evidence: fam.evidence.get(l)! } : {})
       }
     }
   }

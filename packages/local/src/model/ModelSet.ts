@@ -7,6 +7,7 @@
  * is not re-entrant (JavaScript is single-threaded; do not share one across worker threads).
  */
 import type { Contribution, ModelLabel } from "../AttributeModel.js"
+import { type Evidence, identityEvidence, threatEvidence } from "./evidence.js"
 import { Featurizer } from "./features.js"
 import { decodeQuantised, type LabelEntry, type Manifest, type QuantisedTable } from "./format.js"
 import { Normalizer } from "./normalize.js"
@@ -119,6 +120,14 @@ export class ModelSet {
     for (let c = 0; c < C; c++) out[c] = this.bias[c]! + out[c]! * this.scales[c]!
   }
 
+  /**
+   * Pattern evidence of a kind for `text`. The identity detector reads the normaliser's tokens,
+   * so it must run right after `scoreAll(text)` (which normalises), before anything else runs it.
+   */
+  private evidence(kind: "threat" | "identity", text: string): Evidence {
+    return kind === "threat" ? threatEvidence(text) : identityEvidence(this.featurizer.normalizer)
+  }
+
   /** 1: needs the trained heads, 2: needs the normaliser only (lexicons), 3: both. */
   private needs(label: ModelLabel): number {
     const entry = this.entries.get(label)
@@ -133,8 +142,11 @@ export class ModelSet {
     const entry = this.entries.get(label)
     if (entry === undefined) return undefined
     switch (entry.kind) {
-      case "trained":
-        return applyCalibration(entry.calibration, this.raws[this.columnOf.get(label)!]!)
+      case "trained": {
+        const raw = this.raws[this.columnOf.get(label)!]!
+        if (entry.evidence === undefined) return applyCalibration(entry.calibration, raw)
+        return applyCalibration(entry.calibration, raw + entry.evidence.weight * this.evidence(entry.evidence.kind, text).strength)
+      }
       case "alias":
         return this.valueOf(entry.of, text, normalized)
       case "max": {
@@ -231,11 +243,17 @@ export class ModelSet {
       const share = c / (to - from + 1)
       for (let t = from; t <= to; t++) tokenScore[t]! += share
     }
+    const spans: Array<Contribution> = []
+    if (entry.evidence !== undefined) {
+      // the matched pattern is a span of its own, weighted by its share of the log-odds
+      const e = this.evidence(entry.evidence.kind, text)
+      const weight = Math.round(entry.evidence.weight * e.strength * 1e4) / 1e4
+      if (weight > 0 && e.end > e.begin) spans.push({ begin: e.begin, end: e.end, weight })
+    }
     let max = 0
     for (let t = 0; t < n; t++) max = Math.max(max, tokenScore[t]!)
-    if (max <= 0) return []
+    if (max <= 0) return spans.slice(0, limit)
     const floor = Math.max(0.02, max * 0.25)
-    const spans: Array<Contribution> = []
     for (let t = 0; t < n; ) {
       if (tokenScore[t]! < floor) {
         t++

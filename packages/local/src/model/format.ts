@@ -18,6 +18,7 @@
  */
 import type { ModelLabel } from "../AttributeModel.js"
 import type { FeatureConfig } from "./features.js"
+import type { EvidenceKind } from "./evidence.js"
 import type { Calibration } from "./train.js"
 
 export const MAGIC = 0x4d524344 // "DCRM" little-endian
@@ -43,7 +44,16 @@ export interface FamilyEntry {
 }
 
 export type LabelEntry =
-  | { readonly kind: "trained"; readonly family: string; readonly calibration: Calibration }
+  | {
+      readonly kind: "trained"
+      readonly family: string
+      readonly calibration: Calibration
+      /**
+       * Pattern evidence added to the head's log-odds before calibration:
+       * `calibration(raw + weight * strength)`, strength in [0, 1] (see `evidence.ts`).
+       */
+      readonly evidence?: { readonly kind: EvidenceKind; readonly weight: number }
+    }
   | { readonly kind: "alias"; readonly of: ModelLabel }
   | { readonly kind: "max"; readonly of: ReadonlyArray<ModelLabel> }
   | { readonly kind: "lexicon"; readonly bias: number; readonly words: Readonly<Record<string, number>>; readonly note: string }

@@ -286,6 +286,92 @@ export const fitPlatt = (z: ArrayLike<number>, y: ArrayLike<number>, w?: ArrayLi
 }
 
 /**
+ * Platt scaling with one extra input: `p = sigmoid(a * (z + weight * s) + b)`, fitted as a
+ * three-parameter logistic regression of `y` on `(z, s)` (Newton with backtracking, the same
+ * target smoothing as `fitPlatt`, a small ridge on the evidence coefficient so that a pattern
+ * that never fires gets weight 0). `s` is pattern evidence in [0, 1] (see `evidence.ts`).
+ */
+export const fitPlatt2 = (
+  z: ArrayLike<number>,
+  s: ArrayLike<number>,
+  y: ArrayLike<number>,
+  w?: ArrayLike<number>
+): { readonly a: number; readonly b: number; readonly weight: number } => {
+  const n = z.length
+  const weight = (i: number) => (w === undefined ? 1 : w[i]!)
+  let np = 0
+  let nn = 0
+  for (let i = 0; i < n; i++) {
+    np += weight(i) * y[i]!
+    nn += weight(i) * (1 - y[i]!)
+  }
+  const hi = (np + 1) / (np + 2)
+  const lo = 1 / (nn + 2)
+  const t = Float64Array.from({ length: n }, (_, i) => (y[i] === 1 ? hi : y[i] === 0 ? lo : y[i]!))
+  const ridge = 1e-3 * (np + nn)
+  const loss = (p: ReadonlyArray<number>) => {
+    let sum = 0.5 * ridge * p[1]! * p[1]!
+    for (let i = 0; i < n; i++) {
+      const m = p[0]! * z[i]! + p[1]! * s[i]! + p[2]!
+      const softplus = m > 0 ? m + Math.log1p(Math.exp(-m)) : Math.log1p(Math.exp(m))
+      sum += weight(i) * (softplus - t[i]! * m)
+    }
+    return sum
+  }
+  let p = [1, 0, 0]
+  let current = loss(p)
+  for (let iter = 0; iter < 100; iter++) {
+    const g = [0, ridge * p[1]!, 0]
+    const H = [
+      [1e-9, 0, 0],
+      [0, 1e-9 + ridge, 0],
+      [0, 0, 1e-9]
+    ]
+    for (let i = 0; i < n; i++) {
+      const x = [z[i]!, s[i]!, 1]
+      const q = sigmoid(p[0]! * x[0]! + p[1]! * x[1]! + p[2]!)
+      const d = (q - t[i]!) * weight(i)
+      const h = Math.max(q * (1 - q), 1e-12) * weight(i)
+      for (let r = 0; r < 3; r++) {
+        g[r]! += d * x[r]!
+        for (let c = 0; c < 3; c++) H[r]![c]! += h * x[r]! * x[c]!
+      }
+    }
+    // solve H d = g (Gaussian elimination, 3x3)
+    const M = H.map((row, r) => [...row, g[r]!])
+    for (let c = 0; c < 3; c++) {
+      let piv = c
+      for (let r = c + 1; r < 3; r++) if (Math.abs(M[r]![c]!) > Math.abs(M[piv]![c]!)) piv = r
+      ;[M[c], M[piv]] = [M[piv]!, M[c]!]
+      for (let r = c + 1; r < 3; r++) {
+        const f = M[r]![c]! / M[c]![c]!
+        for (let k = c; k < 4; k++) M[r]![k]! -= f * M[c]![k]!
+      }
+    }
+    const d = [0, 0, 0]
+    for (let r = 2; r >= 0; r--) {
+      let v = M[r]![3]!
+      for (let k = r + 1; k < 3; k++) v -= M[r]![k]! * d[k]!
+      d[r] = v / M[r]![r]!
+    }
+    if (d.some((v) => !Number.isFinite(v))) break
+    let step = 1
+    let next = loss(p.map((v, k) => v - d[k]!))
+    while (next > current && step > 1e-6) {
+      step /= 2
+      next = loss(p.map((v, k) => v - step * d[k]!))
+    }
+    if (next > current) break
+    p = p.map((v, k) => v - step * d[k]!)
+    const improved = current - next
+    current = next
+    if (improved < 1e-12) break
+  }
+  const a = p[0]!
+  return { a, b: p[2]!, weight: a > 1e-9 ? p[1]! / a : 0 }
+}
+
+/**
  * Isotonic regression (pool adjacent violators) of `y` on `z`, turned into a piecewise-linear
  * map through the centres of the pooled blocks, thinned to at most `maxKnots` knots.
  */

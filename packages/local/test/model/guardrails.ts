@@ -121,6 +121,31 @@ export const GUARDRAILS: ReadonlyArray<GuardrailCase> = [
     ]
   },
   {
+    category: "threat",
+    expect: [
+      { label: "THREAT", atLeast: 0.7 },
+      { label: "TOXICITY", atLeast: 0.5 }
+    ],
+    texts: [
+      "I am going to kill you.",
+      "I will find where you live and hurt you.",
+      "You're going to regret this, I promise.",
+      "I hope someone shoots you.",
+      "Keep talking and I will beat you senseless."
+    ]
+  },
+  {
+    category: "violent words, no threat",
+    expect: [{ label: "THREAT", below: 0.5 }],
+    texts: [
+      "This workout is going to kill me.",
+      "The comedian absolutely killed it last night.",
+      "We will beat them in the final on Sunday.",
+      "I could murder a pizza right now.",
+      "The article says the storm killed six people."
+    ]
+  },
+  {
     category: "insult",
     expect: [
       { label: "TOXICITY", atLeast: 0.7 },
@@ -133,26 +158,32 @@ export const GUARDRAILS: ReadonlyArray<GuardrailCase> = [
 /**
  * Checks the shipped models are known to fail, as `text|LABEL` (strict: the tests fail when a
  * check on this list starts passing, so the list only ever shrinks). Recorded when the models
- * were trained and reported in docs/models.md:
- * - IDENTITY_ATTACK under-scores attacks phrased without slurs: the head ranks them above neutral
- *   statements but its calibration to the natural base rate (0.9% of Wikipedia comments) keeps
- *   them under 0.5. TOXICITY catches all of them (>= 0.7).
- * - counter-speech that names a slur is scored like the slur (a bag-of-n-grams cannot tell use
- *   from mention);
- * - "gay and lesbian" together still carries identity-term bias.
+ * (local-2026.11.2) were trained and reported in docs/models.md:
+ * - IDENTITY_ATTACK under-scores two attacks phrased without slurs or a listed attacking word
+ *   next to the group ("greedy rats", "mentally ill freaks" are matched by the pattern evidence,
+ *   but the head's own log-odds are too low); TOXICITY catches both (>= 0.7).
+ * - counter-speech that names a slur is still scored like the slur once out of three times (a
+ *   bag-of-n-grams cannot tell use from mention);
+ * - "gay and lesbian" together still carries identity-term bias, and "Nobody ... hates gay
+ *   people" sits at the line (0.51);
+ * - "Damn it" is not profanity to the in-domain (Jigsaw) component of PROFANITY;
+ * - THREAT: only threats that the high-precision patterns match clear 0.7 ("I am going to kill
+ *   you."); threats phrased otherwise keep the trained head's low scores.
  */
 export const KNOWN_FAILURES: ReadonlySet<string> = new Set([
   "Our church welcomes gay and lesbian families.|TOXICITY",
-  "Muslims are filthy terrorists and should all be deported.|IDENTITY_ATTACK",
-  "Gay people are disgusting perverts.|IDENTITY_ATTACK",
-  "Immigrants are vermin who should go back to their shithole countries.|IDENTITY_ATTACK",
+  "Nobody in my family hates gay people.|TOXICITY",
   "Jews are greedy rats.|IDENTITY_ATTACK",
-  "Black people are animals.|IDENTITY_ATTACK",
   "Trans people are mentally ill freaks.|IDENTITY_ATTACK",
-  "Women are stupid whores who belong in the kitchen.|IDENTITY_ATTACK",
   "Calling people retards is cruel and you should stop.|TOXICITY",
-  "Someone called my son a faggot at school and I am heartbroken.|TOXICITY",
-  "Please don't use the word idiot to describe disabled people.|TOXICITY"
+  "Damn it, I forgot my keys again.|PROFANITY",
+  "I will find where you live and hurt you.|THREAT",
+  "I will find where you live and hurt you.|TOXICITY",
+  "You're going to regret this, I promise.|THREAT",
+  "You're going to regret this, I promise.|TOXICITY",
+  "I hope someone shoots you.|THREAT",
+  "I hope someone shoots you.|TOXICITY",
+  "Keep talking and I will beat you senseless.|THREAT"
 ])
 
 /** Obfuscated spellings that should score close to their plain spelling. */
