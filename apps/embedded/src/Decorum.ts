@@ -31,6 +31,7 @@ import {
   EngineInfo,
   Evaluations,
   Megacall,
+  Requests,
   Suggest
 } from "@decorum/core"
 import {
@@ -38,7 +39,6 @@ import {
   type CommentScore,
   type DecorumError,
   type Evaluated,
-  InvalidRequest,
   Native,
   Perspective,
   type RelevanceCheck,
@@ -46,7 +46,7 @@ import {
   type StoreFailure
 } from "@decorum/domain"
 import { type AttributeModel, LocalEngine } from "@decorum/local"
-import { type ConfigError, ConfigProvider, Context, Effect, Layer, ParseResult, Schema } from "effect"
+import { type ConfigError, ConfigProvider, Context, Effect, Layer } from "effect"
 import * as Engine from "./Engine.js"
 
 export interface DecorumOptions extends Engine.EngineOptions {
@@ -123,32 +123,10 @@ export type EngineServices =
 /** The in-process API as an Effect service. */
 export class Decorum extends Context.Tag("@decorum/embedded/Decorum")<Decorum, DecorumService>() {}
 
-const describe = (error: ParseResult.ParseError): string => {
-  const first = ParseResult.ArrayFormatter.formatErrorSync(error)[0]
-  if (!first) return "The request does not match the expected shape."
-  return `${first.path.length > 0 ? `Field "${first.path.join(".")}": ` : ""}${first.message}`
-}
-
-/** Decodes a request as the HTTP layer decodes a body: unknown fields ignored, bad ones an `InvalidRequest`. */
-const decode = <A, I>(schema: Schema.Schema<A, I>, value: unknown): Effect.Effect<A, InvalidRequest> =>
-  typeof value !== "object" || value === null || Array.isArray(value)
-    ? Effect.fail(new InvalidRequest({ message: "The request must be an object." }))
-    : Schema.decodeUnknown(schema, { onExcessProperty: "ignore", errors: "first" })(value).pipe(
-      Effect.mapError((error) => new InvalidRequest({ message: describe(error) }))
-    )
+const decode = Requests.decode
 
 /** An article context as the HTTP contract shows it (`GET /v0.2/article-contexts/{id}`). */
-export const articleView = (c: ArticleContext): Native.ArticleContextView => ({
-  article_id: c.id,
-  title: c.title,
-  topic_description: c.topicDescription,
-  source_url: c.sourceUrl,
-  text_length: c.text.length,
-  created_at: c.createdAt.toISOString(),
-  keywords: c.profile.terms.map((t) => ({ term: t.term, weight: t.weight })),
-  entities: [...c.profile.entities],
-  summary: c.profile.summary
-})
+export const articleView = ArticleContexts.view
 
 /** The `Decorum` service over an engine (anything `Engine.layer` provides). */
 export const make = (email: string = DEFAULT_ACCOUNT): Effect.Effect<DecorumService, StoreFailure, EngineServices> =>

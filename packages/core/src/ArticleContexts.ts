@@ -5,6 +5,7 @@
  */
 import {
   type Account,
+  type Native,
   type ArticleContext,
   ArticleContextId,
   InvalidArticleContextId,
@@ -123,4 +124,17 @@ export const remove = Effect.fn("ArticleContexts.remove")(function*(account: Acc
 
 export const list = Effect.fn("ArticleContexts.list")(function*(account: Account) {
   return yield* (yield* ArticleContextStore).list(account.id)
+})
+
+/** An article context as the contract shows it (`GET /v0.2/article-contexts/{id}`). */
+export const view = (c: ArticleContext): Native.ArticleContextView => ({
+  article_id: c.id,
+  title: c.title,
+  topic_description: c.topicDescription,
+  source_url: c.sourceUrl,
+  text_length: c.text.length,
+  created_at: c.createdAt.toISOString(),
+  keywords: c.profile.terms.map((t) => ({ term: t.term, weight: t.weight })),
+  entities: [...c.profile.entities],
+  summary: c.profile.summary
 })

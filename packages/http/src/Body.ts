@@ -5,7 +5,8 @@
  */
 import { InvalidRequest, PayloadTooLarge, UnsupportedMediaType } from "@decorum/domain"
 import { HttpServerRequest } from "@effect/platform"
-import { Effect, Option, ParseResult, Schema } from "effect"
+import { Effect, Option } from "effect"
+import { Requests } from "@decorum/core"
 import { HttpConfig } from "./HttpConfig.js"
 
 export interface FormSpec {
@@ -124,16 +125,5 @@ export const parseForm = (text: string, spec: FormSpec): Effect.Effect<Record<st
     return Effect.succeed(out)
   })
 
-const describe = (error: ParseResult.ParseError): string => {
-  const issues = ParseResult.ArrayFormatter.formatErrorSync(error)
-  const first = issues[0]
-  if (!first) return "The request body does not match the expected shape."
-  const path = first.path.length > 0 ? `Field "${first.path.join(".")}": ` : ""
-  return `${path}${first.message}`
-}
-
-/** Decodes a parsed body with the endpoint's schema; unknown fields are ignored. */
-export const decode = <A, I>(schema: Schema.Schema<A, I>, value: unknown): Effect.Effect<A, InvalidRequest> =>
-  Schema.decodeUnknown(schema, { onExcessProperty: "ignore", errors: "first" })(value).pipe(
-    Effect.mapError((error) => new InvalidRequest({ message: describe(error) }))
-  )
+/** Decodes a parsed body with the endpoint's schema (shared with the in-process host). */
+export const decode = Requests.decode

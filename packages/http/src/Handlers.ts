@@ -70,18 +70,6 @@ export const ALLOWED_ENDPOINTS = [
   "perspective-compat/suggestscore"
 ]
 
-const articleView = (c: import("@decorum/domain").ArticleContext): Native.ArticleContextView => ({
-  article_id: c.id,
-  title: c.title,
-  topic_description: c.topicDescription,
-  source_url: c.sourceUrl,
-  text_length: c.text.length,
-  created_at: c.createdAt.toISOString(),
-  keywords: c.profile.terms.map((t) => ({ term: t.term, weight: t.weight })),
-  entities: [...c.profile.entities],
-  summary: c.profile.summary
-})
-
 export const NativeLive = HttpApiBuilder.group(DecorumApi, "native", (handlers) =>
   handlers
     .handleRaw("inittopic", () =>
@@ -142,7 +130,7 @@ export const NativeLive = HttpApiBuilder.group(DecorumApi, "native", (handlers) 
         "native",
         Effect.gen(function*() {
           const account = yield* headerAccount
-          return json(articleView(yield* ArticleContexts.get(account, path.id)))
+          return json(ArticleContexts.view(yield* ArticleContexts.get(account, path.id)))
         })
       ))
     .handleRaw("deleteArticleContext", ({ path }) =>
