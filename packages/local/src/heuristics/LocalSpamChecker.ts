@@ -11,7 +11,8 @@ import { SpamChecker } from "@decorum/core"
 import { type Evaluated, type Native, ProviderFailure, type SpamCheckInput } from "@decorum/domain"
 import { Effect, Layer } from "effect"
 import { AttributeModel, type AttributeModelService } from "../AttributeModel.js"
-import { detectSpam, type SpamSignal, type SpamSignalKind } from "./spam.js"
+import { LEXICON_VERSION } from "./LexiconModel.js"
+import { detectSpam, SPAM_BIAS, type SpamSignal, type SpamSignalKind } from "./spam.js"
 import { clamp01, logistic, logit, round4, tokenize } from "./text.js"
 
 /** The highest confidence a heuristic verdict may claim. */
@@ -43,14 +44,42 @@ const describeSignals = (text: string, signals: ReadonlyArray<SpamSignal>): stri
   return parts.join("; ")
 }
 
+/**
+ * How the signals' log-odds and the model's SPAM probability are blended:
+ * `z = model * logit(p_model) + signals * (logit_signals - SPAM_BIAS) + bias`, spam when `z >= 0`.
+ * The signals enter as evidence above their own prior (`SPAM_BIAS`, the log-odds when nothing
+ * is found), so a comment without signals is judged by the model alone (plus `bias`).
+ */
+export interface SpamBlend {
+  readonly model: number
+  readonly signals: number
+  readonly bias: number
+}
+
+/**
+ * The blend for a trained model, chosen on the dev protocol of `scripts/spamdev.ts` (YouTube
+ * videos Psy, Katy Perry and LMFAO held out in turn; the Eminem test video never looked at).
+ */
+export const SPAM_BLEND: SpamBlend = { model: 0.5, signals: 1.25, bias: -0.5 }
+
+/**
+ * The lexicon model's SPAM is these same signals: equal parts of both, as before (the two are
+ * nearly identical, so this is the signals' own verdict).
+ */
+export const LEXICON_SPAM_BLEND: SpamBlend = { model: 0.5, signals: 0.5, bias: 0.5 * SPAM_BIAS }
+
+/** The blended spam probability; the signals alone when there is no model score. */
+export const spamProbability = (signalLogit: number, modelP: number | undefined, blend: SpamBlend = SPAM_BLEND): number => {
+  const z = modelP === undefined ? signalLogit : blend.model * logit(modelP) + blend.signals * (signalLogit - SPAM_BIAS) + blend.bias
+  return clamp01(logistic(z))
+}
+
 /** Checks one comment. Synchronous; throws only if the model does. */
 export const checkSpam = (model: AttributeModelService, input: SpamCheckInput): Native.SpamCheck => {
   const text = input.comment
   const evidence = detectSpam(text, tokenize(text))
   const modelP = model.labels.includes("SPAM") ? model.predict(text, ["SPAM"]).SPAM : undefined
-  // Equal parts own signals and model (identical for the lexicon model, which reads the same signals).
-  const z = modelP === undefined ? evidence.logit : 0.5 * evidence.logit + 0.5 * logit(modelP)
-  const p = clamp01(logistic(z))
+  const p = spamProbability(evidence.logit, modelP, model.version === LEXICON_VERSION ? LEXICON_SPAM_BLEND : SPAM_BLEND)
   const isSpam = p >= 0.5
   // Little text to judge: shrink the confidence towards "cannot tell".
   const certainty = Math.min(1, 0.4 + 0.15 * evidence.words)

@@ -76,6 +76,14 @@ const PROMOTIONS = [
   promotion(String.raw`\bcongratulations[!,.\s]+you(?:'ve|\s+have)\s+(?:won|been\s+selected)\b`, 3.0, ["congrat"]),
   promotion(String.raw`\b(?:giveaway|sponsored|affiliate|promo)\b`, 1.0, ["giveaway", "sponsor", "affiliate", "promo"]),
   promotion(String.raw`\b(?:best|cheap|cheapest|lowest)\s+(?:price|prices|deals?)\b`, 1.5, ["price", "deal"]),
+  // YouTube-style self-promotion and engagement bait (TubeSpam's categories; chosen on the
+  // Psy, Katy Perry and LMFAO videos, never on the held-out Eminem video)
+  promotion(String.raw`\bcheck\s+out\s+this\s+(?:video|playlist|channel)\s+on\s+youtube\b`, 3.0, ["youtube"]),
+  promotion(String.raw`\b(?:check|checkout)\s*(?:it\s+)?out\b`, 1.0, ["check"]),
+  promotion(String.raw`\b(?:my|our)\s+(?:youtube\s+|new\s+|own\s+)?(?:channel|playlist|vids?|videos?|songs?|music|rap|mixtape|remix|cover|page)\b`, 1.2, ["my", "our"]),
+  promotion(String.raw`\b(?:like\s+this\s+comment|thumbs\s+up\s+if|like\s*(?:&|and)\s*share|share\s+this\s+(?:video|page|comment))\b`, 2.2, ["like", "thumbs", "share"]),
+  promotion(String.raw`\bsub(?:scribe)?\s*(?:4|for)\s*sub\b|\bsubscri(?:bers?|bing|birse)\b|\bsuscr[ií]b`, 1.2, ["sub", "suscr"]),
+  promotion(String.raw`\b(?:please|plz|pls)\s+(?:check|listen|watch|subscribe|sub|share|like|support|visit|help|give)\b`, 1.4, ["please", "plz", "pls"]),
   promotion(String.raw`\b(?:hot\s+singles|dating\s+site|meet\s+(?:local\s+)?(?:singles|girls|women))\b`, 2.6, ["singles", "dating", "meet"])
 ] as const
 

@@ -9,7 +9,8 @@ import { Effect } from "effect"
 import { createHash } from "node:crypto"
 import { readFileSync, statSync } from "node:fs"
 import { join } from "node:path"
-import { AttributeModel, type ModelLabel } from "../../src/AttributeModel.js"
+import { AttributeModel, type AttributeModelService, type ModelLabel } from "../../src/AttributeModel.js"
+import { checkSpam } from "../../src/heuristics/LocalSpamChecker.js"
 import type { Manifest } from "../../src/model/format.js"
 import { defaultModelDirectory, loadModelSet, TrainedModel } from "../../src/model/TrainedModel.js"
 import { check, GUARDRAILS, KNOWN_FAILURES, OBFUSCATION_TOLERANCE, OBFUSCATIONS } from "./guardrails.js"
@@ -124,4 +125,22 @@ describe("shipped model files", () => {
       expect(s.OBSCENE).toBeDefined()
     }).pipe(Effect.provide(TrainedModel.layer))
   )
+
+  it("give spam verdicts on the shipped model: YouTube share and engagement spam yes, ordinary comments and a sourced link no", () => {
+    const model: AttributeModelService = { version: set.version, labels: set.labels, predict: (t, l) => set.predict(t, l), explain: () => [] }
+    const verdict = (comment: string) => checkSpam(model, { comment, article: null })
+    for (const text of ["Check out this video on YouTube:", "Like this comment if you are watching in 2015", "Check out my channel, I make music covers! Please subscribe"]) {
+      expect(verdict(text).is_spam, text).toBe(true)
+    }
+    for (const text of [
+      "I ride the tram every day and it has been reliable, though crowded in the morning.",
+      "According to the council's report (https://example.org/tram-report.pdf), ridership grew 12% last year, which is more than forecast.",
+      "This song never gets old, still listening in 2015."
+    ]) {
+      const r = verdict(text)
+      expect(r.is_spam, text).toBe(false)
+      // a link is some evidence of spam: the sourced comment is "not spam" with less confidence
+      expect(r.confidence, text).toBeGreaterThan(text.includes("https://") ? 0.6 : 0.8)
+    }
+  })
 })
