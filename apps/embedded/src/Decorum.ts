@@ -35,7 +35,6 @@ import {
   Suggest
 } from "@decorum/core"
 import {
-  type ArticleContext,
   type CommentScore,
   type DecorumError,
   type Evaluated,
