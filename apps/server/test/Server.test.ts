@@ -70,6 +70,44 @@ describe("decorum serve", () => {
   })
 })
 
+describe("decorum feedback export", () => {
+  it("writes CSV (one row per attribute) and honours --since", async () => {
+    const db = join(dir, "feedback.db")
+    const { key } = JSON.parse((await runCli(["keys", "create", "--email", "mod@example.com", "--json", "--db", db])).stdout)
+    const server = await startServe(["--db", db])
+    try {
+      const post = (text: string, scores: Record<string, number>) =>
+        fetch(`${server.url}/v1alpha1/comments:suggestscore?key=${key}`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({
+            comment: { text },
+            attributeScores: Object.fromEntries(Object.entries(scores).map(([k, v]) => [k, { summaryScore: { value: v } }])),
+            communityId: "site, \"quoted\""
+          })
+        })
+      const before = new Date()
+      expect((await post("first, with a comma", { TOXICITY: 1, INSULT: 0.5 })).status).toBe(200)
+      expect((await post("second", { TOXICITY: 0 })).status).toBe(200)
+      const csv = await runCli(["feedback", "export", "--format", "csv", "--db", db])
+      expect(csv.code).toBe(0)
+      const lines = csv.stdout.trim().split("\n")
+      expect(lines[0]).toBe("id,created_at,email,community_id,session_id,client_token,languages,attribute,value,comment_text,context_json")
+      expect(lines).toHaveLength(4)
+      expect(lines[1]).toContain("\"site, \"\"quoted\"\"\"")
+      expect(lines[1]).toContain("\"first, with a comma\"")
+      const since = await runCli(["feedback", "export", "--since", before.toISOString(), "--db", db])
+      const rows = since.stdout.trim().split("\n").map((l) => JSON.parse(l))
+      expect(rows.map((r: { comment_text: string }) => r.comment_text)).toEqual(["first, with a comma", "second"])
+      const future = await runCli(["feedback", "export", "--since", "2999-01-01", "--db", db])
+      expect(future.code).toBe(0)
+      expect(future.stdout).toBe("")
+    } finally {
+      await stop(server)
+    }
+  })
+})
+
 describe("decorum keys and topics", () => {
   it("creates, lists and revokes keys", async () => {
     const db = join(dir, "keys.db")
