@@ -113,6 +113,16 @@ export const serve = async (options: ServeOptions = {}): Promise<void> => {
   process.off("SIGTERM", stop)
   if (Exit.isFailure(exit) && !Cause.isInterruptedOnly(exit.cause)) {
     const failure = Cause.failureOption(exit.cause)
-    throw new Error(failure._tag === "Some" ? String((failure.value as { message?: string }).message ?? failure.value) : Cause.pretty(exit.cause))
+    throw new Error(failure._tag === "Some" ? describeFailure(failure.value) : Cause.pretty(exit.cause))
   }
+}
+
+/** A start-up failure in words an operator can act on (a busy port, an unreadable database, ...). */
+const describeFailure = (failure: unknown): string => {
+  const error = failure as { message?: unknown; cause?: { code?: unknown; message?: unknown } }
+  if (error.cause?.code === "EADDRINUSE") return `cannot listen: the address is already in use (${String(error.cause.message)})`
+  const message = typeof error.message === "string" ? error.message.trim() : ""
+  if (message !== "") return message
+  if (typeof error.cause?.message === "string" && error.cause.message !== "") return error.cause.message
+  return String(failure)
 }

@@ -44,6 +44,21 @@ describe("decorum serve", () => {
     }
   })
 
+  it("says so and exits 1 when its port is taken or its database cannot be opened", async () => {
+    const server = await startServe(["--db", join(dir, "port.db")])
+    try {
+      const port = new URL(server.url).port
+      const taken = await runCli(["serve", "--port", port, "--host", "127.0.0.1", "--db", join(dir, "port2.db")])
+      expect(taken.code).toBe(1)
+      expect(taken.stderr).toContain("already in use")
+    } finally {
+      await stop(server)
+    }
+    const nodir = await runCli(["serve", "--port", "0", "--db", join(dir, "missing", "x.db")])
+    expect(nodir.code).toBe(1)
+    expect(nodir.stderr).toContain("directory does not exist")
+  })
+
   it("keeps a score suggestion answered 200 after the server is killed with SIGKILL", async () => {
     const db = join(dir, "durable.db")
     const created = await runCli(["keys", "create", "--email", "moderator@example.com", "--json", "--db", db])
