@@ -13,20 +13,11 @@ import { build } from "esbuild"
 import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs"
 import { dirname, join, relative } from "node:path"
 import { fileURLToPath } from "node:url"
+import { sourceAliases } from "../../../scripts/workspaces.mjs"
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..")
 const outDir = join(root, "apps/lambda/dist")
 const outfile = join(outDir, "handler.mjs")
-
-const workspaces = {
-  "@decorum/domain": "packages/domain/src/index.ts",
-  "@decorum/core": "packages/core/src/index.ts",
-  "@decorum/local": "packages/local/src/index.ts",
-  "@decorum/openai": "packages/openai/src/index.ts",
-  "@decorum/store-sql": "packages/store-sql/src/index.ts",
-  "@decorum/http": "packages/http/src/index.ts",
-  "@decorum/embedded": "apps/embedded/src/index.ts"
-}
 
 const noSqlite = {
   name: "no-sqlite",
@@ -58,7 +49,7 @@ await build({
   legalComments: "linked",
   external: ["pg-native"],
   plugins: [noSqlite],
-  alias: Object.fromEntries(Object.entries(workspaces).map(([k, v]) => [k, join(root, v)])),
+  alias: sourceAliases(),
   // CommonJS dependencies bundled into an ES module still call `require` for Node's built-ins.
   banner: { js: `import { createRequire as __decorumCreateRequire } from "node:module"; const require = __decorumCreateRequire(import.meta.url);` },
   logLevel: "warning"

@@ -7,19 +7,10 @@ import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from "node:chil
 import { mkdirSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { sourceAliases } from "../../../scripts/workspaces.mjs"
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..")
 const outDir = join(root, "node_modules", ".cache", "decorum-test")
-
-const workspaceAliases: Record<string, string> = {
-  "@decorum/domain": "packages/domain/src/index.ts",
-  "@decorum/core": "packages/core/src/index.ts",
-  "@decorum/local": "packages/local/src/index.ts",
-  "@decorum/openai": "packages/openai/src/index.ts",
-  "@decorum/store-sql": "packages/store-sql/src/index.ts",
-  "@decorum/http": "packages/http/src/index.ts",
-  "@decorum/embedded": "apps/embedded/src/index.ts"
-}
 
 let bundled: Promise<string> | undefined
 
@@ -36,7 +27,7 @@ export const bundleCli = (): Promise<string> =>
       format: "esm",
       target: "node20",
       packages: "external",
-      alias: Object.fromEntries(Object.entries(workspaceAliases).map(([k, v]) => [k, join(root, v)])),
+      alias: sourceAliases(),
       logLevel: "error"
     })
     return outfile

@@ -1,0 +1,18 @@
+// The workspaces' source entry points, derived from the root package.json, for the tools that run
+// or bundle TypeScript sources directly (vitest, the Lambda bundle, the server's process tests).
+import { readFileSync } from "node:fs"
+import { dirname, join } from "node:path"
+import { fileURLToPath } from "node:url"
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), "..")
+
+/** `{ "@decorum/core": "/abs/packages/core/src/index.ts", ... }` for every workspace. */
+export const sourceAliases = () => {
+  const { workspaces } = JSON.parse(readFileSync(join(root, "package.json"), "utf8"))
+  return Object.fromEntries(
+    workspaces.map((dir) => {
+      const { name } = JSON.parse(readFileSync(join(root, dir, "package.json"), "utf8"))
+      return [name, join(root, dir, "src", "index.ts")]
+    })
+  )
+}
