@@ -3,6 +3,7 @@
  * schemas for the OpenAPI document. Handlers (`Handlers.ts`) read and decode bodies themselves so
  * that every bad input is answered in its family's envelope.
  */
+import { ENGINE_VERSION } from "@decorum/core"
 import { Native, Perspective } from "@decorum/domain"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
@@ -115,10 +116,22 @@ export class OpsGroup extends HttpApiGroup.make("ops")
 {}
 
 /** Rewrites the escaped colon paths (`comments:{analyze}`) back to what clients call. */
+/** Which credentials each path takes, for the operations' `security` in the OpenAPI document. */
+const securityOf = (path: string): Array<Record<string, Array<string>>> | undefined =>
+  path.startsWith("/v0.2/")
+    ? [{ userEmail: [], apiKey: [] }]
+    : path.startsWith("/v1alpha1/") || path === "/batch"
+    ? [{ googleKey: [] }, { googleKeyHeader: [] }]
+    : undefined
+
 const fixColonPaths = (spec: Record<string, any>): Record<string, any> => {
   const paths: Record<string, unknown> = {}
-  for (const [path, item] of Object.entries(spec.paths ?? {})) {
-    paths[path.replace(/:\{(\w+)\}/g, ":$1")] = item
+  for (const [rawPath, item] of Object.entries(spec.paths ?? {})) {
+    const path = rawPath.replace(/:\{(\w+)\}/g, ":$1")
+    const security = securityOf(path)
+    paths[path] = security === undefined
+      ? item
+      : Object.fromEntries(Object.entries(item as Record<string, any>).map(([method, op]) => [method, { ...op, security }]))
   }
   return {
     ...spec,
@@ -143,6 +156,7 @@ export class DecorumApi extends HttpApi.make("decorum")
   .add(GoogleGroup)
   .add(OpsGroup)
   .annotate(OpenApi.Title, "Decorum")
+  .annotate(OpenApi.Version, ENGINE_VERSION)
   .annotate(
     OpenApi.Description,
     "Self-hosted comment moderation: a Perspective API drop-in and a combined evaluation (comment score, spam, relevance)."

@@ -95,6 +95,10 @@ export const describeContract = (name: string, start: () => Promise<ContractHost
         expect(Object.keys(spec.paths)).toEqual(
           expect.arrayContaining(["/v0.2/megacall", "/v1alpha1/comments:analyze", "/v0.2/external-compat/analyse"])
         )
+        expect(spec.info.version).toBe("0.1.0")
+        expect(spec.paths["/v0.2/megacall"].post.security).toEqual([{ userEmail: [], apiKey: [] }])
+        expect(spec.paths["/v1alpha1/comments:analyze"].post.security).toEqual([{ googleKey: [] }, { googleKeyHeader: [] }])
+        expect(spec.paths["/healthz"].get.security).toEqual([])
       })
 
       it("serves the interactive reference at /docs", async () => {
