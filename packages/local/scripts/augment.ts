@@ -89,6 +89,70 @@ const COUNTER_SPEECH = [
   "Being called a {w} online made her quit the platform."
 ]
 
+/**
+ * Violent words used without a threat: sport, games, hyperbole, idioms, cooking, news reports of
+ * violence. All toxicity labels 0: the words "kill", "destroy", "beat", "shoot", "murder" alone
+ * must not make a comment a threat. Written for this project, other sentences than the
+ * guardrails' "violent words, no threat" category.
+ *
+ * A candidate, NOT in the shipped recipe (`augmentation()` does not include it): tried in
+ * 2026.11 with scripts/threatdev.ts, it did not improve THREAT on the dev data (docs/models.md).
+ */
+export const VIOLENT_NOT_THREAT = [
+  "Our defence is going to destroy their attack on Saturday.",
+  "They crushed us three nil and deserved it.",
+  "We are going to smash the league record this season.",
+  "Their striker shot from thirty yards and scored.",
+  "She beat the world champion in straight sets.",
+  "Arsenal will annihilate them if they play like that again.",
+  "The rookie knocked out the veteran in the second round.",
+  "Our quarterback got sacked four times in the first half.",
+  "The home team slaughtered the visitors at the weekend.",
+  "I killed the final boss on my first try.",
+  "My character got shot by a sniper in the last round.",
+  "He headshots everyone in this game, it is unreal.",
+  "In chess you have to attack the king early.",
+  "I will destroy you at Mario Kart tonight, bring snacks.",
+  "These shoes are killing my feet.",
+  "My boss will kill me if I am late again, haha.",
+  "That joke slayed the whole room.",
+  "The heat today is murder.",
+  "Traffic this morning was a killer.",
+  "I am dying to read the sequel.",
+  "This spreadsheet is going to be the death of me.",
+  "You nailed the presentation, it was a knockout.",
+  "The band blew the roof off the stadium.",
+  "The senator's speech shot down the proposal.",
+  "Critics tore the film apart.",
+  "The new budget kills the bike lane project.",
+  "Let's kill two birds with one stone and meet at lunch.",
+  "Chop the onions and beat the eggs with a fork.",
+  "Stab the potatoes with a knife to check they are done.",
+  "Police say the gunman shot three people before he was arrested.",
+  "The earthquake killed hundreds and left thousands homeless.",
+  "The documentary covers the murders of the 1970s.",
+  "The soldier was killed in action in 1944.",
+  "The novel opens with a stabbing in a quiet village.",
+  "The court sentenced him for the assault last year.",
+  "Hunters shot a deer near the trail, rangers said.",
+  "The bill would ban assault weapons in the state.",
+  "He was attacked by a dog while jogging and is recovering.",
+  "I would kill for a cup of coffee right now.",
+  "We are going to fight this zoning decision in court.",
+  "Vote them out, that is how we beat them.",
+  "I will fight for lower taxes as long as I am on the council.",
+  "The vaccine kills the virus before it can spread.",
+  "This weed killer works on dandelions.",
+  "The gym class absolutely wrecked me today."
+]
+
+/** The candidate negatives above as training rows (used by scripts/threatdev.ts only). */
+export const violentWordsNoThreat = (): Array<Example> =>
+  VIOLENT_NOT_THREAT.map((text, i) => ({
+    text, source: "decorum-augmentation", id: `aug-violent-${i}`,
+    labels: { TOXICITY: 0, SEVERE_TOXICITY: 0, INSULT: 0, PROFANITY: 0, THREAT: 0, IDENTITY_ATTACK: 0 }
+  }))
+
 const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1)
 const ZERO = { TOXICITY: 0, SEVERE_TOXICITY: 0, INSULT: 0, PROFANITY: 0, THREAT: 0, IDENTITY_ATTACK: 0 }
 

@@ -198,6 +198,61 @@ export const toxicSpans = (dir: string): Array<Example> => {
   return out
 }
 
+/**
+ * TOXICSPANS Threat spans as sentence-level THREAT positives: for every post whose raters'
+ * majority marked a Threat span, each sentence that contains a Threat span (of any of its raters)
+ * becomes a row with THREAT 1 and TOXICITY 1 (a threat is toxic on Perspective's definition).
+ * A whole post often buries one threatening sentence in a long comment; the sentence teaches the
+ * threat's own words. `group` is the post id, so a post and its sentences always fall on the same
+ * side of every split.
+ *
+ * A candidate, NOT in the shipped recipe: tried in 2026.11 with scripts/threatdev.ts, it did not
+ * improve THREAT on the dev data (docs/models.md). Only 107 sentences pass the majority rule, and
+ * the raters' span types are noisy (some "Threat" spans are insults).
+ */
+export const toxicSpanThreats = (dir: string): Array<Example> => {
+  const base = join(dir, "civil-comments-toxic-spans")
+  const comments = new Map(table(join(base, "acl2022_comments.csv.gz")).map((c) => [c.comment_id!, c.comment_text!]))
+  const annotations = table(join(base, "acl2022_annotations.csv.gz"))
+  const commentOf = new Map(annotations.map((a) => [a.annotation!, a.comment_id!]))
+  const raters = new Map<string, number>()
+  for (const a of annotations) raters.set(a.comment_id!, (raters.get(a.comment_id!) ?? 0) + 1)
+  const threatRaters = new Map<string, Set<string>>()
+  const ranges = new Map<string, Array<[number, number]>>()
+  for (const s of table(join(base, "acl2022_spans.csv.gz"))) {
+    if (s.type !== "Threat") continue
+    const id = commentOf.get(s.annotation!)
+    if (id === undefined) continue
+    const set = threatRaters.get(id) ?? new Set<string>()
+    set.add(s.annotation!)
+    threatRaters.set(id, set)
+    const list = ranges.get(id) ?? []
+    list.push([Number(s.start), Number(s.end)])
+    ranges.set(id, list)
+  }
+  const out: Array<Example> = []
+  for (const [id, set] of [...threatRaters].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const text = comments.get(id)
+    if (text === undefined || set.size * 2 <= (raters.get(id) ?? 0)) continue
+    // sentence boundaries: after . ! ? or a line break
+    const bounds: Array<[number, number]> = []
+    const re = /[^.!?\n]+[.!?]*/g
+    for (let m = re.exec(text); m !== null; m = re.exec(text)) bounds.push([m.index, m.index + m[0].length])
+    const picked = new Set<number>()
+    for (const [b, e] of ranges.get(id)!) {
+      bounds.forEach(([sb, se], k) => {
+        if (b < se && e > sb) picked.add(k)
+      })
+    }
+    for (const k of [...picked].sort((a, b) => a - b)) {
+      const sentence = text.slice(bounds[k]![0], bounds[k]![1]).trim()
+      if (sentence.length < 8 || sentence === text.trim()) continue
+      out.push({ text: sentence, source: "civil-comments-toxic-spans", id: `${id}:${k}`, group: id, labels: { THREAT: 1, TOXICITY: 1 } })
+    }
+  }
+  return out
+}
+
 export const convabuse = (dir: string): Array<Example> => {
   const out: Array<Example> = []
   for (const file of ["ConvAbuseEMNLPtrain.csv", "ConvAbuseEMNLPvalid.csv"]) {

@@ -290,12 +290,14 @@ export const fitPlatt = (z: ArrayLike<number>, y: ArrayLike<number>, w?: ArrayLi
  * three-parameter logistic regression of `y` on `(z, s)` (Newton with backtracking, the same
  * target smoothing as `fitPlatt`, a small ridge on the evidence coefficient so that a pattern
  * that never fires gets weight 0). `s` is pattern evidence in [0, 1] (see `evidence.ts`).
+ * `ridge` is that penalty as a fraction of the total sample weight (default 1e-3).
  */
 export const fitPlatt2 = (
   z: ArrayLike<number>,
   s: ArrayLike<number>,
   y: ArrayLike<number>,
-  w?: ArrayLike<number>
+  w?: ArrayLike<number>,
+  ridgeFraction = 1e-3
 ): { readonly a: number; readonly b: number; readonly weight: number } => {
   const n = z.length
   const weight = (i: number) => (w === undefined ? 1 : w[i]!)
@@ -308,7 +310,7 @@ export const fitPlatt2 = (
   const hi = (np + 1) / (np + 2)
   const lo = 1 / (nn + 2)
   const t = Float64Array.from({ length: n }, (_, i) => (y[i] === 1 ? hi : y[i] === 0 ? lo : y[i]!))
-  const ridge = 1e-3 * (np + nn)
+  const ridge = ridgeFraction * (np + nn)
   const loss = (p: ReadonlyArray<number>) => {
     let sum = 0.5 * ridge * p[1]! * p[1]!
     for (let i = 0; i < n; i++) {
