@@ -9,7 +9,7 @@ import type { ModelLabel } from "../src/AttributeModel.js"
 import { identityEvidence, threatEvidence } from "../src/model/evidence.js"
 import { Normalizer } from "../src/model/normalize.js"
 import { loadModelSet } from "../src/model/TrainedModel.js"
-import { fitPlatt2, sigmoid } from "../src/model/train.js"
+import { fitPlatt2, reweightedLogLoss, sigmoid } from "../src/model/train.js"
 import * as D from "./data.js"
 import { dataDir, JIGSAW_PREVALENCE, loadSplits, MODELS_DIR } from "./pipeline.js"
 
@@ -43,18 +43,10 @@ for (const label of ["THREAT", "IDENTITY_ATTACK"] as Array<ModelLabel>) {
       ws.push(fit.weight.toFixed(2))
       for (let i = 0; i < pool.length; i++) if (fold[i] === k) p[i] = sigmoid(fit.a * (z[i]! + fit.weight * s[i]!) + fit.b)
     }
-    const rate = y.reduce((a, b) => a + b, 0) / y.length
-    let ll = 0
-    let wsum = 0
-    p.forEach((v, i) => {
-      const w = y[i] === 1 ? prev / rate : (1 - prev) / (1 - rate)
-      const q = Math.min(1 - 1e-9, Math.max(1e-9, v))
-      ll -= w * (y[i] === 1 ? Math.log(q) : Math.log(1 - q))
-      wsum += w
-    })
+    const loss = reweightedLogLoss(p, y, prev)
     const pos = p.filter((_, i) => y[i] === 1)
     const neg = p.filter((_, i) => y[i] === 0)
     const c = (xs: Array<number>, t: number) => `${xs.filter((v) => v >= t).length}/${xs.length}`
-    console.log(`| ${label} | ${ridge} | ${ws.join(", ")} | ${(ll / wsum).toFixed(5)} | ${c(pos, 0.7)} | ${c(pos, 0.5)} | ${c(neg, 0.5)} |`)
+    console.log(`| ${label} | ${ridge} | ${ws.join(", ")} | ${loss.toFixed(5)} | ${c(pos, 0.7)} | ${c(pos, 0.5)} | ${c(neg, 0.5)} |`)
   }
 }

@@ -12,7 +12,7 @@
  * shipped one. Usage: run.mjs threatdev [variant numbers]
  */
 import { threatEvidence } from "../src/model/evidence.js"
-import { applyCalibration, fitPlatt2, rocAuc, trainLogistic, type LinearModel, type TrainOptions } from "../src/model/train.js"
+import { applyCalibration, fitPlatt2, reweightedLogLoss, rocAuc, trainLogistic, type LinearModel, type TrainOptions } from "../src/model/train.js"
 import { violentWordsNoThreat } from "./augment.js"
 import * as D from "./data.js"
 import { dataDir, featurise, JIGSAW_PREVALENCE, LABEL_SOURCE_WEIGHT, loadSplits, makeFeaturizer, rawScore, respellFrom, SOURCE_WEIGHT, TRAIN_TOXICITY } from "./pipeline.js"
@@ -60,20 +60,12 @@ const report = (name: string, z: Array<number>, include: (e: D.Example) => boole
     log(`  ${name} fold ${k}: a ${fit.a.toFixed(3)} b ${fit.b.toFixed(3)} weight ${fit.weight.toFixed(3)}`)
     for (let i = 0; i < z.length; i++) if (fold[i] === k) p[i] = applyCalibration({ kind: "platt", a: fit.a, b: fit.b }, z[i]! + fit.weight * s[i]!)
   }
-  const rate = y.reduce((a, b) => a + b, 0) / y.length
-  let ll = 0
-  let wsum = 0
-  p.forEach((v, i) => {
-    const w = y[i] === 1 ? prev / rate : (1 - prev) / (1 - rate)
-    const q = Math.min(1 - 1e-9, Math.max(1e-9, v))
-    ll -= w * (y[i] === 1 ? Math.log(q) : Math.log(1 - q))
-    wsum += w
-  })
+  const loss = reweightedLogLoss(p, y, prev)
   const pos = p.filter((_, i) => y[i] === 1)
   const neg = p.filter((_, i) => y[i] === 0)
   const jig = pool.map((_, i) => i).filter((i) => pool[i]!.source === "jigsaw-toxic-comment-2018-random-11k")
   console.log(
-    `| ${name} | ${rocAuc(z, y).toFixed(4)} | ${rocAuc(jig.map((i) => z[i]!), jig.map((i) => y[i]!)).toFixed(4)} | ${pos.filter((v) => v >= 0.7).length}/${pos.length} | ${pos.filter((v) => v >= 0.5).length}/${pos.length} | ${neg.filter((v) => v >= 0.5).length}/${neg.length} | ${(ll / wsum).toFixed(4)} |`
+    `| ${name} | ${rocAuc(z, y).toFixed(4)} | ${rocAuc(jig.map((i) => z[i]!), jig.map((i) => y[i]!)).toFixed(4)} | ${pos.filter((v) => v >= 0.7).length}/${pos.length} | ${pos.filter((v) => v >= 0.5).length}/${pos.length} | ${neg.filter((v) => v >= 0.5).length}/${neg.length} | ${loss.toFixed(4)} |`
   )
 }
 console.log("| variant | pool ROC AUC (raw) | Jigsaw dev ROC AUC (raw) | pool positives >= 0.7 | positives >= 0.5 | negatives >= 0.5 | log loss at prevalence (held-out fold) |")

@@ -135,31 +135,10 @@ export const decodeQuantised = (bytes: Uint8Array): QuantisedTable => {
   return { bits, labels: L, q, scales, bias }
 }
 
+/** The weights as floats: the quantised table, dequantised (for tests and tools; scoring uses `q` directly). */
 export const decodeWeights = (bytes: Uint8Array): WeightTable => {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-  if (view.getUint32(0, true) !== MAGIC) throw new Error("not a Decorum weight file")
-  if (view.getUint32(4, true) !== FORMAT) throw new Error("unsupported weight file format")
-  const bits = view.getUint32(8, true)
-  const L = view.getUint32(12, true)
-  const size = 1 << bits
-  const header = 16 + 8 * L
-  if (bytes.byteLength !== header + size * L * 2) throw new Error("truncated weight file")
-  const scales = new Float32Array(L)
-  const bias = new Float32Array(L)
-  for (let l = 0; l < L; l++) {
-    scales[l] = view.getFloat32(16 + 4 * l, true)
-    bias[l] = view.getFloat32(16 + 4 * L + 4 * l, true)
-  }
-  const weights = new Float32Array(size * L)
-  // Int16Array needs 2-byte alignment; copy when the buffer slice is odd.
-  const raw =
-    (bytes.byteOffset + header) % 2 === 0
-      ? new Int16Array(bytes.buffer, bytes.byteOffset + header, size * L)
-      : new Int16Array(bytes.slice(header).buffer)
-  const little = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1
-  for (let i = 0; i < size * L; i++) {
-    const q = little ? raw[i]! : view.getInt16(header + 2 * i, true)
-    weights[i] = q * scales[i % L]!
-  }
-  return { bits, labels: L, weights, bias }
+  const { bias, bits, labels, q, scales } = decodeQuantised(bytes)
+  const weights = new Float32Array(q.length)
+  for (let i = 0; i < q.length; i++) weights[i] = q[i]! * scales[i % labels]!
+  return { bits, labels, weights, bias }
 }

@@ -542,6 +542,25 @@ export const logLoss = (p: ArrayLike<number>, y: ArrayLike<number>): number => {
   return s / p.length
 }
 
+/**
+ * Log loss with each row weighted so the sample's positive rate counts as `prevalence` (what a
+ * calibrated score would face at that base rate).
+ */
+export const reweightedLogLoss = (p: ArrayLike<number>, y: ArrayLike<number>, prevalence: number): number => {
+  let rate = 0
+  for (let i = 0; i < y.length; i++) rate += y[i]!
+  rate /= y.length
+  let loss = 0
+  let total = 0
+  for (let i = 0; i < p.length; i++) {
+    const w = y[i] === 1 ? prevalence / rate : (1 - prevalence) / (1 - rate)
+    const q = Math.min(1 - 1e-9, Math.max(1e-9, p[i]!))
+    loss -= w * (y[i] === 1 ? Math.log(q) : Math.log(1 - q))
+    total += w
+  }
+  return loss / total
+}
+
 /** Expected calibration error over ten equal-width bins. */
 export const calibrationError = (p: ArrayLike<number>, y: ArrayLike<number>, bins = 10): number => {
   const sp = new Float64Array(bins)
