@@ -6,6 +6,9 @@
  * answers a fixed analyze-shaped response, so the ratio isolates everything Decorum adds: routing,
  * authentication, decoding, the model, encoding.
  *
+ * Then the same Decorum server on routes that each add a step (routing only, authentication, a
+ * single evaluation), to show where the time goes.
+ *
  * Options (env): BENCH_DURATION (seconds, default 10), BENCH_CONNECTIONS (default 16).
  */
 import autocannon from "autocannon"
@@ -65,10 +68,15 @@ interface Result {
   readonly non2xx: number
 }
 
-const load = async (url: string, headers: Record<string, string>): Promise<Result> => {
+const load = async (
+  url: string,
+  headers: Record<string, string>,
+  request: { readonly method: "GET" | "POST"; readonly body?: string } = { method: "POST", body: BODY }
+): Promise<Result> => {
+  const options = { url, headers, connections, method: request.method, ...(request.body ? { body: request.body } : {}) }
   // Warm up (JIT, model pages), then measure.
-  await autocannon({ url, method: "POST", headers, body: BODY, connections, duration: 2 })
-  const r = await autocannon({ url, method: "POST", headers, body: BODY, connections, duration })
+  await autocannon({ ...options, duration: 2 })
+  const r = await autocannon({ ...options, duration })
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx }
 }
 
@@ -94,10 +102,28 @@ const main = async () => {
     const ours = await load(`${decorumUrl}/v1alpha1/comments:analyze?key=${key}`, { "content-type": "application/json" })
     if (ours.non2xx > 0 || ours.errors > 0) throw new Error(`Decorum answered ${ours.non2xx} non-2xx and ${ours.errors} errors`)
     const row = (name: string, r: Result) =>
-      `${name.padEnd(22)} ${r.rps.toFixed(0).padStart(8)} req/s   p50 ${String(r.p50).padStart(4)} ms   p99 ${String(r.p99).padStart(4)} ms`
+      `${name.padEnd(30)} ${r.rps.toFixed(0).padStart(8)} req/s   p50 ${String(r.p50).padStart(4)} ms   p99 ${String(r.p99).padStart(4)} ms`
     console.log(row("bare node:http JSON", base))
     console.log(row("Decorum analyze", ours))
     console.log(`\nDecorum / bare throughput ratio: ${(ours.rps / base.rps).toFixed(2)}`)
+
+    // Where the time goes: the same server on routes that add one step at a time.
+    const auth = { "x-user-email": "admin@localhost", "x-api-key": key }
+    const steps: Array<[string, string, Record<string, string>, { method: "GET" | "POST"; body?: string }]> = [
+      ["GET /healthz (routing only)", "/healthz", {}, { method: "GET" }],
+      ["GET /v0.2/usercheck (+ auth)", "/v0.2/usercheck", auth, { method: "GET" }],
+      ["POST /v0.2/antispam", "/v0.2/antispam", { ...auth, "content-type": "application/json" }, {
+        method: "POST",
+        body: JSON.stringify({ comment: JSON.parse(BODY).comment.text })
+      }]
+    ]
+    console.log(`\nPer route on Decorum:`)
+    for (const [name, path, headers, request] of steps) {
+      const r = await load(`${decorumUrl}${path}`, headers, request)
+      if (r.non2xx > 0 || r.errors > 0) throw new Error(`${name}: ${r.non2xx} non-2xx, ${r.errors} errors`)
+      console.log(row(name, r))
+    }
+    console.log(row("POST analyze (above)", ours))
   } finally {
     for (const c of children) c.kill("SIGTERM")
     rmSync(dir, { recursive: true, force: true })
