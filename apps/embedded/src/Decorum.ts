@@ -61,7 +61,7 @@ export interface DecorumOptions extends Engine.EngineOptions {
 
 export const DEFAULT_ACCOUNT = "embedded@localhost"
 
-/** Per-call options: `detail: "full"` asks for the rich fields (the server's `X-Decorum-Detail`). */
+/** Per-call options: `detail: "full"` makes the cascade engine consult the LLM (the server's `X-Decorum-Detail`). */
 export type EvaluationOptions = Evaluations.EvaluationOptions
 
 /** The combined evaluation: one `Evaluated` per section that answered, and the sections that failed. */

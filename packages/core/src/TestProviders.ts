@@ -6,6 +6,7 @@
 import {
   type AttributeAnalysis,
   type Evaluated,
+  Native,
   ProviderFailure,
   type TextSpan
 } from "@decorum/domain"
@@ -22,7 +23,7 @@ const badness = (text: string) => {
   return Math.min(0.98, 0.05 + 0.45 * n)
 }
 
-/** The model name says when the caller asked for the rich fields (`detail: "full"`), so tests can see it arrive. */
+/** The model name says when the caller sent `detail: "full"`, so tests can see it arrive. */
 const ok = <A>(value: A, detail?: "basic" | "full"): Evaluated<A> => ({ value, provenance: { model: detail === "full" ? `${MODEL}+full` : MODEL } })
 
 export type Section = "comment_score" | "spam_check" | "relevance_check" | "perspective"
@@ -31,6 +32,9 @@ export interface Options {
   /** Runs when an evaluation starts, before it answers; its failure is the evaluation's failure. */
   readonly hook?: (section: Section, comment: string) => Effect.Effect<void, ProviderFailure>
 }
+
+/** "always"/"never"/"everyone": a hasty generalisation, quoted verbatim. */
+const quoteSweeping = (comment: string) => [...comment.matchAll(/\b(?:always|never|everyone)\b/gi)].map((m) => m[0])
 
 const quoteBad = (comment: string) => {
   const out: Array<string> = []
@@ -47,9 +51,15 @@ export const layer = (options: Options = {}) => {
           const toxicity = badness(comment)
           const quotes = quoteBad(comment)
           return ok({
-            logical_fallacies: [],
-            objectionable_phrases: quotes.map((q) => ({ quoted_objectionable_phrase: q, explanation: "insulting word" })),
-            negative_tone_phrases: [],
+            logical_fallacies: quoteSweeping(comment).map((q) =>
+              Native.logicalFallacy({ fallacy_name: "hasty generalisation", quoted_logical_fallacy_example: q, explanation: "One case does not make a rule." })
+            ),
+            objectionable_phrases: quotes.map((q) => ({ quoted_objectionable_phrase: q, explanation: "insulting word", suggested_rewrite: "" })),
+            negative_tone_phrases: quotes.slice(0, 1).map((q) => ({
+              quoted_negative_tone_phrase: q,
+              explanation: "Name-calling puts readers on the defensive.",
+              suggested_rewrite: ""
+            })),
             appears_low_effort: words(comment).length < 3,
             overall_score: Math.max(1, 5 - quotes.length * 2),
             toxicity_score: toxicity,

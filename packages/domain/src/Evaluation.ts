@@ -20,8 +20,8 @@ export interface Evaluated<A> {
 
 /**
  * How much the caller wants: `basic` (the default) accepts whatever the configured engine answers
- * first; `full` asks for the rich fields (fallacies with explanations, reasons, rewrites), which in
- * the `cascade` engine mode means the LLM is consulted even when the local verdict is certain.
+ * first; `full` makes the `cascade` engine consult the LLM even when the local verdict is certain.
+ * The `local` and `llm` engines answer every field either way and ignore it.
  */
 export type EvaluationDetail = "basic" | "full"
 

@@ -8,26 +8,50 @@ import { Schema } from "effect"
 const Probability = Schema.Number.pipe(Schema.between(0, 1))
 
 // ---------------------------------------------------------------- comment scoring
+//
+// Every item carries `explanation` and `suggested_rewrite` (`""` when there is none): the hosted
+// original's official Python client (pydantic, `respectify/schemas.py`) requires both on every
+// item. Fallacies also carry the seed's `explanation_and_suggestions`, with the same text.
 
 export const LogicalFallacy = Schema.Struct({
   fallacy_name: Schema.String,
   quoted_logical_fallacy_example: Schema.String,
-  explanation_and_suggestions: Schema.optional(Schema.String),
-  suggested_rewrite: Schema.optional(Schema.String)
+  /** The seed's name for the explanation; always equal to `explanation`. */
+  explanation_and_suggestions: Schema.String,
+  /** The official client's name for the explanation; always equal to `explanation_and_suggestions`. */
+  explanation: Schema.String,
+  /** `""` when there is no rewrite. */
+  suggested_rewrite: Schema.String
 })
 export type LogicalFallacy = typeof LogicalFallacy.Type
 
+/** A fallacy with its explanation under both names. */
+export const logicalFallacy = (item: {
+  readonly fallacy_name: string
+  readonly quoted_logical_fallacy_example: string
+  readonly explanation: string
+  readonly suggested_rewrite?: string | undefined
+}): LogicalFallacy => ({
+  fallacy_name: item.fallacy_name,
+  quoted_logical_fallacy_example: item.quoted_logical_fallacy_example,
+  explanation_and_suggestions: item.explanation,
+  explanation: item.explanation,
+  suggested_rewrite: item.suggested_rewrite ?? ""
+})
+
 export const ObjectionablePhrase = Schema.Struct({
   quoted_objectionable_phrase: Schema.String,
-  explanation: Schema.optional(Schema.String),
-  suggested_rewrite: Schema.optional(Schema.String)
+  explanation: Schema.String,
+  /** `""` when there is no rewrite. */
+  suggested_rewrite: Schema.String
 })
 export type ObjectionablePhrase = typeof ObjectionablePhrase.Type
 
 export const NegativeTonePhrase = Schema.Struct({
   quoted_negative_tone_phrase: Schema.String,
-  explanation: Schema.optional(Schema.String),
-  suggested_rewrite: Schema.optional(Schema.String)
+  explanation: Schema.String,
+  /** `""` when there is no rewrite. */
+  suggested_rewrite: Schema.String
 })
 export type NegativeTonePhrase = typeof NegativeTonePhrase.Type
 

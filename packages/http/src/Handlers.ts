@@ -26,7 +26,7 @@ const nativeBody = <A, I>(schema: Parameters<typeof Body.decode<A, I>>[0]) =>
     return { raw, decoded }
   })
 
-/** `X-Decorum-Detail: full` asks for the rich fields (in cascade mode: consult the LLM). */
+/** `X-Decorum-Detail: full`: the cascade engine consults the LLM even when the local verdict is sure (other engines ignore it). */
 const evaluationOptions = Effect.map(HttpServerRequest.HttpServerRequest, (request): Evaluations.EvaluationOptions => {
   const detail = request.headers["x-decorum-detail"]?.trim().toLowerCase()
   return detail === "full" || detail === "basic" ? { detail } : {}

@@ -4,6 +4,7 @@
  * the host under test, plus key management on the host's store.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import * as Respectify from "./respectify.js"
 
 export interface ContractHost {
   /** Sends a request to the host (path includes the query string). */
@@ -15,9 +16,26 @@ export interface ContractHost {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
+/**
+ * Holds a 200 answer to the model the official Python client parses it with (`respectify.ts`);
+ * answers on other paths pass through. Returns the path it checked, or null.
+ */
+export const expectOfficialClientParses = async (path: string, res: Response): Promise<string | null> => {
+  const route = path.split("?")[0]!.replace(/\/+$/, "").replace("/external-compat/", "/perspective-compat/")
+  const model = (Respectify.modelFor as Record<string, typeof Respectify.modelFor[keyof typeof Respectify.modelFor]>)[route]
+  if (res.status !== 200 || model === undefined) return null
+  const body = await res.clone().json()
+  expect(Respectify.parseError(model, body), `${route} as the official client parses it`).toBeNull()
+  const score = route === "/v0.2/commentscore" ? body : route === "/v0.2/megacall" ? body.comment_score : undefined
+  if (score) expect(Respectify.fallacyAliasErrors(score)).toEqual([])
+  return route
+}
+
 export const describeContract = (name: string, start: () => Promise<ContractHost>) =>
   describe(`HTTP contract (${name})`, () => {
     let host: ContractHost
+    /** How many 200 answers of each native path were held to the official client's models. */
+    const parsedByClient = new Map<string, number>()
     let key: string
     let otherKey: string
     const email = "alice@example.com"
@@ -67,7 +85,17 @@ export const describeContract = (name: string, start: () => Promise<ContractHost
     }
 
     beforeAll(async () => {
-      host = await start()
+      const started = await start()
+      // Every answer of the suite goes through the official client's checks.
+      host = {
+        ...started,
+        request: async (path, init) => {
+          const res = await started.request(path, init)
+          const checked = await expectOfficialClientParses(path, res)
+          if (checked) parsedByClient.set(checked, (parsedByClient.get(checked) ?? 0) + 1)
+          return res
+        }
+      }
       key = await host.createKey(email)
       otherKey = await host.createKey(otherEmail)
       const res = await native("/v0.2/inittopic", {
@@ -482,6 +510,72 @@ export const describeContract = (name: string, start: () => Promise<ContractHost
       })
     })
 
+    describe("the official Python client (respectify-python)", () => {
+      it("parses a comment score whose every item carries explanation and suggested_rewrite", async () => {
+        const comment = "You always say this, you idiot."
+        const res = await native("/v0.2/commentscore", { article_context_id: articleId, comment })
+        expect(res.status).toBe(200)
+        const body = await res.json()
+        // The test providers find one item of each kind here, so none of the checks is vacuous.
+        expect(body.logical_fallacies).toHaveLength(1)
+        expect(body.objectionable_phrases).toHaveLength(1)
+        expect(body.negative_tone_phrases).toHaveLength(1)
+        const [fallacy] = body.logical_fallacies
+        expect(fallacy).toEqual({
+          fallacy_name: expect.any(String),
+          quoted_logical_fallacy_example: "always",
+          explanation_and_suggestions: fallacy.explanation,
+          explanation: expect.stringMatching(/\S/),
+          suggested_rewrite: ""
+        })
+        for (const item of [...body.objectionable_phrases, ...body.negative_tone_phrases]) {
+          expect(typeof item.explanation).toBe("string")
+          expect(item.suggested_rewrite).toBe("")
+        }
+        const combined = await native("/v0.2/megacall", { comment, article_context_id: articleId, run_comment_score: true })
+        expect((await combined.json()).comment_score).toEqual(body)
+      })
+
+      it("parses the compat service's analyse and suggestscore answers", async () => {
+        const auth = { "x-user-email": email, "x-api-key": key }
+        const analysed = await google("/v0.2/perspective-compat/analyse", { comment: { text: "you idiot" }, requestedAttributes: { TOXICITY: {} }, spanAnnotations: true }, auth)
+        expect(analysed.status).toBe(200)
+        const suggested = await google(
+          "/v0.2/perspective-compat/suggestscore",
+          { comment: { text: "fine" }, attributeScores: { TOXICITY: { summaryScore: { value: 0 } } }, clientToken: "r-1" },
+          auth
+        )
+        expect(suggested.status).toBe(200)
+        expect((await suggested.json()).clientToken).toBe("r-1")
+      })
+
+      it("rejects what the client rejects (the checks can fail)", () => {
+        const good = {
+          logical_fallacies: [],
+          objectionable_phrases: [{ quoted_objectionable_phrase: "idiot", explanation: "insult", suggested_rewrite: "" }],
+          negative_tone_phrases: [],
+          appears_low_effort: false,
+          overall_score: 3,
+          toxicity_score: 0.5,
+          toxicity_explanation: "x"
+        }
+        expect(Respectify.parseError(Respectify.CommentScore, good)).toBeNull()
+        const bad: Array<Record<string, unknown>> = [
+          { ...good, objectionable_phrases: [{ quoted_objectionable_phrase: "idiot", explanation: "insult" }] },
+          { ...good, objectionable_phrases: [{ quoted_objectionable_phrase: "idiot", suggested_rewrite: "" }] },
+          { ...good, overall_score: 0 },
+          { ...good, overall_score: 2.5 },
+          { ...good, toxicity_score: 1.2 },
+          { ...good, toxicity_explanation: undefined },
+          { ...good, appears_low_effort: "no" }
+        ]
+        for (const body of bad) expect(Respectify.parseError(Respectify.CommentScore, body)).not.toBeNull()
+        expect(Respectify.parseError(Respectify.MegaCallResult, { spam_check: { reasoning: "r", is_spam: true, confidence: -0.1 } })).not.toBeNull()
+        expect(Respectify.parseError(Respectify.InitTopicResponse, { article_id: "not-a-uuid" })).not.toBeNull()
+        expect(Respectify.fallacyAliasErrors({ logical_fallacies: [{ explanation: "a", explanation_and_suggestions: "b" }] })).toHaveLength(1)
+      })
+    })
+
     describe("Perspective families", () => {
       it("analyses through the compat path with header auth", async () => {
         for (const prefix of ["external-compat", "perspective-compat"]) {
@@ -584,6 +678,12 @@ export const describeContract = (name: string, start: () => Promise<ContractHost
         expect(doc.rootUrl).toBe("https://moderation.example:8443/")
         expect(doc.resources.comments.methods.analyze).toMatchObject({ path: "v1alpha1/comments:analyze", httpMethod: "POST" })
         await expectGoogleError(await host.request("/$discovery/rest?version=v9"), 404)
+      })
+    })
+
+    describe("coverage of the official client's checks", () => {
+      it("held a 200 answer of every path the client parses to its model", () => {
+        expect([...parsedByClient.keys()].sort()).toEqual(Object.keys(Respectify.modelFor).sort())
       })
     })
   })

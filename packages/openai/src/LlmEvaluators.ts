@@ -14,6 +14,7 @@ import {
   type CommentScore,
   type CommentScoreInput,
   type Evaluated,
+  Native,
   type Perspective,
   ProviderFailure,
   type RelevanceCheck,
@@ -78,29 +79,29 @@ type Check<A> = Either.Either<A, string>
 
 /** Quotes verbatim (repaired or dropped), scores in range, rewrites only where they say something. */
 export const validateCommentScore = (answer: CommentScorePrompt.Answer, input: CommentScoreInput): Check<CommentScore> => {
-  const rich = <Q extends string>(quote: Q) => (item: { readonly [P in Q]: string } & { readonly suggested_rewrite: string }) =>
-    nonBlank(item.suggested_rewrite) && item.suggested_rewrite.trim() !== item[quote].trim()
-      ? { suggested_rewrite: item.suggested_rewrite.trim() }
-      : {}
+  // A rewrite that only repeats the quote says nothing: it becomes "".
+  const rewrite = (rewritten: string, quoted: string) => (nonBlank(rewritten) && rewritten.trim() !== quoted.trim() ? rewritten.trim() : "")
   const fallacies = keepQuoted(input.comment, answer.logical_fallacies.filter((f) => nonBlank(f.fallacy_name)), "quoted_logical_fallacy_example")
   const objectionable = keepQuoted(input.comment, answer.objectionable_phrases, "quoted_objectionable_phrase")
   const negative = keepQuoted(input.comment, answer.negative_tone_phrases, "quoted_negative_tone_phrase")
   return Either.right({
-    logical_fallacies: fallacies.kept.map((f) => ({
-      fallacy_name: f.fallacy_name.trim(),
-      quoted_logical_fallacy_example: f.quoted_logical_fallacy_example,
-      ...(nonBlank(f.explanation_and_suggestions) ? { explanation_and_suggestions: f.explanation_and_suggestions.trim() } : {}),
-      ...rich("quoted_logical_fallacy_example")(f)
-    })),
+    logical_fallacies: fallacies.kept.map((f) =>
+      Native.logicalFallacy({
+        fallacy_name: f.fallacy_name.trim(),
+        quoted_logical_fallacy_example: f.quoted_logical_fallacy_example,
+        explanation: f.explanation_and_suggestions.trim(),
+        suggested_rewrite: rewrite(f.suggested_rewrite, f.quoted_logical_fallacy_example)
+      })
+    ),
     objectionable_phrases: objectionable.kept.map((p) => ({
       quoted_objectionable_phrase: p.quoted_objectionable_phrase,
-      ...(nonBlank(p.explanation) ? { explanation: p.explanation.trim() } : {}),
-      ...rich("quoted_objectionable_phrase")(p)
+      explanation: p.explanation.trim(),
+      suggested_rewrite: rewrite(p.suggested_rewrite, p.quoted_objectionable_phrase)
     })),
     negative_tone_phrases: negative.kept.map((p) => ({
       quoted_negative_tone_phrase: p.quoted_negative_tone_phrase,
-      ...(nonBlank(p.explanation) ? { explanation: p.explanation.trim() } : {}),
-      ...rich("quoted_negative_tone_phrase")(p)
+      explanation: p.explanation.trim(),
+      suggested_rewrite: rewrite(p.suggested_rewrite, p.quoted_negative_tone_phrase)
     })),
     appears_low_effort: answer.appears_low_effort,
     overall_score: clamp(Math.round(answer.overall_score), 1, 5),

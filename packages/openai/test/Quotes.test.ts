@@ -45,9 +45,16 @@ describe("answer validation", () => {
     }, input)
     const value = Either.getOrThrow(checked)
     expect(value.logical_fallacies).toEqual([
-      { fallacy_name: "hasty generalisation", quoted_logical_fallacy_example: "Trams never work anywhere", explanation_and_suggestions: "One city is not all." }
+      {
+        fallacy_name: "hasty generalisation",
+        quoted_logical_fallacy_example: "Trams never work anywhere",
+        explanation_and_suggestions: "One city is not all.",
+        explanation: "One city is not all.",
+        suggested_rewrite: ""
+      }
     ])
-    expect(value.objectionable_phrases).toEqual([{ quoted_objectionable_phrase: "Only a fool", explanation: "Insults supporters." }])
+    // A rewrite that repeats the quote is no rewrite.
+    expect(value.objectionable_phrases).toEqual([{ quoted_objectionable_phrase: "Only a fool", explanation: "Insults supporters.", suggested_rewrite: "" }])
     expect(value.overall_score).toBe(5)
     expect(value.toxicity_score).toBe(1)
     expect(value.toxicity_explanation).toBe("Insulting.")

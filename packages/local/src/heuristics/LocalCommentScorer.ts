@@ -6,7 +6,7 @@
  */
 import { splitSentences } from "@decorum/core"
 import { CommentScorer } from "@decorum/core"
-import { type CommentScoreInput, type Evaluated, type Native, ProviderFailure } from "@decorum/domain"
+import { type CommentScoreInput, type Evaluated, Native, ProviderFailure } from "@decorum/domain"
 import { Effect, Layer } from "effect"
 import { AttributeModel, type AttributeModelService, type ModelLabel } from "../AttributeModel.js"
 import { findFallacies } from "./fallacies.js"
@@ -120,7 +120,7 @@ export const scoreComment = (model: AttributeModelService, input: CommentScoreIn
     const explanation = describe(s.labels, directed, replying)
     return rewrite
       ? { range: rewrite.quote, quoted_objectionable_phrase: text.slice(rewrite.quote.begin, rewrite.quote.end), explanation: `${explanation} The sentence reads the same without it.`, suggested_rewrite: rewrite.rewrite }
-      : { range: s, quoted_objectionable_phrase: text.slice(s.begin, s.end), explanation }
+      : { range: s, quoted_objectionable_phrase: text.slice(s.begin, s.end), explanation, suggested_rewrite: "" }
   })
   const objectionableRanges = objectionable.map((o) => o.range)
 
@@ -130,12 +130,16 @@ export const scoreComment = (model: AttributeModelService, input: CommentScoreIn
     .sort((a, b) => b.strength - a.strength || a.begin - b.begin)
     .slice(0, MAX_ITEMS)
     .sort((a, b) => a.begin - b.begin)
-  const negative: Array<Native.NegativeTonePhrase> = tone.map((t) => ({ quoted_negative_tone_phrase: text.slice(t.begin, t.end), explanation: t.explanation }))
+  const negative: Array<Native.NegativeTonePhrase> = tone.map((t) => ({
+    quoted_negative_tone_phrase: text.slice(t.begin, t.end),
+    explanation: t.explanation,
+    suggested_rewrite: ""
+  }))
 
   // ---- fallacies
   const fallacies: Array<Native.LogicalFallacy> = findFallacies(text, tokens, sentences)
     .slice(0, MAX_ITEMS)
-    .map((f) => ({ fallacy_name: f.name, quoted_logical_fallacy_example: text.slice(f.begin, f.end), explanation_and_suggestions: f.explanation }))
+    .map((f) => Native.logicalFallacy({ fallacy_name: f.name, quoted_logical_fallacy_example: text.slice(f.begin, f.end), explanation: f.explanation }))
 
   // ---- low effort
   const form = lowEffortForm(text)

@@ -62,11 +62,12 @@ layer(LocalHeuristics.layer)("local evaluators on the lexicon model", (it) => {
     it.effect("suggests a rewrite only when dropping an intensifying profanity is enough", () =>
       Effect.gen(function*() {
         const r = (yield* score("This fucking tram is late again.")).value
-        const hit = r.objectionable_phrases.find((o) => o.suggested_rewrite !== undefined)
+        const hit = r.objectionable_phrases.find((o) => o.suggested_rewrite !== "")
         expect(hit?.quoted_objectionable_phrase).toBe("fucking tram")
         expect(hit?.suggested_rewrite).toBe("tram")
         const insult = (yield* score("You are an idiot.")).value
-        expect(insult.objectionable_phrases.every((o) => o.suggested_rewrite === undefined)).toBe(true)
+        expect(insult.objectionable_phrases.length).toBeGreaterThan(0)
+        expect(insult.objectionable_phrases.every((o) => o.suggested_rewrite === "")).toBe(true)
       }))
 
     it.effect("flags low-effort comments and not short real ones", () =>
@@ -114,7 +115,9 @@ layer(LocalHeuristics.layer)("local evaluators on the lexicon model", (it) => {
           const hit = r.logical_fallacies.find((f) => f.fallacy_name === name)
           expect(hit, `${name} in ${text}`).toBeDefined()
           expect(hit!.quoted_logical_fallacy_example).toBe(quote)
-          expect(hit!.explanation_and_suggestions?.length).toBeGreaterThan(20)
+          expect(hit!.explanation_and_suggestions.length).toBeGreaterThan(20)
+          expect(hit!.explanation).toBe(hit!.explanation_and_suggestions)
+          expect(hit!.suggested_rewrite).toBe("")
         }
         const none = (yield* score("The tram costs more per rider than buses, according to the council's report.")).value
         expect(none.logical_fallacies).toEqual([])

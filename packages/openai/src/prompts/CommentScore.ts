@@ -13,8 +13,8 @@ const REWRITE = "A better wording of the quoted part that keeps the commenter's 
 
 /** The engine's wire types, with every field the model must fill in made explicit. */
 export const Answer = Schema.Struct({
+  // The wire's `explanation` is `explanation_and_suggestions` again: the model writes it once.
   logical_fallacies: Schema.Array(Schema.Struct({
-    ...Native.LogicalFallacy.fields,
     fallacy_name: Text("The fallacy's common name, e.g. ad hominem, straw man, false dilemma."),
     quoted_logical_fallacy_example: Text("The exact words of the comment that commit the fallacy, copied verbatim."),
     explanation_and_suggestions: OptionalText("Why this is a fallacy, and how the commenter could make the point soundly."),

@@ -1,0 +1,110 @@
+/**
+ * Every native answer of every engine path (local, llm, cascade, and the local fallback when the
+ * LLM fails) parses in the hosted original's official Python client: the same checks as the
+ * contract suite (`packages/http/test/respectify.ts`), against the real engine a host assembles,
+ * served on a loopback socket, with the LLM played by a chat-completions server on loopback.
+ */
+import { Auth } from "@decorum/core"
+import { Engine } from "@decorum/embedded"
+import { HttpApp, HttpConfig } from "@decorum/http"
+import { FakeChatServer } from "@decorum/openai"
+import { HttpApiBuilder, HttpServer } from "@effect/platform"
+import { NodeHttpServer } from "@effect/platform-node"
+import { assert, describe, it } from "@effect/vitest"
+import { Effect, Layer, Logger, LogLevel } from "effect"
+import { createServer } from "node:http"
+import { expectOfficialClientParses } from "../../../packages/http/test/contract.js"
+import * as Respectify from "../../../packages/http/test/respectify.js"
+
+type Path = "local" | "llm" | "cascade" | "fallback"
+
+/** The fake LLM: a valid answer for every prompt, or (fallback) a 500 every time. */
+const fakeLlm = (path: Path) =>
+  Effect.acquireRelease(
+    Effect.promise(() =>
+      FakeChatServer.start(
+        path === "fallback"
+          ? () => ({ type: "status", status: 500, body: { error: { message: "down", type: "server_error" } } })
+          : (r) => ({ type: "answer", content: FakeChatServer.goodAnswer(r.body) })
+      )
+    ),
+    (server) => Effect.promise(() => server.close())
+  )
+
+const serve = (path: Path, llmUrl: string) => {
+  const mode = path === "local" ? "local" : path === "cascade" ? "cascade" : "llm"
+  const engine = Engine.layer({
+    db: "memory",
+    llm: { mode, baseURL: llmUrl, apiKey: "test", maxRetries: 0, baseBackoffMs: 1, breakerThreshold: 1000 }
+  })
+  return HttpApiBuilder.serve().pipe(
+    Layer.provide(HttpApp.layer),
+    Layer.provideMerge(Layer.mergeAll(engine, HttpConfig.layer({ publicBaseUrl: null }))),
+    Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" }))
+  )
+}
+
+const COMMENT = "You always ignore the budget, you idiot. It has always been done this way, so leave it."
+
+const run = (path: Path) =>
+  Effect.gen(function*() {
+    const llm = yield* fakeLlm(path)
+    const context = yield* Layer.build(serve(path, llm.url))
+    const address = (yield* Effect.provide(HttpServer.HttpServer, context)).address
+    if (address._tag !== "TcpAddress") return yield* Effect.die("expected a TCP address")
+    const base = `http://127.0.0.1:${address.port}`
+    const email = "client@example.com"
+    const { key } = yield* Effect.provide(Auth.createKey(email), context)
+    const headers = { "content-type": "application/json", "x-user-email": email, "x-api-key": key }
+    const checked = new Set<string>()
+    const call = (route: string, body?: unknown, extra: Record<string, string> = {}) =>
+      Effect.promise(async () => {
+        const res = await fetch(base + route, body === undefined ? { headers } : { method: "POST", headers: { ...headers, ...extra }, body: JSON.stringify(body) })
+        assert.strictEqual(res.status, 200, `${route}: ${await res.clone().text()}`)
+        const seen = await expectOfficialClientParses(route, res)
+        if (seen) checked.add(seen)
+        return { headers: res.headers, body: await res.json() }
+      })
+
+    const topic = yield* call("/v0.2/inittopic", { text: "The council approved a budget for parks and libraries. Residents debated library hours." })
+    const article_context_id = topic.body.article_id as string
+    // Full detail makes the cascade consult the LLM for this comment.
+    const score = yield* call("/v0.2/commentscore", { article_context_id, comment: COMMENT }, { "x-decorum-detail": "full" })
+    yield* call("/v0.2/antispam", { comment: COMMENT })
+    yield* call("/v0.2/commentrelevance", { article_context_id, comment: COMMENT, banned_topics: ["politics"] })
+    const mega = yield* call("/v0.2/megacall", {
+      article_context_id,
+      comment: COMMENT,
+      banned_topics: ["politics"],
+      run_comment_score: true,
+      run_spam_check: true,
+      run_relevance_check: true,
+      run_perspective: true,
+      requested_attributes: ["TOXICITY"],
+      run_dogwhistle_check: false,
+      run_llm_detect: false
+    }, { "x-decorum-detail": "full" })
+    yield* call("/v0.2/usercheck")
+    yield* call("/v0.2/perspective-compat/analyse", { comment: { text: COMMENT }, requestedAttributes: { TOXICITY: {} }, spanAnnotations: true })
+    yield* call("/v0.2/perspective-compat/suggestscore", { comment: { text: COMMENT }, attributeScores: { TOXICITY: { summaryScore: { value: 1 } } } })
+    return { checked, score, mega, llmRequests: llm.requests.length }
+  }).pipe(Effect.scoped, Logger.withMinimumLogLevel(LogLevel.Error))
+
+describe("the official Python client's checks on every engine path", () => {
+  for (const path of ["local", "llm", "cascade", "fallback"] as const) {
+    it.live(path, () =>
+      Effect.gen(function*() {
+        const { checked, llmRequests, mega, score } = yield* run(path)
+        assert.deepStrictEqual([...checked].sort(), Object.keys(Respectify.modelFor).sort())
+        // Not vacuous: the comment score has a fallacy and an objectionable phrase to hold.
+        assert.isAbove(score.body.logical_fallacies.length, 0)
+        assert.deepStrictEqual(mega.body.comment_score.logical_fallacies.length, score.body.logical_fallacies.length)
+        // Each path is the one it claims: the LLM was asked (or not), and the fallback was taken.
+        assert.strictEqual(llmRequests > 0, path !== "local")
+        const model = score.headers.get("x-model-version") ?? ""
+        if (path === "llm" || path === "cascade") assert.include(model, "comment-score")
+        if (path === "fallback") assert.include(score.headers.get("x-decorum-fallback") ?? "", "comment_score")
+        else assert.isNull(score.headers.get("x-decorum-fallback"))
+      }))
+  }
+})
