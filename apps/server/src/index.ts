@@ -1,2 +1,2 @@
-export { run } from "./Cli.js"
+export { main, run } from "./Cli.js"
 export { serve, serverLayer } from "./Serve.js"

@@ -1,0 +1,34 @@
+/** `decorum serve`: starts the HTTP server (loaded on demand, so the other commands never load it). */
+import { Command, Options } from "@effect/cli"
+import { Effect, Option } from "effect"
+import { CommandFailure, db, typed } from "./Shared.js"
+
+/** A TCP port, 0 to 65535 (0: any free port). */
+export const parsePort = (raw: string): Option.Option<number> => {
+  const n = Number(raw)
+  return raw.trim() !== "" && Number.isInteger(n) && n >= 0 && n <= 65535 ? Option.some(n) : Option.none()
+}
+
+export const port = typed("port", "PORT", parsePort, "a port number").pipe(
+  Options.withDescription("The TCP port to listen on (default 8080, or $PORT; 0 picks a free one)."),
+  Options.optional
+)
+
+export const host = Options.text("host").pipe(
+  Options.withPseudoName("HOST"),
+  Options.withDescription("The address to bind (default 0.0.0.0, or $HOST)."),
+  Options.optional
+)
+
+export const command = Command.make("serve", { port, host, db }, (args) =>
+  Effect.tryPromise({
+    try: async () => {
+      const { serve } = await import("../Serve.js")
+      await serve({
+        ...Option.match(args.port, { onNone: () => ({}), onSome: (port) => ({ port }) }),
+        ...Option.match(args.host, { onNone: () => ({}), onSome: (host) => ({ host }) }),
+        ...Option.match(args.db, { onNone: () => ({}), onSome: (db) => ({ db }) })
+      })
+    },
+    catch: (e) => new CommandFailure({ message: e instanceof Error ? e.message : String(e) })
+  })).pipe(Command.withDescription("Run the HTTP server (Perspective and native APIs) until SIGINT or SIGTERM."))
