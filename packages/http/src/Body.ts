@@ -3,7 +3,7 @@
  * Every failure here is a typed request error, so it answers 4xx in the family's envelope
  * (HttpApi's own decoding is bypassed on purpose: its error body is neither family's).
  */
-import { InvalidRequest, PayloadTooLarge, UnsupportedMediaType } from "@decorum/domain"
+import { InvalidRequest, Limits, PayloadTooLarge, UnsupportedMediaType } from "@decorum/domain"
 import { HttpServerRequest } from "@effect/platform"
 import { Effect, Option } from "effect"
 import { Requests } from "@decorum/core"
@@ -25,7 +25,115 @@ const mediaType = (header: string | undefined): string => (header ?? "").split("
 
 const isJson = (type: string) => type === "application/json" || type === "" || type.endsWith("+json")
 
-/** Reads the raw body text within the configured limit. */
+/**
+ * The parts of Node's `IncomingMessage` the reader uses. The Node host hands its request over as
+ * `HttpServerRequest.source`; other hosts (Lambda, the synthetic parts of `/batch`) hand a web
+ * `Request` whose body is already in memory.
+ */
+interface NodeBody {
+  on(event: string, listener: (...args: Array<any>) => void): unknown
+  off(event: string, listener: (...args: Array<any>) => void): unknown
+  resume(): unknown
+  readonly readableEnded: boolean
+  readonly destroyed: boolean
+  readonly socket?: { destroy(): void } | null
+}
+
+const isNodeBody = (source: unknown): source is NodeBody =>
+  typeof source === "object" && source !== null && typeof (source as NodeBody).on === "function" &&
+  typeof (source as NodeBody).resume === "function" && "readableEnded" in source
+
+/** How long the rest of a refused body is read and thrown away before the connection is cut. */
+const DISCARD_MS = 5_000
+
+/**
+ * Reads and throws away what is left of a refused body, so that the client (still sending) reads
+ * its 413 instead of a reset, and a keep-alive connection stays usable. Nothing is kept in memory.
+ * A client that keeps sending past `maxBytes` or `DISCARD_MS` has its connection cut.
+ */
+const discardRest = (source: NodeBody, maxBytes: number) => {
+  if (source.readableEnded || source.destroyed) return
+  let discarded = 0
+  const cut = () => {
+    done()
+    source.socket?.destroy()
+  }
+  const timer = setTimeout(cut, DISCARD_MS)
+  timer.unref?.()
+  const onData = (chunk: Uint8Array | string) => {
+    discarded += chunk.length
+    if (discarded > maxBytes) cut()
+  }
+  const done = () => {
+    clearTimeout(timer)
+    source.off("data", onData)
+    source.off("end", done)
+    source.off("close", done)
+    source.off("error", done)
+  }
+  source.on("data", onData)
+  source.on("end", done)
+  source.on("close", done)
+  source.on("error", done)
+  source.resume()
+}
+
+/**
+ * Reads a Node request body as UTF-8 within `limit` bytes, whatever its framing (Content-Length,
+ * chunked). Over the limit it stops keeping data at once, answers `tooLarge`, and discards the rest.
+ */
+const readNodeBody = (source: NodeBody, limit: number, tooLarge: () => PayloadTooLarge) =>
+  Effect.async<string, PayloadTooLarge | InvalidRequest>((resume) => {
+    let chunks: Array<Buffer> = []
+    let bytes = 0
+    const cleanup = () => {
+      source.off("data", onData)
+      source.off("end", onEnd)
+      source.off("error", onError)
+      source.off("close", onClose)
+    }
+    const onData = (chunk: Buffer | string) => {
+      const buffer = typeof chunk === "string" ? Buffer.from(chunk) : chunk
+      bytes += buffer.length
+      if (bytes > limit) {
+        cleanup()
+        chunks = []
+        discardRest(source, limit * 4)
+        resume(Effect.fail(tooLarge()))
+        return
+      }
+      chunks.push(buffer)
+    }
+    const onEnd = () => {
+      cleanup()
+      const text = Buffer.concat(chunks, bytes).toString("utf8")
+      chunks = []
+      resume(Effect.succeed(text))
+    }
+    const onError = () => {
+      cleanup()
+      chunks = []
+      resume(Effect.fail(new InvalidRequest({ message: "The request body could not be read." })))
+    }
+    const onClose = () => {
+      if (source.readableEnded) return
+      onError()
+    }
+    source.on("data", onData)
+    source.on("end", onEnd)
+    source.on("error", onError)
+    source.on("close", onClose)
+    return Effect.sync(() => {
+      cleanup()
+      chunks = []
+    })
+  })
+
+/**
+ * Reads the raw body text within the configured limit. A body over the limit answers 413 however it
+ * is framed, and its bytes are not kept. A compressed body (`Content-Encoding`) is refused with 415:
+ * the limit applies to what the server holds, and a small compressed body can inflate without bound.
+ */
 export const readText = Effect.gen(function*() {
   const request = yield* HttpServerRequest.HttpServerRequest
   const { bodyLimitBytes } = yield* HttpConfig
@@ -35,8 +143,22 @@ export const readText = Effect.gen(function*() {
       limitBytes: bodyLimitBytes,
       message: `The request body is larger than the limit of ${bodyLimitBytes} bytes.`
     })
+  const source = request.source
+  const node = isNodeBody(source) && !source.readableEnded && !source.destroyed ? source : null
+  const encoding = (request.headers["content-encoding"] ?? "").trim().toLowerCase()
+  if (encoding !== "" && encoding !== "identity") {
+    if (node) discardRest(node, bodyLimitBytes * 4)
+    return yield* new UnsupportedMediaType({
+      contentType: encoding.slice(0, 40),
+      message: `Content-Encoding "${encoding.slice(0, 40)}" is not accepted; send the body uncompressed.`
+    })
+  }
   const declared = Number(request.headers["content-length"])
-  if (Number.isFinite(declared) && declared > bodyLimitBytes) return yield* tooLarge()
+  if (Number.isFinite(declared) && declared > bodyLimitBytes) {
+    if (node) discardRest(node, bodyLimitBytes * 4)
+    return yield* tooLarge()
+  }
+  if (node) return yield* readNodeBody(node, bodyLimitBytes, tooLarge)
   const text: string = yield* request.text.pipe(
     HttpServerRequest.withMaxBodySize(Option.some(bodyLimitBytes)),
     Effect.catchAll((error): Effect.Effect<never, PayloadTooLarge | InvalidRequest> =>
@@ -64,6 +186,7 @@ export const readObject = (options: BodyOptions = {}) =>
     const text = yield* readText
     if (type === "application/x-www-form-urlencoded") return yield* parseForm(text, options.form!)
     if (text.trim() === "") return {}
+    if (Requests.textNestsDeeperThan(text, Limits.maxNestingDepth)) return yield* Requests.tooDeep()
     const parsed = yield* Effect.try({
       try: () => JSON.parse(text) as unknown,
       catch: () => new InvalidRequest({ message: "The request body is not valid JSON." })
