@@ -115,6 +115,14 @@ export class StoreFailure extends Schema.TaggedError<StoreFailure>()("StoreFailu
   message: Schema.String
 }) {}
 
+/**
+ * The server will not run this request now: it is shutting down, or the request's share of work
+ * (for example a batch's time budget) is spent. Not the caller's fault; a retry later may succeed.
+ */
+export class Unavailable extends Schema.TaggedError<Unavailable>()("Unavailable", {
+  message: Schema.String
+}) {}
+
 /** Every error a request can end in. */
 export type DecorumError =
   | MissingParameter
@@ -135,6 +143,7 @@ export type DecorumError =
   | UnsupportedContent
   | ProviderFailure
   | StoreFailure
+  | Unavailable
 
 /** Errors that mean "the request was bad", as opposed to faults of the engine or its providers. */
-export type RequestError = Exclude<DecorumError, ProviderFailure | StoreFailure>
+export type RequestError = Exclude<DecorumError, ProviderFailure | StoreFailure | Unavailable>

@@ -13,9 +13,9 @@
  * error; only a malformed batch as a whole (not multipart, no boundary, no parts, too many parts,
  * too large) fails the whole call.
  */
-import { InvalidRequest, UnsupportedMediaType } from "@decorum/domain"
+import { InvalidRequest, Unavailable, UnsupportedMediaType } from "@decorum/domain"
 import { Headers, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Context, Effect, Option } from "effect"
+import { Clock, Context, Effect, Option } from "effect"
 import { readText } from "./Body.js"
 import { render } from "./ErrorMapping.js"
 import { HttpConfig } from "./HttpConfig.js"
@@ -25,6 +25,12 @@ export const MAX_PARTS = 100
 
 /** How many parts of one batch are answered at once. */
 const PART_CONCURRENCY = 4
+
+/**
+ * Present while a batch part runs. The batch handler refuses to run inside a part, whatever path
+ * spelling reached it: nesting is refused by where a request is routed, not by how its path reads.
+ */
+export class InsideBatch extends Context.Tag("@decorum/http/Batch/InsideBatch")<InsideBatch, true>() {}
 
 /** Runs the whole app (routes and envelope) for one synthetic request. */
 export class BatchDispatcher extends Context.Tag("@decorum/http/BatchDispatcher")<
@@ -158,6 +164,42 @@ const INHERITED = ["x-goog-api-key", "x-user-email", "x-api-key", "authorization
 /** Headers of a part that describe its transport, not the request. */
 const DROPPED = new Set(["content-length", "transfer-encoding", "connection", "content-transfer-encoding", "mime-version"])
 
+/** Decodes a run of `%XX` escapes (a UTF-8 sequence), keeping `/ ? # %` escaped; a bad run stays as sent. */
+const decodeRun = (run: string): string => {
+  try {
+    return decodeURIComponent(run).replace(/[/?#%]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+  } catch {
+    return run
+  }
+}
+
+/**
+ * A path as the router will read it: dot segments resolved (`/x/../batch`, `/./batch`, `%2e`),
+ * percent escapes decoded except those of `/`, `?`, `#` and `%` (`/%62atch`), repeated and trailing
+ * slashes removed. Null when the path cannot be parsed.
+ */
+export const normalizePath = (path: string): string | null => {
+  let resolved: string
+  try {
+    resolved = new URL(`http://batch.invalid${path.startsWith("/") ? "" : "/"}${path}`).pathname
+  } catch {
+    return null
+  }
+  const segments: Array<string> = []
+  for (const segment of resolved.split("/")) {
+    if (segment === "") continue
+    const decoded = segment.replace(/(?:%[0-9a-f]{2})+/gi, decodeRun)
+    // Decoding may reveal dot segments the URL parser did not see.
+    if (decoded === ".") continue
+    if (decoded === "..") {
+      segments.pop()
+      continue
+    }
+    segments.push(decoded)
+  }
+  return "/" + segments.join("/")
+}
+
 /** The path (and query) the part addresses, relative to the server root. */
 export const innerTarget = (target: string, publicBaseUrl: string | null): string | null => {
   let path = target
@@ -181,7 +223,11 @@ export const innerTarget = (target: string, publicBaseUrl: string | null): strin
       // an unparsable configured base URL leaves paths as sent
     }
   }
-  return path
+  const q = path.search(/[?#]/)
+  const normalized = normalizePath(q < 0 ? path : path.slice(0, q))
+  if (normalized === null) return null
+  const query = q < 0 || path[q] === "#" ? "" : path.slice(q).replace(/#.*$/, "")
+  return normalized + query
 }
 
 /** Builds the synthetic request of a part, inheriting the batch's credentials where it has none. */
@@ -263,13 +309,24 @@ const newBoundary = () => {
 
 /** The handler of `POST /batch`. */
 export const handle = Effect.gen(function*() {
+  if (Option.isSome(yield* Effect.serviceOption(InsideBatch))) return yield* invalid("A batch part cannot itself be a batch.")
   const request = yield* HttpServerRequest.HttpServerRequest
   const dispatcher = yield* Effect.serviceOption(BatchDispatcher)
   if (Option.isNone(dispatcher)) return yield* Effect.dieMessage("POST /batch needs the BatchDispatcher of HttpApp.EnvelopeMiddleware")
   const boundary = yield* boundaryOf(request.headers["content-type"])
   const body = yield* readText
   const parts = yield* parseMultipart(body, boundary)
-  const { publicBaseUrl } = yield* HttpConfig
+  // One batch's work is bounded in parts (`MAX_PARTS`), bytes (the body limit) and time: when the
+  // time limit passes, running parts are stopped and parts not started are not run (503 each).
+  const { batchTimeLimitMs, publicBaseUrl } = yield* HttpConfig
+  const deadline = (yield* Clock.currentTimeMillis) + batchTimeLimitMs
+  const overTime = () => {
+    const rendered = render(
+      "google",
+      new Unavailable({ message: `The batch ran past its time limit of ${batchTimeLimitMs / 1000} s; this part was not answered. Send it again.` })
+    )
+    return HttpServerResponse.unsafeJson(rendered.body, { status: rendered.status, headers: rendered.headers })
+  }
   const outerKeyParam = new URLSearchParams(request.url.includes("?") ? request.url.slice(request.url.indexOf("?") + 1) : "").get("key")
   const outerKey = outerKeyParam ?? undefined
 
@@ -282,9 +339,13 @@ export const handle = Effect.gen(function*() {
       const path = innerTarget(parsed.right.target, publicBaseUrl)
       if (path === null) return partError(`A batch part addresses "${parsed.right.target.slice(0, 100)}", which is not a path of this server.`)
       if (path === "/batch" || path.startsWith("/batch?")) return partError("A batch part cannot itself be a batch.")
+      const left = deadline - (yield* Clock.currentTimeMillis)
+      if (left <= 0) return overTime()
       const inner = innerRequest(parsed.right, path, request, outerKey)
       if (inner === null) return partError(`A batch part's request "${parsed.right.method} ${parsed.right.target.slice(0, 100)}" cannot be served.`)
-      return yield* dispatcher.value.dispatch(inner)
+      return yield* Effect.provideService(dispatcher.value.dispatch(inner), InsideBatch, true).pipe(
+        Effect.timeoutTo({ duration: left, onTimeout: overTime, onSuccess: (response) => response })
+      )
     })
 
   const answered = yield* Effect.forEach(

@@ -40,7 +40,8 @@ const table: { readonly [K in DecorumError["_tag"]]: (e: Extract<DecorumError, {
   FetchFailed: () => ({ status: 400, category: "Fetch Failed", googleStatus: "INVALID_ARGUMENT", errorType: "INVALID_REQUEST" }),
   UnsupportedContent: () => ({ status: 415, category: "Unsupported Media Type", googleStatus: "INVALID_ARGUMENT", errorType: "INVALID_REQUEST" }),
   ProviderFailure: () => ({ status: 502, category: "Bad Gateway", googleStatus: "UNAVAILABLE" }),
-  StoreFailure: () => ({ status: 503, category: "Service Unavailable", googleStatus: "UNAVAILABLE" })
+  StoreFailure: () => ({ status: 503, category: "Service Unavailable", googleStatus: "UNAVAILABLE" }),
+  Unavailable: () => ({ status: 503, category: "Service Unavailable", googleStatus: "UNAVAILABLE" })
 }
 
 export const rowOf = (error: DecorumError): Row => (table[error._tag] as (e: DecorumError) => Row)(error)
@@ -57,8 +58,18 @@ const googleBody = (status: number, googleStatus: string, message: string, detai
   error: { code: status, message, status: googleStatus, ...(details ? { details } : {}) }
 })
 
+/**
+ * Longest error message sent. Messages may quote what the request sent (a field's value, an
+ * attribute name, a URL); the quote is cut so an error is never larger than a short excerpt.
+ */
+export const MAX_MESSAGE_LENGTH = 300
+
+const bounded = (message: string): string =>
+  message.length <= MAX_MESSAGE_LENGTH ? message : `${message.slice(0, MAX_MESSAGE_LENGTH - 1)}…`
+
 /** Renders an engine error in the envelope of `family`. */
-export const render = (family: Family, error: DecorumError): RenderedError => {
+export const render = (family: Family, failure: DecorumError): RenderedError => {
+  const error = failure.message.length <= MAX_MESSAGE_LENGTH ? failure : ({ ...failure, _tag: failure._tag, message: bounded(failure.message) } as DecorumError)
   const row = rowOf(error)
   const headers: Record<string, string> = error._tag === "RateLimited" ? { "retry-after": String(Math.max(1, Math.ceil(error.retryAfterSeconds))) } : {}
   if (family === "native") {

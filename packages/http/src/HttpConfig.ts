@@ -12,9 +12,14 @@ export class HttpConfig extends Context.Tag("@decorum/http/HttpConfig")<
      * document's `rootUrl`; when null it is derived from each request's Host and protocol.
      */
     readonly publicBaseUrl: string | null
+    /**
+     * Longest time one `POST /batch` may keep the server busy: parts still running then are stopped
+     * and parts not started are not run; each answers 503.
+     */
+    readonly batchTimeLimitMs: number
   }
 >() {
-  static readonly defaults = { bodyLimitBytes: Limits.defaultBodyLimitBytes, publicBaseUrl: null }
+  static readonly defaults = { bodyLimitBytes: Limits.defaultBodyLimitBytes, publicBaseUrl: null, batchTimeLimitMs: 30_000 }
   static readonly layer = (options: Partial<HttpConfig["Type"]> = {}) =>
     Layer.succeed(HttpConfig, HttpConfig.of({ ...HttpConfig.defaults, ...options }))
 }

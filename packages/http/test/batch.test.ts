@@ -206,6 +206,89 @@ describe("POST /batch", () => {
   })
 })
 
+describe("POST /batch nesting and bounds (issue 10, item 2)", () => {
+  const SPELLINGS = ["/batch", "/./batch", "/%62atch", "/%62%61%74%63%68", "/x/../batch", "/batch/", "//batch", "/%2e/batch", "/v1alpha1/%2e%2e/batch", "http://h.example/./batch"]
+
+  /** A batch whose only part is a batch (at `target`) holding `inner`. */
+  const nested = (target: string, inner: ReadonlyArray<Part>): Part => ({
+    id: "outer",
+    target,
+    headers: { "Content-Type": "multipart/mixed; boundary=inner" },
+    body: batchBody("inner", inner)
+  })
+
+  it("refuses a part that is itself a batch under every path spelling, with 400 in Google's envelope", async () => {
+    for (const target of SPELLINGS) {
+      const answers = await readAnswer(
+        await sendBatch([nested(target, [{ id: "x", target: `/v1alpha1/comments:analyze?key=${key}`, body: analyzeBody("hi") }])])
+      )
+      expect(answers, target).toHaveLength(1)
+      expect(answers[0]!.status, target).toBe(400)
+      expect(answers[0]!.body.error.message, target).toContain("cannot itself be a batch")
+    }
+  })
+
+  it("refuses nesting several levels deep at the first level, without running the inner parts", async () => {
+    let body: Part = { id: "leaf", target: "/v1alpha1/comments:suggestscore", body: { comment: { text: "nested leaf" }, attributeScores: { TOXICITY: { summaryScore: { value: 1 } } }, clientToken: "nested-leaf" } }
+    for (let i = 0; i < 5; i++) body = nested(SPELLINGS[i % SPELLINGS.length]!, [body])
+    const answers = await readAnswer(await sendBatch([body], { headers: { "x-goog-api-key": key } }))
+    expect(answers.map((a) => a.status)).toEqual([400])
+    expect((await host.listSuggestions(email)).some((s) => s.clientToken === "nested-leaf")).toBe(false)
+  })
+
+  it("routes a part by its normalised path", async () => {
+    const answers = await readAnswer(
+      await sendBatch([
+        { id: "1", target: `/./v1alpha1/comments:analyze?key=${key}`, body: analyzeBody("hi") },
+        { id: "2", target: `/x/../v1alpha1/comments%3Aanalyze?key=${key}`, body: analyzeBody("hi") },
+        { id: "3", target: `//v1alpha1//comments:analyze/?key=${key}`, body: analyzeBody("hi") }
+      ])
+    )
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200])
+  })
+
+  it("normalises paths as the router reads them", () => {
+    expect(Batch.normalizePath("/x/../batch")).toBe("/batch")
+    expect(Batch.normalizePath("/%62atch/")).toBe("/batch")
+    expect(Batch.normalizePath("//batch")).toBe("/batch")
+    expect(Batch.normalizePath("/a%2fb/%C3%A9")).toBe("/a%2Fb/é")
+    expect(Batch.normalizePath("/%E0%A4%A")).toBe("/%E0%A4%A")
+    expect(Batch.normalizePath("/%ff")).toBe("/%ff")
+  })
+})
+
+describe("POST /batch time limit (issue 10, item 2)", () => {
+  let timed: TestHost
+  let timedKey: string
+  beforeAll(async () => {
+    timed = await startHttpHost({ batchTimeLimitMs: 1_500 })
+    timedKey = await timed.createKey("timed@example.com")
+  })
+  afterAll(async () => {
+    await timed?.close()
+  })
+
+  it("stops the parts still running at the batch's time limit: each answers 503, the others their result", async () => {
+    const boundary = "t"
+    const res = await fetch(`${timed.url}/batch`, {
+      method: "POST",
+      headers: { "content-type": `multipart/mixed; boundary=${boundary}`, "x-goog-api-key": timedKey },
+      body: batchBody(boundary, [
+        { id: "fast", target: "/v1alpha1/comments:analyze", body: analyzeBody("hello") },
+        ...Array.from({ length: 6 }, (_, i) => ({ id: `slow${i}`, target: "/v1alpha1/comments:analyze", body: analyzeBody("stuck [hang]") }))
+      ])
+    })
+    const answers = await readAnswer(res)
+    expect(answers[0]!.status).toBe(200)
+    for (const a of answers.slice(1)) {
+      expect(a.status).toBe(503)
+      expect(a.body.error.status).toBe("UNAVAILABLE")
+    }
+    // The server is free again: a direct request is answered.
+    expect((await fetch(`${timed.url}/healthz`)).status).toBe(200)
+  })
+})
+
 describe("Batch parsing", () => {
   const run = <A, E>(effect: Effect.Effect<A, E>) => Effect.runPromise(Effect.either(effect))
 

@@ -17,11 +17,13 @@ export const ENGINE_INFO = { engineVersion: "0.1.0", modelVersion: "test-model-1
  * - `[overlap]`: each section waits until all three of comment_score, spam_check and
  *   relevance_check have started; it fails after 5 s if they never overlap (sequential execution).
  * - `[fail-spam]`: the spam provider fails.
+ * - `[hang]`: every section waits forever (until interrupted).
  */
 export const makeHook = Effect.gen(function*() {
   const started = yield* Ref.make(0)
   const allStarted = yield* Deferred.make<void>()
   return (section: TestProviders.Section, comment: string): Effect.Effect<void, ProviderFailure> => {
+    if (comment.includes("[hang]")) return Effect.never
     if (comment.includes("[fail-spam]") && section === "spam_check") return Effect.fail(TestProviders.failure(section))
     if (!comment.includes("[overlap]") || section === "perspective") return Effect.void
     return Effect.gen(function*() {
@@ -43,6 +45,8 @@ export interface HostOptions {
   readonly publicBaseUrl?: string
   /** Per-account rate limit; none when absent. */
   readonly rateLimit?: RateLimitOptions
+  /** `HttpConfig.batchTimeLimitMs`; the default when absent. */
+  readonly batchTimeLimitMs?: number
 }
 
 export const engineLayer = (hook: TestProviders.Options["hook"], options: HostOptions = {}) =>
@@ -50,7 +54,11 @@ export const engineLayer = (hook: TestProviders.Options["hook"], options: HostOp
     TestProviders.layer(hook ? { hook } : {}),
     MemoryStores.layer,
     Layer.succeed(EngineInfo, ENGINE_INFO),
-    HttpConfig.layer({ bodyLimitBytes: 256 * 1024, publicBaseUrl: options.publicBaseUrl ?? null }),
+    HttpConfig.layer({
+      bodyLimitBytes: 256 * 1024,
+      publicBaseUrl: options.publicBaseUrl ?? null,
+      ...(options.batchTimeLimitMs ? { batchTimeLimitMs: options.batchTimeLimitMs } : {})
+    }),
     options.rateLimit ? RateLimiter.memory(options.rateLimit) : Layer.empty
   )
 
