@@ -204,6 +204,21 @@ describe("createDecorum: the same answers as the server", () => {
     expect(await rejection(decorum.analyze({ comment: { text: "x" }, requestedAttributes: { NOPE: {} } }))).toBeInstanceOf(UnsupportedAttribute)
   })
 
+  it("refuses deeply nested input with InvalidRequest, as the server answers 400 (issue 10, item 3)", async () => {
+    let deep: unknown = "x"
+    for (let i = 0; i < 20_000; i++) deep = [deep]
+    for (const call of [
+      () => decorum.analyze({ comment: { text: "hi" }, requestedAttributes: { TOXICITY: {} }, context: deep } as never),
+      () => decorum.suggestScore({ comment: deep, attribute_scores: {} } as never),
+      () => decorum.checkSpam({ comment: deep } as never),
+      () => decorum.megacall({ comment: "hi", run_spam_check: true, banned_topics: deep } as never)
+    ]) {
+      const error = await rejection(call())
+      expect(error).toBeInstanceOf(InvalidRequest)
+      expect((error as Error).message).toContain("deeper than")
+    }
+  })
+
   it("deletes an article context, after which it is not found", async () => {
     const { article_id } = await decorum.createArticleContext({ text: "Tomatoes need sun." })
     expect((await decorum.listArticleContexts()).map((c) => c.id)).toContain(article_id)

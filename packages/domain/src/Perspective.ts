@@ -5,6 +5,7 @@
  * (`normalizeRequestKeys`).
  */
 import { Schema } from "effect"
+import { Limits } from "./Limits.js"
 
 // ---------------------------------------------------------------- attributes
 
@@ -219,15 +220,17 @@ const ATTRIBUTE_MAPS = new Set(["requestedAttributes", "attributeScores"])
  * server sends snake_case). Attribute names (keys of `requestedAttributes`, `attributeScores`) are
  * left alone. When both spellings are sent, the lowerCamelCase one wins.
  */
-export const normalizeRequestKeys = (value: unknown, inAttributeMap = false): unknown => {
-  if (Array.isArray(value)) return value.map((v) => normalizeRequestKeys(v))
+export const normalizeRequestKeys = (value: unknown, inAttributeMap = false, depth = 0): unknown => {
+  // Deeper than any valid request: left as is, without a walk, for the decoder to refuse.
+  if (depth > Limits.maxNestingDepth) return value
+  if (Array.isArray(value)) return value.map((v) => normalizeRequestKeys(v, false, depth + 1))
   if (value === null || typeof value !== "object") return value
   const out: Record<string, unknown> = {}
   const entries = Object.entries(value as Record<string, unknown>)
   for (const [key, v] of entries) {
     const camel = inAttributeMap ? key : (SNAKE_TO_CAMEL[key] ?? key)
     if (camel !== key && Object.prototype.hasOwnProperty.call(value, camel)) continue
-    out[camel] = normalizeRequestKeys(v, !inAttributeMap && ATTRIBUTE_MAPS.has(camel))
+    out[camel] = normalizeRequestKeys(v, !inAttributeMap && ATTRIBUTE_MAPS.has(camel), depth + 1)
   }
   return out
 }
