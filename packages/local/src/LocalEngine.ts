@@ -5,13 +5,13 @@
  */
 import { Config, Layer } from "effect"
 import { AttributeModel } from "./AttributeModel.js"
-import { LexiconModel, LocalHeuristics } from "./heuristics/index.js"
-import { TrainedModel } from "./model/index.js"
+import { LocalEvaluators } from "./evaluators/index.js"
+import { CueModel, TrainedModel } from "./models/index.js"
 import { FetchDefaults, LocalRelevance, SafeArticleFetcher, type SafeArticleFetcherOptions } from "./relevance/index.js"
 
 export type FetchOptions = SafeArticleFetcherOptions
 
-/** Which model set scores text: the shipped trained models (default), the lexicon approximation, or a directory of retrained models. */
+/** Which model set scores text: the shipped trained models (default), the cue model (`"lexicon"`, hand-written cues, no files), or a directory of retrained models. */
 export type ModelChoice = "trained" | "lexicon" | { readonly directory: string }
 
 export interface LocalEngineOptions {
@@ -20,11 +20,11 @@ export interface LocalEngineOptions {
 }
 
 const modelLayer = (choice: ModelChoice = "trained"): Layer.Layer<AttributeModel> =>
-  choice === "lexicon" ? LexiconModel : choice === "trained" ? TrainedModel.layer : TrainedModel.layerFrom(choice.directory)
+  choice === "lexicon" ? CueModel : choice === "trained" ? TrainedModel.layer : TrainedModel.layerFrom(choice.directory)
 
 /** Every local port: CommentScorer, SpamChecker, AttributeScorer, RelevanceChecker, TopicProfiler, ArticleFetcher, and the AttributeModel. */
 export const layer = (options: LocalEngineOptions = {}) =>
-  Layer.mergeAll(LocalHeuristics.evaluators, LocalRelevance.layer(), SafeArticleFetcher.layer(options.fetch ?? {})).pipe(
+  Layer.mergeAll(LocalEvaluators.evaluators, LocalRelevance.layer(), SafeArticleFetcher.layer(options.fetch ?? {})).pipe(
     Layer.provideMerge(modelLayer(options.model))
   )
 

@@ -1,5 +1,9 @@
+/**
+ * @decorum/local: the embedded evaluators, model sets and relevance. Only what is exported here
+ * is public; `internal/` is implementation detail (see packages/local/README.md).
+ */
 export * from "./AttributeModel.js"
-export * from "./model/index.js"
+export * from "./evaluators/index.js"
+export * from "./models/index.js"
 export * from "./relevance/index.js"
-export * from "./heuristics/index.js"
 export * as LocalEngine from "./LocalEngine.js"

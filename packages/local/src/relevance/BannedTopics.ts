@@ -5,8 +5,8 @@
  * signal (in the sentence, or a strong one elsewhere in the comment).
  */
 import { splitSentences } from "@decorum/core"
-import { isStopword, type Token, tokenize } from "./text.js"
-import { TOPIC_VOCABULARY, type TopicVocabularyEntry } from "./vocabulary.js"
+import { isStopword, type Token, tokenize } from "../internal/relevance/words.js"
+import { TOPIC_VOCABULARY, type TopicVocabularyEntry } from "../internal/relevance/vocabulary.js"
 
 const STRONG = 1
 const WEAK = 0.5

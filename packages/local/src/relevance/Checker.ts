@@ -17,7 +17,7 @@ import { RelevanceChecker } from "@decorum/core"
 import { Effect, Layer } from "effect"
 import { analyseBannedTopics, allInVocabulary, type BannedTopicAnalysis } from "./BannedTopics.js"
 import { buildProfile, idf, PROFILE_VERSION } from "./Profiler.js"
-import { isContentWord, tokenize } from "./text.js"
+import { isContentWord, tokenize } from "../internal/relevance/words.js"
 
 export const RELEVANCE_MODEL = `local-relevance-${PROFILE_VERSION}`
 

@@ -11,8 +11,8 @@
 import type { TopicProfile, WeightedTerm } from "@decorum/domain"
 import { splitSentences, TopicProfiler } from "@decorum/core"
 import { Effect, Layer } from "effect"
-import { BACKGROUND_PER_MILLION } from "./background.js"
-import { GENERIC, isContentWord, isStopword, markdownToText, type Token, tokenize } from "./text.js"
+import { BACKGROUND_PER_MILLION } from "../internal/relevance/background.js"
+import { GENERIC, isContentWord, isStopword, markdownToText, type Token, tokenize } from "../internal/relevance/words.js"
 
 /** Bump when tokenising, stemming, weighting or the background table change: old profiles are rebuilt. */
 export const PROFILE_VERSION = 1

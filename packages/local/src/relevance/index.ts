@@ -15,10 +15,6 @@ export type { ResolvedAddress, SafeArticleFetcherOptions } from "./Fetcher.js"
 export { htmlMainText } from "./MainText.js"
 export { buildProfile, extractEntities, idf, LocalTopicProfiler, PROFILE_VERSION, summarise } from "./Profiler.js"
 export type { ProfileInput } from "./Profiler.js"
-export { markdownToText, tokenize } from "./text.js"
-export { stem } from "./stem.js"
-export { TOPIC_VOCABULARY } from "./vocabulary.js"
-export type { TopicVocabularyEntry } from "./vocabulary.js"
 
 /** The local profiler and relevance checker together. */
 export const LocalRelevance = {

@@ -8,11 +8,11 @@ import {
   extractEntities,
   judgeBannedTopics,
   LocalRelevance,
-  markdownToText,
-  PROFILE_VERSION,
-  stem,
-  TOPIC_VOCABULARY
+  PROFILE_VERSION
 } from "@decorum/local"
+import { stem } from "../../src/internal/relevance/stem.js"
+import { TOPIC_VOCABULARY } from "../../src/internal/relevance/vocabulary.js"
+import { markdownToText } from "../../src/internal/relevance/words.js"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 

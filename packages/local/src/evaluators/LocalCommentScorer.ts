@@ -1,0 +1,221 @@
+/**
+ * Comment scoring on the local model (`AttributeModel`) plus phrase heuristics:
+ * objectionable phrases from the model's explanations, negative tone from dismissive phrases and
+ * strongly negative words, fallacies from phrase patterns, low effort, a 1-5 quality score and
+ * the toxicity probability with a sentence naming its drivers.
+ */
+import { splitSentences } from "@decorum/core"
+import { CommentScorer } from "@decorum/core"
+import { type CommentScoreInput, type Evaluated, Native, ProviderFailure } from "@decorum/domain"
+import { Effect, Layer } from "effect"
+import { AttributeModel, type AttributeModelService, type ModelLabel } from "../AttributeModel.js"
+import { findFallacies } from "../internal/cues/fallacies.js"
+import { MILD_PROFANITY, SECOND_PERSON } from "../internal/cues/wordLists.js"
+import { lowEffortForm } from "../internal/cues/patterns.js"
+import { findDismissive, findNegativeWords } from "../internal/cues/tone.js"
+import { clamp01, type Range, round4, type Token, tokenize, verbatimOnly } from "../internal/text/words.js"
+
+/** Labels whose explanations become objectionable phrases, most serious first. */
+const OBJECTIONABLE: ReadonlyArray<ModelLabel> = ["THREAT", "IDENTITY_ATTACK", "INSULT", "PROFANITY", "TOXICITY"]
+const SCORED: ReadonlyArray<ModelLabel> = [...OBJECTIONABLE, "SEVERE_TOXICITY", "CONSTRUCTIVE", "LOW_EFFORT"]
+
+/** Minimum contribution (log-odds) for a span to count as objectionable. */
+const SPAN_THRESHOLD = 1.8
+/** Minimum label probability for its spans to count (profanity counts at any probability). */
+const LABEL_THRESHOLD = 0.3
+const MAX_ITEMS = 10
+
+/** Words after an intensifying profanity that make "drop the profanity" a wrong rewrite. */
+const NOT_A_HEAD = new Set([
+  "around", "with", "up", "off", "me", "you", "him", "her", "them", "it", "us", "the", "a", "an", "that", "this", "over",
+  "about", "everything", "everyone", "out", "on", "in", "to", "and", "or", "of", "is", "are", "was", "at", "for"
+])
+const INTENSIFIER_PROFANITY = /^(?:\S*(?:ing|in['’]?)|damn|goddamn|bloody|freaking|effing|fkn|fking|frigging)$/iu
+
+interface Span extends Range {
+  readonly labels: Set<ModelLabel>
+  weight: number
+}
+
+const describe = (labels: ReadonlySet<ModelLabel>, directed: boolean, replying: boolean): string => {
+  const reasons: Array<string> = []
+  if (labels.has("THREAT")) reasons.push("threatening language")
+  if (labels.has("IDENTITY_ATTACK")) reasons.push("attacks people for their identity (a slur or a group term with demeaning words)")
+  if (labels.has("INSULT")) {
+    reasons.push(directed ? (replying ? "insult directed at the person being replied to" : "insult directed at a person") : "insulting language")
+  }
+  if (labels.has("PROFANITY")) reasons.push("profanity")
+  if (reasons.length === 0) reasons.push("hostile or rude wording")
+  const sentence = reasons.join("; ")
+  return `${sentence.charAt(0).toUpperCase()}${sentence.slice(1)}.`
+}
+
+const hasSecondPerson = (tokens: ReadonlyArray<Token>, range: Range): boolean =>
+  tokens.some((t) => t.begin >= range.begin && t.end <= range.end && SECOND_PERSON.has(t.lower))
+
+/** Objectionable spans from the model's explanations, nested spans folded into the outer one. */
+const objectionableSpans = (
+  model: AttributeModelService,
+  text: string,
+  probabilities: Readonly<Partial<Record<ModelLabel, number>>>
+): Array<Span> => {
+  const spans: Array<Span> = []
+  for (const label of OBJECTIONABLE) {
+    if (!model.labels.includes(label)) continue
+    const p = probabilities[label] ?? 0
+    if (label !== "PROFANITY" && p < LABEL_THRESHOLD) continue
+    if (label === "PROFANITY" && p < 0.15) continue
+    for (const c of model.explain(text, label, 6)) {
+      if (c.weight < SPAN_THRESHOLD || c.end <= c.begin) continue
+      const same = spans.find((s) => s.begin === c.begin && s.end === c.end)
+      if (same) {
+        same.labels.add(label)
+        same.weight = Math.max(same.weight, c.weight)
+      } else spans.push({ begin: c.begin, end: c.end, labels: new Set([label]), weight: c.weight })
+    }
+  }
+  // Fold a span into another that contains it ("idiot" inside "You are an idiot").
+  const folded = spans.filter((s) => {
+    const outer = spans.find((o) => o !== s && o.begin <= s.begin && o.end >= s.end && (o.begin < s.begin || o.end > s.end))
+    if (!outer) return true
+    for (const l of s.labels) outer.labels.add(l)
+    outer.weight = Math.max(outer.weight, s.weight)
+    return false
+  })
+  return folded.sort((a, b) => b.weight - a.weight).slice(0, MAX_ITEMS)
+}
+
+/** A rewrite only when it is trivially clear: an intensifying profanity dropped ("fucking article" -> "article"). */
+const intensifierRewrite = (text: string, tokens: ReadonlyArray<Token>, span: Span): { quote: Range; rewrite: string } | null => {
+  if (!span.labels.has("PROFANITY") || [...span.labels].some((l) => l !== "PROFANITY" && l !== "TOXICITY")) return null
+  const inside = tokens.filter((t) => t.begin >= span.begin && t.end <= span.end)
+  const word = inside[0]
+  if (inside.length !== 1 || word === undefined) return null
+  const raw = text.slice(word.begin, word.end)
+  if (!INTENSIFIER_PROFANITY.test(raw) && !MILD_PROFANITY.has(word.lower)) return null
+  const at = tokens.indexOf(word)
+  const next = tokens[at + 1]
+  if (next === undefined || !/^ $/u.test(text.slice(word.end, next.begin)) || NOT_A_HEAD.has(next.lower)) return null
+  if (!/^[\p{L}]+$/u.test(text.slice(next.begin, next.end))) return null
+  return { quote: { begin: span.begin, end: next.end }, rewrite: text.slice(next.begin, next.end) }
+}
+
+const list = (quotes: ReadonlyArray<string>): string => quotes.map((q) => `"${q.length > 60 ? `${q.slice(0, 57)}...` : q}"`).join(", ")
+
+/** Scores one comment. Synchronous; throws only if the model does. */
+export const scoreComment = (model: AttributeModelService, input: CommentScoreInput): Native.CommentScore => {
+  const text = input.comment
+  const tokens = tokenize(text)
+  const sentences = splitSentences(text)
+  const labels = SCORED.filter((l) => model.labels.includes(l))
+  const p = model.predict(text, labels)
+  const toxicity = clamp01(p.TOXICITY ?? 0)
+  const replying = input.replyTo !== null && input.replyTo.trim().length > 0
+
+  // ---- objectionable phrases
+  const spans = objectionableSpans(model, text, p)
+  const objectionable: Array<Native.ObjectionablePhrase & { readonly range: Range }> = spans.map((s) => {
+    const directed = s.labels.has("INSULT") && (hasSecondPerson(tokens, s) || (s.end - s.begin < 40 && hasSecondPerson(tokens, sentenceOf(sentences, s))))
+    const rewrite = intensifierRewrite(text, tokens, s)
+    const explanation = describe(s.labels, directed, replying)
+    return rewrite
+      ? { range: rewrite.quote, quoted_objectionable_phrase: text.slice(rewrite.quote.begin, rewrite.quote.end), explanation: `${explanation} The sentence reads the same without it.`, suggested_rewrite: rewrite.rewrite }
+      : { range: s, quoted_objectionable_phrase: text.slice(s.begin, s.end), explanation, suggested_rewrite: "" }
+  })
+  const objectionableRanges = objectionable.map((o) => o.range)
+
+  // ---- negative tone
+  const tone = [...findDismissive(text, tokens), ...findNegativeWords(text, tokens)]
+    .filter((t) => !objectionableRanges.some((r) => t.begin < r.end && t.end > r.begin))
+    .sort((a, b) => b.strength - a.strength || a.begin - b.begin)
+    .slice(0, MAX_ITEMS)
+    .sort((a, b) => a.begin - b.begin)
+  const negative: Array<Native.NegativeTonePhrase> = tone.map((t) => ({
+    quoted_negative_tone_phrase: text.slice(t.begin, t.end),
+    explanation: t.explanation,
+    suggested_rewrite: ""
+  }))
+
+  // ---- fallacies
+  const fallacies: Array<Native.LogicalFallacy> = findFallacies(text, tokens, sentences)
+    .slice(0, MAX_ITEMS)
+    .map((f) => Native.logicalFallacy({ fallacy_name: f.name, quoted_logical_fallacy_example: text.slice(f.begin, f.end), explanation: f.explanation }))
+
+  // ---- low effort
+  const form = lowEffortForm(text)
+  const copiesParent = replying && normalise(text) === normalise(input.replyTo ?? "")
+  const lowEffortP = clamp01(p.LOW_EFFORT ?? (form !== null ? 0.9 : tokens.length <= 3 ? 0.6 : 0.1))
+  const lowEffort = form !== null || copiesParent || lowEffortP >= 0.5
+
+  // ---- overall quality
+  const constructive = clamp01(p.CONSTRUCTIVE ?? 0.4)
+  const l = lowEffort ? Math.max(lowEffortP, 0.8) : lowEffortP
+  let raw = 3.2 + 2.5 * (constructive - 0.4) - 4 * Math.max(0, toxicity - 0.2) - 1.6 * l - 0.3 * Math.min(2, fallacies.length)
+  if ((p.THREAT ?? 0) >= 0.7 || (p.IDENTITY_ATTACK ?? 0) >= 0.7) raw = Math.min(raw, 1)
+  if (toxicity >= 0.7) raw = Math.min(raw, 2)
+  const overall = Math.min(5, Math.max(1, Math.round(raw)))
+
+  // ---- toxicity explanation
+  const toxicityExplanation = explainToxicity(model, text, toxicity, objectionable)
+
+  return {
+    logical_fallacies: verbatimOnly(text, fallacies, (f) => f.quoted_logical_fallacy_example),
+    objectionable_phrases: verbatimOnly(
+      text,
+      objectionable.map(({ range: _range, ...o }) => o),
+      (o) => o.quoted_objectionable_phrase
+    ),
+    negative_tone_phrases: verbatimOnly(text, negative, (n) => n.quoted_negative_tone_phrase),
+    appears_low_effort: lowEffort,
+    overall_score: overall,
+    toxicity_score: round4(toxicity),
+    toxicity_explanation: toxicityExplanation
+  }
+}
+
+const sentenceOf = (sentences: ReadonlyArray<Range>, r: Range): Range =>
+  sentences.find((s) => r.begin >= s.begin && r.begin < s.end) ?? r
+
+const normalise = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim()
+
+const explainToxicity = (
+  model: AttributeModelService,
+  text: string,
+  toxicity: number,
+  objectionable: ReadonlyArray<Native.ObjectionablePhrase>
+): string => {
+  const level = toxicity.toFixed(2)
+  if (objectionable.length > 0) {
+    // Group the quotes by reason: "profanity ("fuck", "shit") and insult directed at a person ("idiot")".
+    const byReason = new Map<string, Array<string>>()
+    for (const o of objectionable) {
+      const why = (o.explanation ?? "").replace(/\..*$/su, "").toLowerCase()
+      const quotes = byReason.get(why) ?? []
+      if (quotes.length < 3) quotes.push(o.quoted_objectionable_phrase)
+      byReason.set(why, quotes)
+    }
+    const drivers = [...byReason].slice(0, 3).map(([why, quotes]) => `${why} (${list(quotes)})`)
+    const joined = drivers.length > 1 ? `${drivers.slice(0, -1).join(", ")} and ${drivers[drivers.length - 1]}` : drivers[0]
+    return `Toxicity ${level}, driven by ${joined}.`
+  }
+  if (toxicity >= 0.3 && model.labels.includes("TOXICITY")) {
+    const spans = model.explain(text, "TOXICITY", 3).filter((c) => c.end > c.begin && c.weight > 0.3)
+    if (spans.length > 0) return `Toxicity ${level}, driven by negative or dismissive wording: ${list(spans.map((c) => text.slice(c.begin, c.end)))}.`
+    return `Toxicity ${level}; no single phrase stands out.`
+  }
+  return `No toxic language found (toxicity ${level}).`
+}
+
+/** The comment scorer on whatever `AttributeModel` is provided. */
+export const LocalCommentScorer: Layer.Layer<CommentScorer, never, AttributeModel> = Layer.effect(
+  CommentScorer,
+  Effect.map(AttributeModel, (model) =>
+    CommentScorer.of({
+      score: (input) =>
+        Effect.try({
+          try: (): Evaluated<Native.CommentScore> => ({ value: scoreComment(model, input), provenance: { model: model.version } }),
+          catch: (cause) =>
+            new ProviderFailure({ provider: model.version, evaluation: "comment_score", message: `Local comment scoring failed: ${String(cause)}` })
+        })
+    }))
+)

@@ -1,0 +1,23 @@
+/**
+ * The local evaluators: the comment scorer, spam checker and attribute scorer, each built on
+ * whatever `AttributeModel` is provided (the trained set or the cue model).
+ */
+import { Layer } from "effect"
+import { CueModel } from "../models/CueModel.js"
+import { LocalAttributeScorer } from "./LocalAttributeScorer.js"
+import { LocalCommentScorer } from "./LocalCommentScorer.js"
+import { LocalSpamChecker } from "./LocalSpamChecker.js"
+
+export { analyzeAttributes, LocalAttributeScorer } from "./LocalAttributeScorer.js"
+export { LocalCommentScorer, scoreComment } from "./LocalCommentScorer.js"
+export { checkSpam, LocalSpamChecker } from "./LocalSpamChecker.js"
+
+/** The three local evaluators, on whatever `AttributeModel` is provided. */
+const evaluators = Layer.mergeAll(LocalCommentScorer, LocalSpamChecker, LocalAttributeScorer)
+
+export const LocalEvaluators = {
+  /** Comment scorer, spam checker and attribute scorer; needs an `AttributeModel`. */
+  evaluators,
+  /** The evaluators on the cue model; also provides the `AttributeModel` itself. */
+  layer: evaluators.pipe(Layer.provideMerge(CueModel))
+} as const

@@ -1,0 +1,281 @@
+/**
+ * Hashed word and character n-gram features over normalised tokens.
+ *
+ * Blocks (each L2-normalised on its own, with sublinear term frequency `1 + ln tf`):
+ * - words: unigrams and bigrams (bigrams do not cross clause breaks);
+ * - characters: 3- to 5-grams of each token wrapped in boundary marks (`<idiot>`), which carry
+ *   misspellings, inflections and obfuscations the normaliser did not undo;
+ * - globals (value 1 each): length bucket, shouting, exclamation marks, links.
+ *
+ * Tokens inside a negation scope (up to three tokens after `not`, `don't`, `never`, ... and before
+ * a clause break or `but`) are hashed into a separate namespace, so "not an idiot" does not share
+ * features with "an idiot"; the model learns what a negated word means from the data.
+ *
+ * All features are hashed into `2^bits` slots with FNV-1a and a murmur finaliser. The featuriser
+ * reuses its buffers: read `idx`/`val` (`nnz` entries) before the next call.
+ */
+import { NEGATORS, SCOPE_ENDERS } from "./spellings.js"
+import { FLAG_BREAK, FLAG_CAPS, Normalizer } from "./normalize.js"
+
+export interface FeatureConfig {
+  /** log2 of the hashed feature space. */
+  readonly bits: number
+  readonly charMin: number
+  readonly charMax: number
+  /** Tokens after a negator that are marked negated. */
+  readonly negationScope: number
+}
+
+export const DEFAULT_FEATURES: FeatureConfig = { bits: 20, charMin: 3, charMax: 5, negationScope: 3 }
+
+const SEED_WORD = 0x1234567
+const SEED_NEG_WORD = 0x2badbee
+const SEED_BIGRAM = 0x3c0ffee
+const SEED_CHAR = 0x4f00d42
+const SEED_NEG_CHAR = 0x5eed5ed
+const SEED_GLOBAL = 0x6a11a11
+
+const fmix = (h: number): number => {
+  h ^= h >>> 16
+  h = Math.imul(h, 0x85ebca6b)
+  h ^= h >>> 13
+  h = Math.imul(h, 0xc2b2ae35)
+  h ^= h >>> 16
+  return h >>> 0
+}
+
+/** FNV-1a of a string with a seed, finalised. */
+export const hashString = (s: string, seed: number): number => {
+  let h = (0x811c9dc5 ^ seed) >>> 0
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i)
+    h = Math.imul(h, 0x01000193)
+  }
+  return fmix(h)
+}
+
+const negators = new Set(NEGATORS)
+const scopeEnders = new Set(SCOPE_ENDERS)
+
+const lengthBucket = (n: number): number =>
+  n <= 3 ? n : n <= 5 ? 4 : n <= 8 ? 5 : n <= 12 ? 6 : n <= 20 ? 7 : n <= 35 ? 8 : n <= 60 ? 9 : n <= 100 ? 10 : n <= 200 ? 11 : 12
+
+/** Block ids, for explanation and tests. */
+export const BLOCK_WORD = 0
+export const BLOCK_CHAR = 1
+export const BLOCK_GLOBAL = 2
+
+export class Featurizer {
+  readonly config: FeatureConfig
+  readonly normalizer: Normalizer
+  /** Feature slots and values of the last text, `nnz` of them. */
+  idx: Int32Array = new Int32Array(1024)
+  val: Float32Array = new Float32Array(1024)
+  nnz = 0
+  /**
+   * With `track`, one record per feature occurrence: the slot position in `idx` and the token range
+   * `[occFrom, occTo]` it came from (`-1` for globals).
+   */
+  occSlot: Int32Array = new Int32Array(1024)
+  occFrom: Int32Array = new Int32Array(1024)
+  occTo: Int32Array = new Int32Array(1024)
+  occ = 0
+
+  private readonly mask: number
+  // small open-addressing table (slot -> position), cleared by generation stamps; sized to the
+  // text so that it stays in cache
+  private tableKeys: Int32Array = new Int32Array(4096)
+  private tablePos: Int32Array = new Int32Array(4096)
+  private tableStamp: Uint32Array = new Uint32Array(4096)
+  private generation = 0
+  private blockOf: Uint8Array = new Uint8Array(1024)
+  private count: Float32Array = new Float32Array(1024)
+  private negated: Uint8Array = new Uint8Array(256)
+  private wordHash: Uint32Array = new Uint32Array(256)
+  private codes: Int32Array = new Int32Array(256)
+  private tracking = false
+
+  constructor(config: FeatureConfig = DEFAULT_FEATURES, normalizer: Normalizer = new Normalizer()) {
+    this.config = config
+    this.normalizer = normalizer
+    this.mask = (1 << config.bits) - 1
+  }
+
+  private add(hash: number, block: number, from: number, to: number) {
+    const slot = hash & this.mask
+    const tmask = this.tableKeys.length - 1
+    let h = Math.imul(slot, 0x9e3779b1) >>> 0
+    let p = -1
+    for (;;) {
+      h &= tmask
+      if (this.tableStamp[h] !== this.generation) break
+      if (this.tableKeys[h] === slot) {
+        p = this.tablePos[h]!
+        break
+      }
+      h++
+    }
+    if (p >= 0) {
+      this.count[p]! += 1
+    } else {
+      p = this.nnz++
+      if (p >= this.idx.length) this.growSlots()
+      this.tableStamp[h] = this.generation
+      this.tableKeys[h] = slot
+      this.tablePos[h] = p
+      this.idx[p] = slot
+      this.count[p] = 1
+      this.blockOf[p] = block
+      if (this.nnz * 2 > this.tableKeys.length) this.growTable()
+    }
+    if (this.tracking) {
+      const o = this.occ++
+      if (o >= this.occSlot.length) this.growOcc()
+      this.occSlot[o] = p
+      this.occFrom[o] = from
+      this.occTo[o] = to
+    }
+  }
+
+  private growSlots() {
+    const size = this.idx.length * 2
+    const grow = <T extends Int32Array | Float32Array | Uint8Array>(a: T, make: (n: number) => T): T => {
+      const b = make(size)
+      b.set(a)
+      return b
+    }
+    this.idx = grow(this.idx, (n) => new Int32Array(n))
+    this.val = grow(this.val, (n) => new Float32Array(n))
+    this.count = grow(this.count, (n) => new Float32Array(n))
+    this.blockOf = grow(this.blockOf, (n) => new Uint8Array(n))
+  }
+
+  private growTable() {
+    const size = this.tableKeys.length * 2
+    this.tableKeys = new Int32Array(size)
+    this.tablePos = new Int32Array(size)
+    this.tableStamp = new Uint32Array(size)
+    const mask = size - 1
+    for (let p = 0; p < this.nnz; p++) {
+      let h = Math.imul(this.idx[p]!, 0x9e3779b1) >>> 0
+      for (;;) {
+        h &= mask
+        if (this.tableStamp[h] !== this.generation) break
+        h++
+      }
+      this.tableStamp[h] = this.generation
+      this.tableKeys[h] = this.idx[p]!
+      this.tablePos[h] = p
+    }
+  }
+
+  private growOcc() {
+    const size = this.occSlot.length * 2
+    for (const key of ["occSlot", "occFrom", "occTo"] as const) {
+      const b = new Int32Array(size)
+      b.set(this[key])
+      this[key] = b
+    }
+  }
+
+  /** Featurise `text`; returns `nnz`. With `track`, also records occurrences for explanations. */
+  run(text: string, track = false): number {
+    this.tracking = track
+    this.occ = 0
+    this.nnz = 0
+    this.generation = (this.generation + 1) >>> 0
+    if (this.generation === 0) {
+      this.tableStamp.fill(0)
+      this.generation = 1
+    }
+    const norm = this.normalizer
+    const n = norm.run(text)
+    const tokens = norm.tokens
+    const flags = norm.flags
+    if (this.negated.length < n) {
+      this.negated = new Uint8Array(n * 2)
+      this.wordHash = new Uint32Array(n * 2)
+    }
+    // negation scopes
+    let scope = 0
+    for (let i = 0; i < n; i++) {
+      const t = tokens[i]!
+      if ((flags[i]! & FLAG_BREAK) !== 0 || scopeEnders.has(t)) scope = 0
+      this.negated[i] = scope > 0 ? 1 : 0
+      if (scope > 0) scope--
+      if (negators.has(t)) scope = this.config.negationScope
+    }
+    // words and characters
+    const { charMin, charMax } = this.config
+    for (let i = 0; i < n; i++) {
+      const t = tokens[i]!
+      const neg = this.negated[i] === 1
+      const h = hashString(t, neg ? SEED_NEG_WORD : SEED_WORD)
+      this.wordHash[i] = h
+      this.add(h, BLOCK_WORD, i, i)
+      if (i > 0 && (flags[i]! & FLAG_BREAK) === 0) {
+        this.add(fmix((Math.imul(this.wordHash[i - 1]!, 0x9e3779b1) ^ h ^ SEED_BIGRAM) >>> 0), BLOCK_WORD, i - 1, i)
+      }
+      // character n-grams of "<token>"
+      const len = t.length + 2
+      if (this.codes.length < len) this.codes = new Int32Array(len * 2)
+      const codes = this.codes
+      codes[0] = 60
+      for (let k = 0; k < t.length; k++) codes[k + 1] = t.charCodeAt(k)
+      codes[len - 1] = 62
+      const seed = (neg ? SEED_NEG_CHAR : SEED_CHAR) >>> 0
+      for (let a = 0; a < len; a++) {
+        let hh = (0x811c9dc5 ^ seed) >>> 0
+        const limit = Math.min(len, a + charMax)
+        for (let b = a; b < limit; b++) {
+          hh ^= codes[b]!
+          hh = Math.imul(hh, 0x01000193)
+          if (b - a + 1 >= charMin) this.add(fmix(hh), BLOCK_CHAR, i, i)
+        }
+      }
+    }
+    // globals
+    this.add(hashString("len:" + lengthBucket(n), SEED_GLOBAL), BLOCK_GLOBAL, -1, -1)
+    let capsTokens = 0
+    let urls = 0
+    for (let i = 0; i < n; i++) {
+      if ((flags[i]! & FLAG_CAPS) !== 0) capsTokens++
+      if (tokens[i] === "xurl") urls++
+    }
+    if (norm.letters >= 8 && norm.upper / norm.letters > 0.6) this.add(hashString("shout", SEED_GLOBAL), BLOCK_GLOBAL, -1, -1)
+    else if (capsTokens > 0) this.add(hashString("caps:" + Math.min(capsTokens, 3), SEED_GLOBAL), BLOCK_GLOBAL, -1, -1)
+    if (norm.bangs > 0) this.add(hashString("bang:" + Math.min(norm.bangs, 4), SEED_GLOBAL), BLOCK_GLOBAL, -1, -1)
+    if (urls > 0) this.add(hashString("urls:" + Math.min(urls, 3), SEED_GLOBAL), BLOCK_GLOBAL, -1, -1)
+    if (n === 0) this.add(hashString("empty", SEED_GLOBAL), BLOCK_GLOBAL, -1, -1)
+    // values: sublinear tf, L2 per block (globals stay 1)
+    let sw = 0
+    let sc = 0
+    for (let p = 0; p < this.nnz; p++) {
+      const c = this.count[p]!
+      const v = c === 1 ? 1 : 1 + Math.log(c)
+      this.val[p] = v
+      const block = this.blockOf[p]
+      if (block === BLOCK_WORD) sw += v * v
+      else if (block === BLOCK_CHAR) sc += v * v
+    }
+    const iw = sw > 0 ? 1 / Math.sqrt(sw) : 0
+    const ic = sc > 0 ? 1 / Math.sqrt(sc) : 0
+    for (let p = 0; p < this.nnz; p++) {
+      const block = this.blockOf[p]
+      if (block === BLOCK_WORD) this.val[p]! *= iw
+      else if (block === BLOCK_CHAR) this.val[p]! *= ic
+      else this.val[p] = 1
+    }
+    return this.nnz
+  }
+
+  /** Block of slot position `p` of the last text. */
+  block(p: number): number {
+    return this.blockOf[p]!
+  }
+
+  /** Whether token `i` of the last text was inside a negation scope. */
+  isNegated(i: number): boolean {
+    return this.negated[i] === 1
+  }
+}

@@ -1,6 +1,0 @@
-export * from "./features.js"
-export * from "./format.js"
-export * from "./ModelSet.js"
-export * from "./normalize.js"
-export * from "./train.js"
-export * from "./TrainedModel.js"

@@ -1,0 +1,250 @@
+import { AttributeScorer, CommentScorer, SpamChecker } from "@decorum/core"
+import { Native, Perspective, ProviderFailure } from "@decorum/domain"
+import { AttributeModel, type AttributeModelService, CUE_MODEL_VERSION, LocalCommentScorer, LocalEvaluators } from "@decorum/local"
+import { describe, expect, it, layer } from "@effect/vitest"
+import { Effect, Layer, Schema } from "effect"
+import { article, corpus } from "./fixtures.js"
+
+const decodeScore = Schema.decodeUnknownSync(Native.CommentScore)
+const decodeSpam = Schema.decodeUnknownSync(Native.SpamCheck)
+
+const score = (comment: string, replyTo: string | null = null) =>
+  Effect.flatMap(CommentScorer, (s) => s.score({ comment, article, replyTo }))
+const spam = (comment: string) => Effect.flatMap(SpamChecker, (s) => s.check({ comment, article: null }))
+
+/** Every phrase the comment score quotes. */
+const quotesOf = (r: Native.CommentScore): Array<string> => [
+  ...r.logical_fallacies.map((f) => f.quoted_logical_fallacy_example),
+  ...r.objectionable_phrases.map((o) => o.quoted_objectionable_phrase),
+  ...r.negative_tone_phrases.map((n) => n.quoted_negative_tone_phrase)
+]
+
+layer(LocalEvaluators.layer)("local evaluators on the lexicon model", (it) => {
+  describe("comment scoring", () => {
+    it.effect("a clean, reasoned comment scores low toxicity and at least 3", () =>
+      Effect.gen(function*() {
+        const r = yield* score("I think the council is right here, because congestion costs everyone time. For example, the 14 bus is always late.")
+        decodeScore(r.value)
+        expect(r.provenance.model).toBe(CUE_MODEL_VERSION)
+        expect(r.value.toxicity_score).toBeLessThan(0.2)
+        expect(r.value.overall_score).toBeGreaterThanOrEqual(3)
+        expect(r.value.objectionable_phrases).toEqual([])
+        expect(r.value.appears_low_effort).toBe(false)
+        expect(r.value.toxicity_explanation).toMatch(/no toxic language/iu)
+      }))
+
+    it.effect("an insult scores high and is quoted verbatim with a reason", () =>
+      Effect.gen(function*() {
+        const text = "Honestly, you’re an idiot if you think the tram will ever pay for itself."
+        const r = (yield* score(text)).value
+        decodeScore(r)
+        expect(r.toxicity_score).toBeGreaterThan(0.7)
+        expect(r.overall_score).toBeLessThanOrEqual(2)
+        const insult = r.objectionable_phrases.find((o) => o.quoted_objectionable_phrase.includes("idiot"))
+        expect(insult).toBeDefined()
+        expect(text).toContain(insult!.quoted_objectionable_phrase)
+        expect(insult!.explanation).toMatch(/insult directed at a person/iu)
+        expect(r.toxicity_explanation).toMatch(/idiot/u)
+        const insultP = yield* Effect.map(AttributeModel, (m) => m.predict(text, ["INSULT"]).INSULT ?? 0)
+        expect(insultP).toBeGreaterThan(0.7)
+      }))
+
+    it.effect("obfuscated profanity is caught and named", () =>
+      Effect.gen(function*() {
+        for (const [text, word] of [["What a load of sh1t.", "sh1t"], ["f*ck this council", "f*ck"], ["fuuuck the tram", "fuuuck"]] as const) {
+          const r = (yield* score(text)).value
+          const hit = r.objectionable_phrases.find((o) => o.quoted_objectionable_phrase.includes(word))
+          expect(hit, text).toBeDefined()
+          expect(hit!.explanation).toMatch(/profanity/iu)
+        }
+      }))
+
+    it.effect("suggests a rewrite only when dropping an intensifying profanity is enough", () =>
+      Effect.gen(function*() {
+        const r = (yield* score("This fucking tram is late again.")).value
+        const hit = r.objectionable_phrases.find((o) => o.suggested_rewrite !== "")
+        expect(hit?.quoted_objectionable_phrase).toBe("fucking tram")
+        expect(hit?.suggested_rewrite).toBe("tram")
+        const insult = (yield* score("You are an idiot.")).value
+        expect(insult.objectionable_phrases.length).toBeGreaterThan(0)
+        expect(insult.objectionable_phrases.every((o) => o.suggested_rewrite === "")).toBe(true)
+      }))
+
+    it.effect("flags low-effort comments and not short real ones", () =>
+      Effect.gen(function*() {
+        for (const text of ["me too", "First!", "+1", "This.", "Great article!", "lol", "Agreed.", "👍👍", "ok"]) {
+          const r = (yield* score(text)).value
+          expect(r.appears_low_effort, text).toBe(true)
+          expect(r.overall_score, text).toBeLessThanOrEqual(2)
+        }
+        const real = (yield* score("Me too: my bus to the hospital was cut last spring, so the tram is my only option now.")).value
+        expect(real.appears_low_effort).toBe(false)
+        // Copying the parent comment is low effort too.
+        const copy = (yield* score("Trams are great.", "Trams are great!")).value
+        expect(copy.appears_low_effort).toBe(true)
+      }))
+
+    it.effect("names negative tone: dismissive, sarcastic and strongly negative wording", () =>
+      Effect.gen(function*() {
+        const text = "Nobody cares about the tram. Yeah right, world class transit. I hate this awful plan. Whatever."
+        const r = (yield* score(text)).value
+        const quotes = r.negative_tone_phrases.map((n) => n.quoted_negative_tone_phrase)
+        expect(quotes).toEqual(expect.arrayContaining(["Nobody cares", "Yeah right", "Whatever"]))
+        expect(quotes.some((q) => /hate|awful/u.test(q))).toBe(true)
+        for (const n of r.negative_tone_phrases) expect(n.explanation?.length).toBeGreaterThan(10)
+        // "whatever" inside a sentence is not dismissive
+        const plain = (yield* score("We should build whatever line serves the most riders.")).value
+        expect(plain.negative_tone_phrases).toEqual([])
+      }))
+
+    it.effect("quotes fallacies verbatim, naming each pattern", () =>
+      Effect.gen(function*() {
+        const cases: ReadonlyArray<readonly [string, string, string]> = [
+          ["All politicians are liars, so why trust the council?", "Hasty generalization", "All politicians are liars, so why trust the council?"],
+          ["Either we build the tram or the city dies.", "False dilemma", "Either we build the tram or the city dies."],
+          ["Everyone knows trams are a waste.", "Appeal to popularity", "Everyone knows trams are a waste."],
+          ["If we allow this, next they'll ban cars.", "Slippery slope", "If we allow this, next they'll ban cars."],
+          ["But what about the potholes?", "Whataboutism", "But what about the potholes?"],
+          ["Experts say it will work.", "Appeal to authority", "Experts say it will work."],
+          ["It has always been done this way. Leave it.", "Appeal to tradition", "It has always been done this way."],
+          ["Says the guy who never rides a bus.", "Ad hominem", "Says the guy who never rides a bus."],
+          ["So you're saying we should all walk?", "Straw man", "So you're saying we should all walk?"]
+        ]
+        for (const [text, name, quote] of cases) {
+          const r = (yield* score(text)).value
+          const hit = r.logical_fallacies.find((f) => f.fallacy_name === name)
+          expect(hit, `${name} in ${text}`).toBeDefined()
+          expect(hit!.quoted_logical_fallacy_example).toBe(quote)
+          expect(hit!.explanation_and_suggestions.length).toBeGreaterThan(20)
+          expect(hit!.explanation).toBe(hit!.explanation_and_suggestions)
+          expect(hit!.suggested_rewrite).toBe("")
+        }
+        const none = (yield* score("The tram costs more per rider than buses, according to the council's report.")).value
+        expect(none.logical_fallacies).toEqual([])
+      }))
+
+    it.effect("every quote of every comment is a verbatim substring, and every answer decodes", () =>
+      Effect.gen(function*() {
+        for (const text of corpus) {
+          if (text.trim().length === 0) continue
+          const r = (yield* score(text, "The tram is a good idea.")).value
+          decodeScore(r)
+          for (const q of quotesOf(r)) {
+            expect(q.trim().length).toBeGreaterThan(0)
+            expect(text.includes(q), `${JSON.stringify(q)} in ${JSON.stringify(text)}`).toBe(true)
+          }
+          decodeSpam((yield* spam(text)).value)
+        }
+      }))
+  })
+
+  describe("spam checking", () => {
+    it.effect("channel promotion with a link is spam, with high confidence", () =>
+      Effect.gen(function*() {
+        const text = "Check out my channel https://youtube.com/@trams4ever and subscribe!!! DM me to earn $500 a day"
+        const r = yield* spam(text)
+        decodeSpam(r.value)
+        expect(r.provenance.model).toBe(CUE_MODEL_VERSION)
+        expect(r.value.is_spam).toBe(true)
+        expect(r.value.confidence).toBeGreaterThan(0.9)
+        expect(r.value.reasoning).toContain("Check out my channel")
+        expect(r.value.reasoning).toContain("https://youtube.com/@trams4ever")
+      }))
+
+    it.effect("pharma spam with a shortener and a phone number is spam", () =>
+      Effect.gen(function*() {
+        const r = (yield* spam("BUY NOW!!! cheap viagra at bit.ly/x9z, call +1 555 123 4567")).value
+        expect(r.is_spam).toBe(true)
+        expect(r.confidence).toBeGreaterThan(0.9)
+        expect(r.reasoning).toMatch(/viagra/u)
+        expect(r.reasoning).toMatch(/bit\.ly\/x9z/u)
+        expect(r.reasoning).toMatch(/555 123 4567/u)
+      }))
+
+    it.effect("an ordinary comment with one source link is not spam", () =>
+      Effect.gen(function*() {
+        const r = (yield* spam("According to the council's report (https://example.org/tram-report.pdf), ridership grew 12% last year, which is more than forecast.")).value
+        expect(r.is_spam).toBe(false)
+        expect(r.confidence).toBeGreaterThan(0.8)
+      }))
+
+    it.effect("a plain comment is confidently not spam", () =>
+      Effect.gen(function*() {
+        const r = (yield* spam("I ride the tram every day and it has been reliable, though crowded in the morning.")).value
+        expect(r.is_spam).toBe(false)
+        expect(r.confidence).toBeGreaterThan(0.9)
+        expect(r.reasoning).toMatch(/no spam signals/iu)
+      }))
+
+    it.effect("a lone https://www is not a confident verdict either way", () =>
+      Effect.gen(function*() {
+        const r = (yield* spam("https://www")).value
+        expect(r.confidence).toBeLessThan(0.7)
+        expect(r.reasoning).toMatch(/uncertain/iu)
+      }))
+  })
+
+  describe("attribute scoring", () => {
+    it.effect("scores the summary on the whole text and each span on its slice", () =>
+      Effect.gen(function*() {
+        const text = "The tram is useful. You are an idiot."
+        const spans = [{ begin: 0, end: 19 }, { begin: 20, end: 37 }]
+        const r = yield* Effect.flatMap(AttributeScorer, (s) =>
+          s.analyze({ text, attributes: ["TOXICITY", "INSULT", "SPAM"], spans, context: { article: null, parent: null, entries: [] } }))
+        expect(r.provenance.model).toBe(CUE_MODEL_VERSION)
+        const tox = r.value.TOXICITY!
+        expect(tox.spans).toHaveLength(2)
+        expect(tox.spans[0]!).toBeLessThan(0.2)
+        expect(tox.spans[1]!).toBeGreaterThan(0.7)
+        expect(r.value.INSULT!.summary).toBeGreaterThan(0.7)
+        for (const a of ["TOXICITY", "INSULT", "SPAM"] as const) {
+          const v = r.value[a]!
+          for (const x of [v.summary, ...v.spans]) {
+            expect(x).toBeGreaterThanOrEqual(0)
+            expect(x).toBeLessThanOrEqual(1)
+          }
+        }
+      }))
+
+    it.effect("answers every accepted attribute", () =>
+      Effect.gen(function*() {
+        const r = yield* Effect.flatMap(AttributeScorer, (s) =>
+          s.analyze({ text: "Nice work.", attributes: Perspective.Attributes, spans: [], context: { article: null, parent: null, entries: [] } }))
+        expect(Object.keys(r.value).sort()).toEqual([...Perspective.Attributes].sort())
+      }))
+  })
+})
+
+describe("evaluators on another model", () => {
+  const partial: AttributeModelService = {
+    version: "stub-1",
+    labels: ["TOXICITY"],
+    predict: (_text, labels) => Object.fromEntries(labels.map((l) => [l, 0.5])),
+    explain: () => []
+  }
+  const stub = Layer.succeed(AttributeModel, partial)
+
+  it.effect("report the model's version and fail as a provider failure for labels it lacks", () =>
+    Effect.gen(function*() {
+      const scored = yield* Effect.flatMap(CommentScorer, (s) => s.score({ comment: "fine", article, replyTo: null }))
+      expect(scored.provenance.model).toBe("stub-1")
+      decodeScore(scored.value)
+      const failure = yield* Effect.flip(Effect.flatMap(AttributeScorer, (s) =>
+        s.analyze({ text: "x", attributes: ["INSULT"], spans: [], context: { article: null, parent: null, entries: [] } })))
+      expect(failure).toBeInstanceOf(ProviderFailure)
+      expect(failure.message).toMatch(/INSULT/u)
+    }).pipe(Effect.provide(LocalEvaluators.evaluators.pipe(Layer.provide(stub)))))
+
+  it.effect("turn a throwing model into a provider failure", () =>
+    Effect.gen(function*() {
+      const failure = yield* Effect.flip(Effect.flatMap(CommentScorer, (s) => s.score({ comment: "fine", article, replyTo: null })))
+      expect(failure._tag).toBe("ProviderFailure")
+      expect(failure.provider).toBe("broken-1")
+    }).pipe(Effect.provide(LocalCommentScorer.pipe(Layer.provide(Layer.succeed(AttributeModel, {
+      ...partial,
+      version: "broken-1",
+      predict: () => {
+        throw new Error("weights not loaded")
+      }
+    }))))))
+})

@@ -1,0 +1,63 @@
+/**
+ * Refactoring the model code must not move a single score of the shipped release. The fixture
+ * was recorded from the code before the layout change and featurise-once rework
+ * (`node packages/local/training/run.mjs golden <file>`): for 100+ texts, every label's
+ * probability, every label's explanation, the native comment score, attribute scores with spans
+ * and the spam check. The comparison is exact (JSON keeps doubles bit for bit).
+ *
+ * The fixture belongs to one release: after a retrain the manifest version differs and this test
+ * fails, telling you to record a new fixture for the new release (before refactoring, not after).
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { readFileSync } from "node:fs"
+import type { ModelLabel } from "../../src/AttributeModel.js"
+import { analyzeAttributes } from "../../src/evaluators/LocalAttributeScorer.js"
+import { scoreComment } from "../../src/evaluators/LocalCommentScorer.js"
+import { checkSpam } from "../../src/evaluators/LocalSpamChecker.js"
+import { fromModelSet, loadModelSet } from "../../src/models/TrainedModel.js"
+import { goldenInputs } from "./goldenTexts.js"
+
+interface GoldenRow {
+  readonly text: string
+  readonly predict: Record<string, number>
+  readonly explain: Record<string, unknown>
+  readonly comment: unknown
+  readonly attributes: unknown
+  readonly spam: unknown
+}
+const fixture = JSON.parse(readFileSync(new URL("./golden-local-2026.11.3.json", import.meta.url), "utf8")) as {
+  readonly version: string
+  readonly labels: ReadonlyArray<ModelLabel>
+  readonly rows: ReadonlyArray<GoldenRow>
+}
+
+describe("shipped release scores, recorded before refactoring", () => {
+  const set = loadModelSet()
+  const model = fromModelSet(set)
+
+  it("is the release the fixture was recorded from", () => {
+    expect(set.version).toBe(fixture.version)
+    expect([...set.labels]).toEqual(fixture.labels)
+    expect(fixture.rows.length).toBeGreaterThan(100)
+  })
+
+  it("predicts every label exactly as before", () => {
+    for (const row of fixture.rows) expect({ text: row.text, p: set.predict(row.text, fixture.labels) }).toEqual({ text: row.text, p: row.predict })
+  })
+
+  it("explains every label exactly as before", () => {
+    for (const row of fixture.rows) {
+      const explain = Object.fromEntries(fixture.labels.map((l) => [l, set.explain(row.text, l, 5)]))
+      expect({ text: row.text, explain }).toEqual({ text: row.text, explain: row.explain })
+    }
+  })
+
+  it("scores comments, attributes and spam exactly as before", () => {
+    for (const row of fixture.rows) {
+      const input = goldenInputs(row.text)
+      expect({ text: row.text, comment: scoreComment(model, input.comment) }).toEqual({ text: row.text, comment: row.comment })
+      expect({ text: row.text, attributes: analyzeAttributes(model, input.attributes) }).toEqual({ text: row.text, attributes: row.attributes })
+      expect({ text: row.text, spam: checkSpam(model, input.spam) }).toEqual({ text: row.text, spam: row.spam })
+    }
+  })
+})

@@ -1,0 +1,75 @@
+/**
+ * `npm run bench:models`: load time, memory and single-core throughput of the shipped model set.
+ * Corpus: the unlabelled Jigsaw severity pool (real Wikipedia comments) when ../shared is there,
+ * otherwise the guardrail sentences. Every label the set scores is requested for every comment.
+ */
+import { existsSync } from "node:fs"
+import { join } from "node:path"
+import { performance } from "node:perf_hooks"
+import { loadModelSet } from "../src/models/TrainedModel.js"
+import { GUARDRAILS, OBFUSCATIONS } from "../test/models/guardrails.js"
+import { table } from "./data.js"
+import { MODELS_DIR, REPO_DIR } from "./pipeline.js"
+
+const mb = (n: number) => `${(n / 1048576).toFixed(1)} MB`
+
+const main = () => {
+  const before = process.memoryUsage()
+  const t0 = performance.now()
+  const set = loadModelSet(MODELS_DIR)
+  const loadMs = performance.now() - t0
+  const after = process.memoryUsage()
+
+  const pool = join(process.env.DECORUM_DATA ?? join(REPO_DIR, "../shared/data"), "jigsaw-toxic-severity-2021-PARTIAL/comments_to_score.csv.gz")
+  let corpus: Array<string>
+  let corpusName: string
+  if (existsSync(pool)) {
+    corpus = table(pool).map((r) => r.text!).slice(0, 5000)
+    corpusName = "jigsaw-toxic-severity-2021-PARTIAL (first 5,000 comments)"
+  } else {
+    corpus = [...GUARDRAILS.flatMap((g) => g.texts), ...OBFUSCATIONS.flatMap((o) => [o.plain, ...o.variants])]
+    corpusName = "guardrail sentences (../shared not found)"
+  }
+  const chars = corpus.reduce((a, t) => a + t.length, 0)
+  const sorted = corpus.map((t) => t.length).sort((a, b) => a - b)
+  const labels = set.labels
+
+  // warm-up
+  for (let i = 0; i < Math.min(corpus.length, 2000); i++) set.predict(corpus[i]!, labels)
+  const passes = 3
+  let checksum = 0
+  const t1 = performance.now()
+  for (let p = 0; p < passes; p++) for (const text of corpus) checksum += set.predict(text, labels).TOXICITY ?? 0
+  const predictMs = performance.now() - t1
+  const n = corpus.length * passes
+  const perSecond = n / (predictMs / 1000)
+
+  const short = corpus.filter((t) => t.length <= 1000)
+  const t2 = performance.now()
+  for (let p = 0; p < passes; p++) for (const text of short) checksum += set.predict(text, labels).TOXICITY ?? 0
+  const shortMs = performance.now() - t2
+  const shortPerSecond = (short.length * passes) / (shortMs / 1000)
+
+  const t3 = performance.now()
+  const sample = corpus.slice(0, 2000)
+  for (const text of sample) checksum += set.explain(text, "TOXICITY", 5).length
+  const explainMs = performance.now() - t3
+  const end = process.memoryUsage()
+
+  console.log(`# Decorum local models ${set.version}: benchmark (one core, node ${process.version})\n`)
+  console.log(`| measure | value |`)
+  console.log(`|---|---|`)
+  console.log(`| load (manifest + weight files, sha256 checked) | ${loadMs.toFixed(0)} ms |`)
+  console.log(`| memory added by the model set (RSS / array buffers) | ${mb(after.rss - before.rss)} / ${mb(after.arrayBuffers - before.arrayBuffers)} |`)
+  console.log(`| process RSS after the benchmark | ${mb(end.rss)} |`)
+  console.log(`| corpus | ${corpusName} |`)
+  console.log(`| comment length (UTF-16 units): median / p90 / mean | ${sorted[Math.floor(sorted.length / 2)]} / ${sorted[Math.floor(sorted.length * 0.9)]} / ${(chars / corpus.length).toFixed(0)} |`)
+  console.log(`| labels per comment | ${labels.length} (all) |`)
+  console.log(`| predict, all labels: comments per second | ${perSecond.toFixed(0)} (${((predictMs * 1000) / n).toFixed(1)} µs per comment) |`)
+  console.log(`| predict, comments up to 1,000 characters (${short.length}) | ${shortPerSecond.toFixed(0)} per second (${((shortMs * 1000) / (short.length * passes)).toFixed(1)} µs) |`)
+  console.log(`| explain TOXICITY (top 5 spans) | ${(sample.length / (explainMs / 1000)).toFixed(0)} per second |`)
+  console.log()
+  if (checksum === Number.NEGATIVE_INFINITY) console.log("")
+}
+
+main()

@@ -1,0 +1,183 @@
+/**
+ * `npm run eval`: the metrics table of the model card, computed from the shipped model files
+ * (or `--models DIR`) on data no shipped model saw in training:
+ * - Jigsaw/Wikipedia held-out rows (the head file minus everything in the random sample), against
+ *   a plain word+character n-gram logistic regression trained on the Jigsaw rows only;
+ * - Perspective's scale on the report half of Wikipedia CAT;
+ * - spam on the held-out YouTube video, plus all four leave-one-video-out numbers, for the raw
+ *   model at 0.5 and for the spam checker's verdict (`is_spam`, signals blended with the model);
+ * - the C3 test articles; the guardrail and obfuscation sets; the lexicon approximations on proxies.
+ */
+import type { ModelLabel } from "../src/AttributeModel.js"
+import type { AttributeModelService } from "../src/AttributeModel.js"
+import { checkSpam } from "../src/evaluators/LocalSpamChecker.js"
+import { loadModelSet } from "../src/models/TrainedModel.js"
+import {
+  accuracy, agreement, calibrationError, rocAuc, spearman, type TrainOptions
+} from "./fit.js"
+import { applyCalibration } from "../src/internal/calibration.js"
+import { GUARDRAILS, KNOWN_FAILURES, OBFUSCATIONS, OBFUSCATION_TOLERANCE, check } from "../test/models/guardrails.js"
+import * as D from "./data.js"
+import {
+  C3_LABELS, dataDir, featurise, loadSplits, makeFeaturizer, MODELS_DIR, rawScore, TOXICITY_LABELS, trainHeads,
+  trainSpam, TRAIN_TOXICITY, YOUTUBE_TEST_VIDEO
+} from "./pipeline.js"
+
+const log = (s: string) => process.stderr.write(s + "\n")
+
+const f3 = (x: number) => (Number.isNaN(x) ? "  n/a" : x.toFixed(3))
+const pct = (x: number) => `${(100 * x).toFixed(1)}%`
+
+const table = (header: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<string | number>>) => {
+  console.log(`| ${header.join(" | ")} |`)
+  console.log(`|${header.map(() => "---").join("|")}|`)
+  for (const r of rows) console.log(`| ${r.join(" | ")} |`)
+  console.log()
+}
+
+const main = () => {
+  const dir = dataDir()
+  const modelsDir = process.argv.includes("--models") ? process.argv[process.argv.indexOf("--models") + 1]! : MODELS_DIR
+  const set = loadModelSet(modelsDir)
+  const splits = loadSplits(dir, log)
+  console.log(`# Decorum local models ${set.version}: evaluation\n`)
+
+  // ------------------------------------------------ Jigsaw held-out
+  {
+    log("baseline: plain word+char n-gram logistic regression on the Jigsaw training rows")
+    const f = makeFeaturizer({})
+    const jigsawTrain = splits.toxTrain.filter((e) => e.source === "jigsaw-toxic-comment-2018-random-11k")
+    const baselineOptions: TrainOptions = { ...TRAIN_TOXICITY, nbAlpha: undefined }
+    const baseline = trainHeads(featurise(f, jigsawTrain), TOXICITY_LABELS, baselineOptions)
+    const test = splits.jigsawTest
+    const rows: Array<Array<string | number>> = []
+    for (const label of TOXICITY_LABELS) {
+      const y = test.map((e) => e.labels[label]!)
+      const local = test.map((e) => set.predict(e.text, [label])[label]!)
+      const raw = test.map((e) => set.raw(e.text, label))
+      const base = test.map((e) => rawScore(f, baseline.get(label)!, e.text))
+      const positives = y.filter((v) => v >= 0.5).length
+      const meanP = local.reduce((a, b) => a + b, 0) / local.length
+      rows.push([label, positives, f3(rocAuc(raw, y)), f3(rocAuc(base, y)), f3(rocAuc(local, y)), pct(positives / y.length), pct(meanP), f3(calibrationError(local, y))])
+    }
+    console.log(`## Jigsaw/Wikipedia held-out (${test.length} comments of jigsaw-toxic-comment-PARTIAL not in the training sample)\n`)
+    table(["label", "positives", "ROC AUC (model)", "ROC AUC (baseline)", "ROC AUC (calibrated score)", "base rate", "mean score", "ECE"], rows)
+  }
+
+  // ------------------------------------------------ Perspective scale
+  {
+    const rows = splits.gcReport
+    const api = rows.map((e) => Number(e.extra!.api))
+    const local = rows.map((e) => set.predict(e.text, ["TOXICITY"]).TOXICITY!)
+    const human = rows.map((e) => e.labels.TOXICITY!)
+    console.log(`## Perspective scale (Wikipedia CAT report half, ${rows.length} comments with historical Perspective TOXICITY)\n`)
+    table(
+      ["measure", "value"],
+      [
+        ["Spearman rank correlation, local vs Perspective", f3(spearman(local, api))],
+        ...[0.5, 0.7, 0.8].flatMap((t) => [
+          [`agreement at ${t} (same side of the threshold)`, pct(agreement(local, api, t))],
+          [`comments at or above ${t}: local / Perspective / both`, `${local.filter((v) => v >= t).length} / ${api.filter((v) => v >= t).length} / ${local.filter((v, i) => v >= t && api[i]! >= t).length}`]
+        ]),
+        ["mean score: local / Perspective", `${f3(local.reduce((a, b) => a + b, 0) / local.length)} / ${f3(api.reduce((a, b) => a + b, 0) / api.length)}`],
+        ["ROC AUC against the human label: local / Perspective", `${f3(rocAuc(local, human))} / ${f3(rocAuc(api, human))}`]
+      ]
+    )
+  }
+
+  // ------------------------------------------------ spam
+  {
+    const f = makeFeaturizer(set.manifest.respell)
+    const rows: Array<Array<string | number>> = []
+    // What users get: the spam checker's verdict (signals blended with the model's probability).
+    const verdicts = (texts: ReadonlyArray<string>, p: ReadonlyArray<number>) =>
+      texts.map((text, i) => {
+        const model: AttributeModelService = { version: set.version, labels: ["SPAM"], predict: () => ({ SPAM: p[i]! }), explain: () => [] }
+        return checkSpam(model, { comment: text, article: null }).is_spam ? 1 : 0
+      })
+    for (const video of D.YOUTUBE_VIDEOS) {
+      const test = splits.spam.filter((e) => e.group === video)
+      const y = test.map((e) => e.labels.SPAM!)
+      let p: Array<number>
+      let which: string
+      if (video === YOUTUBE_TEST_VIDEO) {
+        p = test.map((e) => set.predict(e.text, ["SPAM"]).SPAM!)
+        which = "shipped model"
+      } else {
+        const { model, calibration } = trainSpam(f, splits.spam, video)
+        p = test.map((e) => applyCalibration(calibration, rawScore(f, model, e.text)))
+        which = "same recipe, retrained"
+      }
+      const texts = test.map((e) => e.text)
+      rows.push([
+        video, which, test.length, pct(accuracy(p, y)), f3(rocAuc(p, y)), pct(accuracy(verdicts(texts, p), y))])
+    }
+    console.log(`## Spam (YouTube, one video held out; shipped model holds out ${YOUTUBE_TEST_VIDEO})\n`)
+    table(["held-out video", "model", "comments", "model accuracy at 0.5", "model ROC AUC", "spam check verdict (is_spam) accuracy"], rows)
+  }
+
+  // ------------------------------------------------ C3
+  {
+    const test = splits.c3Test
+    const rows: Array<Array<string | number>> = []
+    for (const label of C3_LABELS) {
+      if (!set.labels.includes(label)) continue
+      const y = test.map((e) => e.labels[label]!).map((v) => (v >= 0.5 ? 1 : 0))
+      const p = test.map((e) => set.predict(e.text, [label])[label]!)
+      rows.push([label, y.filter((v) => v === 1).length, f3(rocAuc(p, y)), pct(accuracy(p, y))])
+    }
+    console.log(`## C3 held-out articles (${test.length} comments; label = annotator fraction >= 0.5)\n`)
+    table(["label", "positives", "ROC AUC", "accuracy at 0.5"], rows)
+  }
+
+  // ------------------------------------------------ lexicon approximations on proxies
+  {
+    const sbic = D.sbic(dir).filter((e) => !Number.isNaN(e.labels.SEXUALLY_EXPLICIT!))
+    const y = sbic.map((e) => e.labels.SEXUALLY_EXPLICIT!)
+    const p = sbic.map((e) => set.predict(e.text, ["SEXUALLY_EXPLICIT"]).SEXUALLY_EXPLICIT!)
+    console.log("## Lexicon approximations on proxy labels\n")
+    table(["label", "proxy", "rows", "ROC AUC"], [["SEXUALLY_EXPLICIT", "SBIC sexYN >= 0.5 (sexual or lewd reference)", sbic.length, f3(rocAuc(p, y))]])
+  }
+
+  guardrails(set)
+}
+
+export const guardrails = (set: ReturnType<typeof loadModelSet>) => {
+  console.log("## Guardrails (test/model/guardrails.ts)\n")
+  const rows: Array<Array<string | number>> = []
+  const failures: Array<string> = []
+  for (const g of GUARDRAILS) {
+    let pass = 0
+    let total = 0
+    for (const text of g.texts) {
+      const scores = set.predict(text, g.expect.map((e) => e.label))
+      for (const e of g.expect) {
+        total++
+        const s = scores[e.label]!
+        if (check(e, s)) pass++
+        else failures.push(`${g.category}: "${text}" ${e.label} ${s.toFixed(3)} (want ${e.below !== undefined ? `< ${e.below}` : `>= ${e.atLeast}`})${KNOWN_FAILURES.has(`${text}|${e.label}`) ? " [known]" : " [NEW]"}`)
+      }
+    }
+    rows.push([g.category, g.texts.length, g.expect.map((e) => `${e.label} ${e.below !== undefined ? `< ${e.below}` : `>= ${e.atLeast}`}`).join(", "), `${pass}/${total}`])
+  }
+  table(["category", "sentences", "expectation", "checks passed"], rows)
+  if (failures.length > 0) {
+    console.log("Failed checks:\n")
+    for (const f of failures) console.log(`- ${f}`)
+    console.log()
+  }
+  const obf: Array<Array<string | number>> = []
+  for (const o of OBFUSCATIONS) {
+    const labels: Array<ModelLabel> = ["TOXICITY", "INSULT", "PROFANITY"]
+    const plain = set.predict(o.plain, labels)
+    for (const v of o.variants) {
+      const s = set.predict(v, labels)
+      const diff = Math.max(...labels.map((l) => Math.abs(s[l]! - plain[l]!)))
+      obf.push([`"${v}"`, `"${o.plain}"`, `${f3(s.TOXICITY!)} / ${f3(plain.TOXICITY!)}`, `${f3(s.INSULT!)} / ${f3(plain.INSULT!)}`, f3(diff), diff <= OBFUSCATION_TOLERANCE ? "ok" : "FAIL"])
+    }
+  }
+  console.log("## Obfuscation (TOXICITY, INSULT: obfuscated / plain; max |difference| over TOXICITY, INSULT, PROFANITY)\n")
+  table(["obfuscated", "plain", "TOXICITY", "INSULT", "max diff", `within ${OBFUSCATION_TOLERANCE}`], obf)
+}
+
+main()

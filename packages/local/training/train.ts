@@ -1,0 +1,280 @@
+/**
+ * `npm run train`: rebuild every shipped model file in packages/local/models from ../shared/data.
+ * Deterministic: running it twice gives byte-identical files (check with `--check`, which trains
+ * into a temporary directory and compares sha256 with the shipped manifest).
+ */
+import { createHash } from "node:crypto"
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import type { ModelLabel } from "../src/AttributeModel.js"
+import { encodeWeights, type FamilyEntry, type LabelEntry, type Manifest } from "../src/internal/model/format.js"
+import { identityEvidence, threatEvidence, type EvidenceKind } from "../src/internal/model/evidence.js"
+import { fitPlatt, fitPlatt2, fitQuantileMap, type Calibration } from "../src/internal/calibration.js"
+import { type LinearModel, type TrainOptions } from "./fit.js"
+import type { Example } from "./data.js"
+import { LEXICONS } from "./lexicons.js"
+import {
+  C3_LABELS, dataDir, EVIDENCE, FEATURES, featurise, JIGSAW_PREVALENCE, LICENSES, loadSplits, makeFeaturizer, MODELS_DIR,
+  rawScore, respellFrom, TOXICITY_LABELS, TRAIN_C3, TRAIN_SPAM, TRAIN_TOXICITY, trainHeads, trainSpam, trainToxicity, VERSION, YOUTUBE_TEST_VIDEO
+} from "./pipeline.js"
+
+const log = (s: string) => process.stderr.write(s + "\n")
+const sha256 = (b: Uint8Array) => createHash("sha256").update(b).digest("hex")
+const round = (x: number) => Number(x.toFixed(6))
+
+/** Platt scaling with the calibration rows re-weighted to a target prevalence (prior shift). */
+const plattAtPrevalence = (z: Array<number>, y: Array<number>, prevalence: number | undefined): Calibration => {
+  if (prevalence === undefined) return fitPlatt(z, y)
+  let pos = 0
+  for (const v of y) pos += v
+  const rate = pos / y.length
+  const wp = prevalence / Math.max(rate, 1e-9)
+  const wn = (1 - prevalence) / Math.max(1 - rate, 1e-9)
+  return fitPlatt(z, y, y.map((v) => v * wp + (1 - v) * wn))
+}
+
+/**
+ * The map onto Perspective's TOXICITY scale: quantile mapping of the raw score onto Perspective's
+ * historical scores (same share of comments above every threshold), continued past the last knot
+ * with the slope of a logistic fitted to the same pairs, so comments more toxic than anything in
+ * the fitting set are not clamped. (A conditional-mean map, isotonic regression, was tried first:
+ * it compresses the top of the scale so that nothing reaches 0.7; see docs/models.md.)
+ */
+const perspectiveMap = (z: Array<number>, y: Array<number>): Calibration => {
+  const iso = fitQuantileMap(z, y)
+  const tail = fitPlatt(z, y)
+  if (iso.kind !== "pwl" || tail.kind !== "platt") return iso
+  const xs = [...iso.x]
+  const ys = [...iso.y]
+  const last = xs[xs.length - 1]!
+  // the logistic's slope, shifted to pass through the last knot
+  const a = Math.max(tail.a, 0.05)
+  const top = Math.min(0.99, Math.max(0.01, ys[ys.length - 1]!))
+  const b = Math.log(top / (1 - top)) - a * last
+  const step = 0.5 / a
+  for (let k = 1; k <= 12; k++) {
+    const x = last + k * step
+    const v = Math.min(0.995, 1 / (1 + Math.exp(-(a * x + b))))
+    xs.push(Number(x.toFixed(5)))
+    ys.push(Number(v.toFixed(5)))
+  }
+  return { kind: "pwl", x: xs, y: ys }
+}
+
+const calibrationRows = (f: ReturnType<typeof makeFeaturizer>, rows: ReadonlyArray<Example>, label: ModelLabel, model: LinearModel) => {
+  const z: Array<number> = []
+  const y: Array<number> = []
+  for (const e of rows) {
+    const v = e.labels[label]
+    if (v === undefined || Number.isNaN(v)) continue
+    z.push(rawScore(f, model, e.text))
+    y.push(v)
+  }
+  return { z, y }
+}
+
+/**
+ * How much Perspective enriches TOXICITY over the human base rate, as an odds ratio: the odds of
+ * Perspective's mean score over the odds of the human "toxic" rate on the same Wikipedia CAT rows
+ * (the fitting quarter). Perspective's scores are not probabilities at natural prevalence; this
+ * measures by how much they are shifted up, so that heads without Perspective reference scores
+ * (THREAT, IDENTITY_ATTACK) can be calibrated onto a comparable scale.
+ */
+export const perspectiveEnrichment = (rows: ReadonlyArray<Example>): number => {
+  let api = 0
+  let human = 0
+  for (const e of rows) {
+    api += Number(e.extra!.api)
+    human += e.labels.TOXICITY! >= 0.5 ? 1 : 0
+  }
+  const odds = (p: number) => p / (1 - p)
+  return odds(api / rows.length) / odds(human / rows.length)
+}
+
+/** `p` with its odds multiplied by `k`. */
+const enrich = (p: number, k: number) => (p * k) / (1 - p + p * k)
+
+const evidenceOf = (kind: EvidenceKind, f: ReturnType<typeof makeFeaturizer>, text: string): number =>
+  // rawScore has just run the featuriser (and so the normaliser) on this text
+  kind === "threat" ? threatEvidence(text).strength : identityEvidence(f.normalizer).strength
+
+/**
+ * Platt scaling on the head's log-odds plus pattern evidence (`fitPlatt2`), with the calibration
+ * rows re-weighted to a target prevalence.
+ */
+const plattWithEvidence = (
+  f: ReturnType<typeof makeFeaturizer>,
+  rows: ReadonlyArray<Example>,
+  label: ModelLabel,
+  model: LinearModel,
+  kind: EvidenceKind,
+  prevalence: number
+) => {
+  const z: Array<number> = []
+  const s: Array<number> = []
+  const y: Array<number> = []
+  for (const e of rows) {
+    const v = e.labels[label]
+    if (v === undefined || Number.isNaN(v)) continue
+    z.push(rawScore(f, model, e.text))
+    s.push(evidenceOf(kind, f, e.text))
+    y.push(v >= 0.5 ? 1 : 0)
+  }
+  let pos = 0
+  for (const v of y) pos += v
+  const rate = pos / y.length
+  const w = y.map((v) => (v === 1 ? prevalence / rate : (1 - prevalence) / (1 - rate)))
+  const fit = fitPlatt2(z, s, y, w)
+  log(`  ${label}: calibrated at ${(100 * prevalence).toFixed(2)}% with ${kind} evidence (fires on ${s.filter((v) => v > 0).length} of ${s.length} rows), weight ${fit.weight.toFixed(3)}`)
+  return { calibration: { kind: "platt", a: fit.a, b: fit.b } as Calibration, evidence: { kind, weight: round(fit.weight) } }
+}
+
+interface FamilyResult {
+  readonly name: string
+  readonly options: TrainOptions
+  readonly labels: ReadonlyArray<ModelLabel>
+  readonly heads: Map<ModelLabel, LinearModel>
+  readonly calibrations: Map<ModelLabel, Calibration>
+  readonly evidence?: Map<ModelLabel, { kind: EvidenceKind; weight: number }>
+  readonly sources: ReadonlyArray<string>
+  readonly flag?: string
+}
+
+export const train = (outDir: string) => {
+  const dir = dataDir()
+  const t0 = Date.now()
+  const splits = loadSplits(dir, log)
+  const respell = respellFrom([...splits.toxTrain, ...splits.spam.filter((e) => e.group !== YOUTUBE_TEST_VIDEO), ...splits.c3Train].map((e) => e.text))
+  log(`respelling map: ${Object.keys(respell).length} variants`)
+  const f = makeFeaturizer(respell)
+  const families: Array<FamilyResult> = []
+
+  // toxicity family
+  {
+    log(`toxicity family: featurising ${splits.toxTrain.length} rows`)
+    const data = featurise(f, splits.toxTrain)
+    log(`  ${data.X.nnz} non-zeros, ${((Date.now() - t0) / 1000).toFixed(0)} s`)
+    const heads = trainToxicity(data, log)
+    const calibrations = new Map<ModelLabel, Calibration>()
+    const evidence = new Map<ModelLabel, { kind: EvidenceKind; weight: number }>()
+    const k = perspectiveEnrichment(splits.gcFit)
+    log(`  Perspective's enrichment of TOXICITY over the human rate (odds ratio): ${k.toFixed(2)}`)
+    for (const label of TOXICITY_LABELS) {
+      const model = heads.get(label)!
+      const kind = EVIDENCE[label]
+      if (kind !== undefined) {
+        const fit = plattWithEvidence(f, splits.toxCalib, label, model, kind, enrich(JIGSAW_PREVALENCE[label]!, k))
+        calibrations.set(label, fit.calibration)
+        evidence.set(label, fit.evidence)
+      } else if (label === "TOXICITY") {
+        // Perspective's scale: map raw scores onto the historical Perspective TOXICITY scores
+        const z: Array<number> = []
+        const y: Array<number> = []
+        for (const e of splits.gcFit) {
+          z.push(rawScore(f, model, e.text))
+          y.push(Number(e.extra!.api))
+        }
+        calibrations.set(label, perspectiveMap(z, y))
+      } else {
+        const { z, y } = calibrationRows(f, splits.toxCalib, label, model)
+        calibrations.set(label, plattAtPrevalence(z, y, JIGSAW_PREVALENCE[label]))
+      }
+    }
+    const sources = [...new Set(splits.toxTrain.map((e) => e.source))].sort()
+    families.push({ name: "toxicity", options: TRAIN_TOXICITY, labels: TOXICITY_LABELS, heads, calibrations, evidence, sources })
+  }
+
+  // spam family
+  {
+    const spam = trainSpam(f, splits.spam, YOUTUBE_TEST_VIDEO, log)
+    const sources = [...new Set(spam.rows.map((e) => e.source))].sort()
+    const heads = new Map<ModelLabel, LinearModel>([["SPAM", spam.model]])
+    const calibrations = new Map<ModelLabel, Calibration>([["SPAM", spam.calibration]])
+    families.push({ name: "spam", options: TRAIN_SPAM, labels: ["SPAM"], heads, calibrations, sources })
+  }
+
+  // C3 family (flagged: licence not cleared for commercial use)
+  {
+    log(`c3 family: ${splits.c3Train.length} rows`)
+    const heads = trainHeads(featurise(f, splits.c3Train), C3_LABELS, TRAIN_C3, log)
+    const calibrations = new Map<ModelLabel, Calibration>()
+    for (const label of C3_LABELS) {
+      const { z, y } = calibrationRows(f, splits.c3Calib, label, heads.get(label)!)
+      calibrations.set(label, fitPlatt(z, y))
+    }
+    families.push({
+      name: "c3",
+      options: TRAIN_C3,
+      labels: C3_LABELS,
+      heads,
+      calibrations,
+      sources: ["constructive-comments-c3"],
+      flag: "trained only on C3, whose licence is not stated (parent corpus CC BY-NC-SA 4.0): delete c3.bin, or load with exclude: [\"c3\"], for commercial use"
+    })
+  }
+
+  // write
+  mkdirSync(outDir, { recursive: true })
+  const familyEntries: Array<FamilyEntry> = []
+  const labels: Partial<Record<ModelLabel, LabelEntry>> = {}
+  for (const fam of families) {
+    const bytes = encodeWeights(
+      fam.options.bits,
+      fam.labels.map((l) => fam.heads.get(l)!.weights),
+      fam.labels.map((l) => fam.heads.get(l)!.bias)
+    )
+    const file = `${fam.name}.bin`
+    writeFileSync(join(outDir, file), bytes)
+    familyEntries.push({
+      name: fam.name,
+      file,
+      sha256: sha256(bytes),
+      bits: fam.options.bits,
+      labels: fam.labels,
+      sources: fam.sources.map((s) => LICENSES[s] ?? { dataset: s, license: "unknown", commercial: "unknown" }),
+      ...(fam.flag === undefined ? {} : { flag: fam.flag })
+    })
+    for (const l of fam.labels) {
+      const c = fam.calibrations.get(l)!
+      labels[l] = {
+        kind: "trained",
+        family: fam.name,
+        calibration: c.kind === "platt" ? { kind: "platt", a: round(c.a), b: round(c.b) } : c,
+        ...(fam.evidence?.has(l) ? { evidence: fam.evidence.get(l)! } : {})
+      }
+    }
+  }
+  labels.OBSCENE = { kind: "alias", of: "PROFANITY" }
+  labels.ATTACK_ON_AUTHOR = { kind: "alias", of: "INSULT" }
+  labels.ATTACK_ON_COMMENTER = { kind: "alias", of: "INSULT" }
+  labels.LIKELY_TO_REJECT = { kind: "max", of: ["TOXICITY", "INSULT", "INFLAMMATORY", "SPAM"] }
+  for (const [label, lex] of Object.entries(LEXICONS)) labels[label as ModelLabel] = lex
+  const manifest: Manifest = { format: 1, version: VERSION, features: FEATURES, respell, families: familyEntries, labels }
+  writeFileSync(join(outDir, "manifest.json"), JSON.stringify(manifest, null, 1) + "\n")
+  log(`wrote ${outDir} in ${((Date.now() - t0) / 1000).toFixed(0)} s`)
+  return manifest
+}
+
+const main = () => {
+  if (process.argv.includes("--check")) {
+    const tmp = mkdtempSync(join(tmpdir(), "decorum-models-"))
+    const built = train(tmp)
+    const shipped = JSON.parse(readFileSync(join(MODELS_DIR, "manifest.json"), "utf8")) as Manifest
+    let ok = readFileSync(join(tmp, "manifest.json"), "utf8") === readFileSync(join(MODELS_DIR, "manifest.json"), "utf8")
+    for (const fam of built.families) {
+      const other = shipped.families.find((x) => x.name === fam.name)
+      const same = other?.sha256 === fam.sha256
+      ok &&= same
+      console.log(`${fam.file}: ${fam.sha256} ${same ? "identical" : "DIFFERENT"}`)
+    }
+    console.log(ok ? "reproduced the shipped models bit for bit" : "the rebuilt models differ from the shipped ones")
+    process.exitCode = ok ? 0 : 1
+    return
+  }
+  const out = process.argv.includes("--out") ? process.argv[process.argv.indexOf("--out") + 1]! : MODELS_DIR
+  const manifest = train(out)
+  for (const fam of manifest.families) console.log(`${fam.file} ${fam.sha256}`)
+}
+
+main()
