@@ -1,5 +1,5 @@
 /**
- * The seam between the local evaluators and whatever scores text locally: first a lexicon
+ * The seam between the local evaluators and whatever scores text locally: first a cue
  * approximation, then the project's trained models. The evaluators (comment scoring, spam,
  * Perspective attributes) depend only on this tag, so a model set can be swapped without touching
  * them.
@@ -15,7 +15,7 @@ export interface Contribution {
   /** UTF-16 offsets into the text as given, `end` exclusive; `text.slice(begin, end)` is the quote. */
   readonly begin: number
   readonly end: number
-  /** Contribution to the label's log-odds (or a comparable positive weight for lexicon models). */
+  /** Contribution to the label's log-odds (or a comparable positive weight for the cue model). */
   readonly weight: number
 }
 

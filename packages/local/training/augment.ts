@@ -96,7 +96,7 @@ const COUNTER_SPEECH = [
  * guardrails' "violent words, no threat" category.
  *
  * A candidate, NOT in the shipped recipe (`augmentation()` does not include it): tried in
- * 2026.11 with scripts/threatdev.ts, it did not improve THREAT on the dev data (docs/models.md).
+ * 2026.11 with training/threatdev.ts, it did not improve THREAT on the dev data (docs/models.md).
  */
 export const VIOLENT_NOT_THREAT = [
   "Our defence is going to destroy their attack on Saturday.",
@@ -146,7 +146,7 @@ export const VIOLENT_NOT_THREAT = [
   "The gym class absolutely wrecked me today."
 ]
 
-/** The candidate negatives above as training rows (used by scripts/threatdev.ts only). */
+/** The candidate negatives above as training rows (used by training/threatdev.ts only). */
 export const violentWordsNoThreat = (): Array<Example> =>
   VIOLENT_NOT_THREAT.map((text, i) => ({
     text, source: "decorum-augmentation", id: `aug-violent-${i}`,

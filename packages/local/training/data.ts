@@ -206,7 +206,7 @@ export const toxicSpans = (dir: string): Array<Example> => {
  * threat's own words. `group` is the post id, so a post and its sentences always fall on the same
  * side of every split.
  *
- * A candidate, NOT in the shipped recipe: tried in 2026.11 with scripts/threatdev.ts, it did not
+ * A candidate, NOT in the shipped recipe: tried in 2026.11 with training/threatdev.ts, it did not
  * improve THREAT on the dev data (docs/models.md). Only 107 sentences pass the majority rule, and
  * the raters' span types are noisy (some "Threat" spans are insults).
  */

@@ -15,7 +15,7 @@ import { augmentation } from "./augment.js"
 import * as D from "./data.js"
 
 const here = dirname(fileURLToPath(import.meta.url))
-/** packages/local (the scripts run from a bundle in packages/local/scripts/.out). */
+/** packages/local (the scripts run from a bundle in packages/local/training/.out). */
 export const PACKAGE_DIR = existsSync(join(here, "../package.json")) ? resolve(here, "..") : resolve(here, "../..")
 export const REPO_DIR = resolve(PACKAGE_DIR, "../..")
 export const MODELS_DIR = join(PACKAGE_DIR, "models")
@@ -81,7 +81,7 @@ export const SOURCE_WEIGHT: Record<string, number> = {
   "sbic-social-bias-frames-dev-test-PARTIAL": 1,
   "decorum-augmentation": 6,
   "youtube-spam-collection": 1,
-  // out of domain; 0.1 (was 0.3) chosen on the dev protocol of scripts/spamdev.ts
+  // out of domain; 0.1 (was 0.3) chosen on the dev protocol of training/spamdev.ts
   "sms-spam-collection": 0.1,
   "constructive-comments-c3": 1,
   "wikipedia-talk-context-toxicity-cat": 3,
@@ -109,7 +109,7 @@ export const LABEL_SOURCE_WEIGHT: Partial<Record<ModelLabel, Record<string, numb
 
 /**
  * Sample weights of the in-domain model: the Jigsaw rows plus the bias counter-examples of
- * scripts/augment.ts (at the same 1:2 ratio as in the mixture; without them the in-domain model
+ * training/augment.ts (at the same 1:2 ratio as in the mixture; without them the in-domain model
  * brings identity-term bias back: "I am a gay man." TOXICITY 0.65). Every other source weighs 0.
  */
 export const JIGSAW_ONLY: Record<string, number> = Object.fromEntries(
@@ -125,7 +125,7 @@ export const JIGSAW_ONLY: Record<string, number> = Object.fromEntries(
 export type Component = "mix" | "mixNB" | "quiet" | "quietNB" | "jigsaw" | "jigsawNB"
 
 /**
- * Components per head, chosen on the dev split (scripts/explore.ts, table in docs/models.md).
+ * Components per head, chosen on the dev split (training/explore.ts, table in docs/models.md).
  * THREAT has too few dev positives (7) to choose on, so it keeps the previous recipe.
  */
 export const RECIPE: Readonly<Record<string, ReadonlyArray<Component>>> = {
@@ -139,12 +139,12 @@ export const RECIPE: Readonly<Record<string, ReadonlyArray<Component>>> = {
 
 /**
  * Heads calibrated together with high-precision pattern evidence (src/model/evidence.ts), at the
- * natural prevalence enriched by Perspective's own factor on TOXICITY (scripts/train.ts).
+ * natural prevalence enriched by Perspective's own factor on TOXICITY (training/train.ts).
  */
 export const EVIDENCE: Partial<Record<ModelLabel, "threat" | "identity">> = { THREAT: "threat", IDENTITY_ATTACK: "identity" }
 
 export const TRAIN_TOXICITY: TrainOptions = { bits: 19, epochs: 12, learningRate: 0.1, l2: 1e-6, nbAlpha: 1, nbClip: 3, seed: 20261101 }
-/** Spam: L2 1e-4 (was 1e-6) chosen on the dev protocol of scripts/spamdev.ts (Eminem never seen). */
+/** Spam: L2 1e-4 (was 1e-6) chosen on the dev protocol of training/spamdev.ts (Eminem never seen). */
 export const TRAIN_SPAM: TrainOptions = { bits: 18, epochs: 10, learningRate: 0.2, l2: 1e-4, nbAlpha: 1, nbClip: 3, seed: 20261102 }
 export const TRAIN_C3: TrainOptions = { bits: 18, epochs: 6, learningRate: 0.1, l2: 1e-5, nbAlpha: 1, nbClip: 3, seed: 20261103 }
 
@@ -351,7 +351,7 @@ export const rawScore = (f: Featurizer, model: LinearModel, text: string): numbe
   return s
 }
 
-/** What the spam recipe may vary (scripts/spamdev.ts chooses it on the training videos only). */
+/** What the spam recipe may vary (training/spamdev.ts chooses it on the training videos only). */
 export interface SpamRecipe {
   readonly options: TrainOptions
   /** Sample weight per source (YouTube, SMS, corrections). */

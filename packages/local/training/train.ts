@@ -13,7 +13,7 @@ import { identityEvidence, threatEvidence, type EvidenceKind } from "../src/inte
 import { fitPlatt, fitPlatt2, fitQuantileMap, type Calibration } from "../src/internal/calibration.js"
 import { type LinearModel, type TrainOptions } from "./fit.js"
 import type { Example } from "./data.js"
-import { LEXICONS } from "./lexicons.js"
+import { WORD_WEIGHT_HEADS } from "./wordWeightHeads.js"
 import {
   C3_LABELS, dataDir, EVIDENCE, FEATURES, featurise, JIGSAW_PREVALENCE, LICENSES, loadSplits, makeFeaturizer, MODELS_DIR,
   rawScore, respellFrom, TOXICITY_LABELS, TRAIN_C3, TRAIN_SPAM, TRAIN_TOXICITY, trainHeads, trainSpam, trainToxicity, VERSION, YOUTUBE_TEST_VIDEO
@@ -249,7 +249,7 @@ export const train = (outDir: string) => {
   labels.ATTACK_ON_AUTHOR = { kind: "alias", of: "INSULT" }
   labels.ATTACK_ON_COMMENTER = { kind: "alias", of: "INSULT" }
   labels.LIKELY_TO_REJECT = { kind: "max", of: ["TOXICITY", "INSULT", "INFLAMMATORY", "SPAM"] }
-  for (const [label, lex] of Object.entries(LEXICONS)) labels[label as ModelLabel] = lex
+  for (const [label, lex] of Object.entries(WORD_WEIGHT_HEADS)) labels[label as ModelLabel] = lex
   const manifest: Manifest = { format: 1, version: VERSION, features: FEATURES, respell, families: familyEntries, labels }
   writeFileSync(join(outDir, "manifest.json"), JSON.stringify(manifest, null, 1) + "\n")
   log(`wrote ${outDir} in ${((Date.now() - t0) / 1000).toFixed(0)} s`)

@@ -13,7 +13,7 @@
 import { createReadStream, readFileSync, writeFileSync, readdirSync } from "node:fs"
 import { gunzipSync } from "node:zlib"
 import { fileURLToPath } from "node:url"
-import { tokenize, isStopword } from "../../dist/internal/relevance/words.js"
+import { topicTokens as tokenize, isStopword } from "../../dist/internal/relevance/topicWords.js"
 
 const dataDir = process.argv[2] ?? fileURLToPath(new URL("../../../../../shared/data/", import.meta.url))
 const outFile = fileURLToPath(new URL("../../src/internal/relevance/background.ts", import.meta.url))

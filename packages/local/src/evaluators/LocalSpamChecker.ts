@@ -11,9 +11,10 @@ import { SpamChecker } from "@decorum/core"
 import { type Evaluated, type Native, ProviderFailure, type SpamCheckInput } from "@decorum/domain"
 import { Effect, Layer } from "effect"
 import { AttributeModel, type AttributeModelService } from "../AttributeModel.js"
-import { CUE_MODEL_VERSION } from "../models/CueModel.js"
+import { CUE_MODEL_VERSION } from "../internal/cues/cues.js"
 import { detectSpam, SPAM_BIAS, type SpamSignal, type SpamSignalKind } from "../internal/cues/spam.js"
-import { clamp01, logistic, logit, round4, tokenize } from "../internal/text/words.js"
+import { logit, sigmoid } from "../internal/calibration.js"
+import { clamp01, round4, tokenize } from "../internal/text/words.js"
 
 /** The highest confidence a heuristic verdict may claim. */
 const MAX_CONFIDENCE = 0.98
@@ -57,21 +58,21 @@ export interface SpamBlend {
 }
 
 /**
- * The blend for a trained model, chosen on the dev protocol of `scripts/spamdev.ts` (YouTube
+ * The blend for a trained model, chosen on the dev protocol of `training/spamdev.ts` (YouTube
  * videos Psy, Katy Perry and LMFAO held out in turn; the Eminem test video never looked at).
  */
 export const SPAM_BLEND: SpamBlend = { model: 0.5, signals: 1.25, bias: -0.5 }
 
 /**
- * The lexicon model's SPAM is these same signals: equal parts of both, as before (the two are
+ * The cue model's SPAM is these same signals: equal parts of both, as before (the two are
  * nearly identical, so this is the signals' own verdict).
  */
-export const LEXICON_SPAM_BLEND: SpamBlend = { model: 0.5, signals: 0.5, bias: 0.5 * SPAM_BIAS }
+export const CUE_MODEL_SPAM_BLEND: SpamBlend = { model: 0.5, signals: 0.5, bias: 0.5 * SPAM_BIAS }
 
 /** The blended spam probability; the signals alone when there is no model score. */
 export const spamProbability = (signalLogit: number, modelP: number | undefined, blend: SpamBlend = SPAM_BLEND): number => {
   const z = modelP === undefined ? signalLogit : blend.model * logit(modelP) + blend.signals * (signalLogit - SPAM_BIAS) + blend.bias
-  return clamp01(logistic(z))
+  return clamp01(sigmoid(z))
 }
 
 /** Checks one comment. Synchronous; throws only if the model does. */
@@ -79,7 +80,7 @@ export const checkSpam = (model: AttributeModelService, input: SpamCheckInput): 
   const text = input.comment
   const evidence = detectSpam(text, tokenize(text))
   const modelP = model.labels.includes("SPAM") ? model.predict(text, ["SPAM"]).SPAM : undefined
-  const p = spamProbability(evidence.logit, modelP, model.version === CUE_MODEL_VERSION ? LEXICON_SPAM_BLEND : SPAM_BLEND)
+  const p = spamProbability(evidence.logit, modelP, model.version === CUE_MODEL_VERSION ? CUE_MODEL_SPAM_BLEND : SPAM_BLEND)
   const isSpam = p >= 0.5
   // Little text to judge: shrink the confidence towards "cannot tell".
   const certainty = Math.min(1, 0.4 + 0.15 * evidence.words)

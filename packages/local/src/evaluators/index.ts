@@ -3,7 +3,6 @@
  * whatever `AttributeModel` is provided (the trained set or the cue model).
  */
 import { Layer } from "effect"
-import { CueModel } from "../models/CueModel.js"
 import { LocalAttributeScorer } from "./LocalAttributeScorer.js"
 import { LocalCommentScorer } from "./LocalCommentScorer.js"
 import { LocalSpamChecker } from "./LocalSpamChecker.js"
@@ -16,8 +15,6 @@ export { checkSpam, LocalSpamChecker } from "./LocalSpamChecker.js"
 const evaluators = Layer.mergeAll(LocalCommentScorer, LocalSpamChecker, LocalAttributeScorer)
 
 export const LocalEvaluators = {
-  /** Comment scorer, spam checker and attribute scorer; needs an `AttributeModel`. */
-  evaluators,
-  /** The evaluators on the cue model; also provides the `AttributeModel` itself. */
-  layer: evaluators.pipe(Layer.provideMerge(CueModel))
+  /** Comment scorer, spam checker and attribute scorer; needs an `AttributeModel` (see `LocalEngine.layer`). */
+  evaluators
 } as const

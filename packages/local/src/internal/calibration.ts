@@ -16,7 +16,14 @@ export type Calibration =
   | { readonly kind: "platt"; readonly a: number; readonly b: number }
   | { readonly kind: "pwl"; readonly x: ReadonlyArray<number>; readonly y: ReadonlyArray<number> }
 
-export const sigmoid = (z: number) => (z >= 0 ? 1 / (1 + Math.exp(-z)) : Math.exp(z) / (1 + Math.exp(z)))
+/** The logistic link, written so that neither branch overflows. */
+export const sigmoid = (z: number): number => (z >= 0 ? 1 / (1 + Math.exp(-z)) : Math.exp(z) / (1 + Math.exp(z)))
+
+/** The inverse of `sigmoid`, with `p` clamped to [1e-6, 1 - 1e-6] so that 0 and 1 stay finite. */
+export const logit = (p: number): number => {
+  const q = Math.min(1 - 1e-6, Math.max(1e-6, p))
+  return Math.log(q / (1 - q))
+}
 
 export const applyCalibration = (c: Calibration, z: number): number => {
   if (c.kind === "platt") return sigmoid(c.a * z + c.b)

@@ -11,11 +11,11 @@
  */
 import { Layer } from "effect"
 import { AttributeModel, type AttributeModelService, type Contribution, type ModelLabel } from "../AttributeModel.js"
-import { type Analysis, analyze, LABELS, labelContributions, labelProbability } from "../internal/cues/cues.js"
+import { type Analysis, analyze, CUE_MODEL_VERSION, LABELS, labelContributions, labelProbability } from "../internal/cues/cues.js"
 import { round4 } from "../internal/text/words.js"
 
-/** Version of the cue model; goes into provenance and `X-Model-Version`. */
-export const CUE_MODEL_VERSION = "lexicon-2026.11.1"
+export { CUE_MODEL_VERSION }
+
 
 const DEFAULT_EXPLAIN_LIMIT = 8
 

@@ -9,9 +9,9 @@
 import type { Contribution, ModelLabel } from "../AttributeModel.js"
 import { type Evidence, identityEvidence, threatEvidence } from "../internal/model/evidence.js"
 import { Featurizer } from "../internal/model/features.js"
-import { decodeQuantised, type LabelEntry, type Manifest, type QuantisedTable } from "../internal/model/format.js"
+import { decodeQuantised, type LabelEntry, type Manifest, type QuantisedTable, type WordWeightEntry } from "../internal/model/format.js"
 import { Normalizer } from "../internal/model/normalize.js"
-import { applyCalibration } from "../internal/calibration.js"
+import { applyCalibration, sigmoid } from "../internal/calibration.js"
 
 
 export class ModelSet {
@@ -96,7 +96,7 @@ export class ModelSet {
     this.labels = [...this.entries.keys()]
   }
 
-  /** How a label is scored (trained, alias, max, lexicon), or undefined when it is not. */
+  /** How a label is scored (trained, alias, max, word weights), or undefined when it is not. */
   entry(label: ModelLabel): LabelEntry | undefined {
     return this.entries.get(label)
   }
@@ -128,7 +128,7 @@ export class ModelSet {
     return kind === "threat" ? threatEvidence(text) : identityEvidence(this.featurizer.normalizer)
   }
 
-  /** 1: needs the trained heads, 2: needs the normaliser only (lexicons), 3: both. */
+  /** 1: needs the trained heads, 2: needs the normaliser only (word-weight heads), 3: both. */
   private needs(label: ModelLabel): number {
     const entry = this.entries.get(label)
     if (entry === undefined) return 0
@@ -156,7 +156,7 @@ export class ModelSet {
       }
       case "lexicon": {
         if (!normalized) this.featurizer.normalizer.run(text)
-        return lexiconProbability(entry, this.featurizer.normalizer)
+        return wordWeightProbability(entry, this.featurizer.normalizer)
       }
     }
   }
@@ -217,7 +217,7 @@ export class ModelSet {
     const norm = this.featurizer.normalizer
     if (entry.kind === "lexicon") {
       norm.run(text)
-      const { hits } = lexiconScore(entry, norm)
+      const { hits } = wordWeightScore(entry, norm)
       return hits
         .filter((h) => h.weight > 0)
         .sort((a, b) => b.weight - a.weight || a.begin - b.begin)
@@ -277,13 +277,13 @@ export class ModelSet {
   }
 }
 
-interface CompiledLexicon {
+interface CompiledWordWeights {
   readonly words: ReadonlyMap<string, number>
   /** First words of two-word phrases (so single words skip the pair lookup). */
   readonly starts: ReadonlySet<string>
 }
-const compiled = new WeakMap<object, CompiledLexicon>()
-const compile = (entry: Extract<LabelEntry, { kind: "lexicon" }>): CompiledLexicon => {
+const compiled = new WeakMap<object, CompiledWordWeights>()
+const compile = (entry: WordWeightEntry): CompiledWordWeights => {
   let c = compiled.get(entry)
   if (c === undefined) {
     const words = new Map(Object.entries(entry.words))
@@ -293,8 +293,8 @@ const compile = (entry: Extract<LabelEntry, { kind: "lexicon" }>): CompiledLexic
   return c
 }
 
-/** The probability of a lexicon approximation, without collecting spans (hot path). */
-export const lexiconProbability = (entry: Extract<LabelEntry, { kind: "lexicon" }>, norm: Normalizer): number => {
+/** The probability of a word-weight head, without collecting spans (hot path). */
+export const wordWeightProbability = (entry: WordWeightEntry, norm: Normalizer): number => {
   let z = entry.bias
   const { words, starts } = compile(entry)
   let seen: Set<string> | undefined
@@ -320,12 +320,12 @@ export const lexiconProbability = (entry: Extract<LabelEntry, { kind: "lexicon" 
       }
     }
   }
-  return 1 / (1 + Math.exp(-z))
+  return sigmoid(z)
 }
 
-/** A lexicon approximation: logistic of a bias plus the weights of distinct matched words. */
-export const lexiconScore = (
-  entry: Extract<LabelEntry, { kind: "lexicon" }>,
+/** A word-weight head: sigmoid of a bias plus the weights of distinct matched words. */
+export const wordWeightScore = (
+  entry: WordWeightEntry,
   norm: Normalizer
 ): { p: number; hits: Array<Contribution> } => {
   let z = entry.bias
@@ -350,5 +350,5 @@ export const lexiconScore = (
     z += w
     hits.push({ begin: norm.begins[i]!, end: norm.ends[i]!, weight: w })
   }
-  return { p: 1 / (1 + Math.exp(-z)), hits }
+  return { p: sigmoid(z), hits }
 }

@@ -11,7 +11,7 @@ import { AttributeModel, type AttributeModelService } from "../AttributeModel.js
 import type { Manifest } from "../internal/model/format.js"
 import { ModelSet } from "./ModelSet.js"
 
-/** The shipped models: `packages/local/models`, found from this module (src/model or dist/model). */
+/** The shipped models: `packages/local/models`, found from this module (src/models or dist/models). */
 export const defaultModelDirectory = (): string => fileURLToPath(new URL("../../models/", import.meta.url))
 
 export interface LoadOptions {

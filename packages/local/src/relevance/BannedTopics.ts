@@ -5,7 +5,7 @@
  * signal (in the sentence, or a strong one elsewhere in the comment).
  */
 import { splitSentences } from "@decorum/core"
-import { isStopword, type Token, tokenize } from "../internal/relevance/words.js"
+import { isStopword, type TopicToken, topicTokens } from "../internal/relevance/topicWords.js"
 import { TOPIC_VOCABULARY, type TopicVocabularyEntry } from "../internal/relevance/vocabulary.js"
 
 const STRONG = 1
@@ -27,7 +27,7 @@ export interface CompiledTopic {
   readonly excludePhrases: ReadonlyMap<string, ReadonlyArray<ReadonlyArray<string>>>
 }
 
-const stemsOf = (phrase: string): Array<string> => tokenize(phrase).map((t) => t.stem)
+const stemsOf = (phrase: string): Array<string> => topicTokens(phrase).map((t) => t.stem)
 
 const containsSequence = (haystack: ReadonlyArray<string>, needle: ReadonlyArray<string>): boolean => {
   if (needle.length === 0 || needle.length > haystack.length) return false
@@ -66,7 +66,7 @@ const linkedEntries = (requestedStems: ReadonlyArray<string>): Array<CompiledEnt
 
 export const compileTopic = (requested: string): CompiledTopic => {
   const trimmed = requested.trim()
-  const tokens = tokenize(trimmed)
+  const tokens = topicTokens(trimmed)
   const allStems = tokens.map((t) => t.stem)
   const contentStems = tokens.filter((t) => !isStopword(t.lower)).map((t) => t.stem)
   const signals = new Map<string, Signal>()
@@ -135,7 +135,7 @@ export interface SignalHit {
 }
 
 /** The signals of one topic found in a run of tokens (one sentence), excluded phrases removed. */
-export const matchTokens = (topic: CompiledTopic, tokens: ReadonlyArray<Token>, source: string): Array<SignalHit> => {
+export const matchTokens = (topic: CompiledTopic, tokens: ReadonlyArray<TopicToken>, source: string): Array<SignalHit> => {
   const blocked = new Uint8Array(tokens.length)
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!
@@ -206,7 +206,7 @@ export const analyseBannedTopics = (comment: string, requested: ReadonlyArray<st
   const spans = splitSentences(comment)
   const sentences = spans.map((span) => ({
     text: comment.slice(span.begin, span.end),
-    tokens: tokenize(comment.slice(span.begin, span.end)).map((t) => ({ ...t, start: t.start + span.begin, end: t.end + span.begin }))
+    tokens: topicTokens(comment.slice(span.begin, span.end)).map((t) => ({ ...t, start: t.start + span.begin, end: t.end + span.begin }))
   }))
   const seenTopics = new Set<string>()
   const topics: Array<TopicResult> = []

@@ -17,7 +17,7 @@ import { RelevanceChecker } from "@decorum/core"
 import { Effect, Layer } from "effect"
 import { analyseBannedTopics, allInVocabulary, type BannedTopicAnalysis } from "./BannedTopics.js"
 import { buildProfile, idf, PROFILE_VERSION } from "./Profiler.js"
-import { isContentWord, tokenize } from "../internal/relevance/words.js"
+import { isContentWord, topicTokens } from "../internal/relevance/topicWords.js"
 
 export const RELEVANCE_MODEL = `local-relevance-${PROFILE_VERSION}`
 
@@ -61,7 +61,7 @@ const articleModel = (article: ArticleContext): ArticleModel => {
     : buildProfile({ text: article.text, title: article.title, topicDescription: article.topicDescription })
   const weights = new Map(profile.terms.map((t) => [t.term, t.weight]))
   const entityStems = new Set<string>()
-  for (const e of profile.entities) for (const t of tokenize(e)) if (isContentWord(t.lower)) entityStems.add(t.stem)
+  for (const e of profile.entities) for (const t of topicTokens(e)) if (isContentWord(t.lower)) entityStems.add(t.stem)
   const title = article.title?.trim()
   const about = title !== undefined && title.length > 0
     ? `«${clip(title, 80)}»`
@@ -86,7 +86,7 @@ interface ContentWord {
 
 const contentWords = (text: string): Array<ContentWord> => {
   const seen = new Map<string, ContentWord>()
-  for (const t of tokenize(text)) {
+  for (const t of topicTokens(text)) {
     if (!isContentWord(t.lower) || seen.has(t.stem)) continue
     seen.set(t.stem, { stem: t.stem, raw: t.raw, idf: idf(t.stem) })
   }

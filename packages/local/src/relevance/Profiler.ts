@@ -12,10 +12,13 @@ import type { TopicProfile, WeightedTerm } from "@decorum/domain"
 import { splitSentences, TopicProfiler } from "@decorum/core"
 import { Effect, Layer } from "effect"
 import { BACKGROUND_PER_MILLION } from "../internal/relevance/background.js"
-import { GENERIC, isContentWord, isStopword, markdownToText, type Token, tokenize } from "../internal/relevance/words.js"
+import { GENERIC, isContentWord, isStopword, markdownToText, type TopicToken, topicTokens } from "../internal/relevance/topicWords.js"
 
-/** Bump when tokenising, stemming, weighting or the background table change: old profiles are rebuilt. */
-export const PROFILE_VERSION = 1
+/**
+ * Bump when tokenising, stemming, weighting or the background table change: old profiles are rebuilt.
+ * 2: words come from the package's one word tokenizer (a word may now hold `*`, `$` or `@`).
+ */
+export const PROFILE_VERSION = 2
 
 export const TOP_TERMS = 100
 const TITLE_BOOST = 3
@@ -49,13 +52,13 @@ export interface ProfileInput {
   readonly topicDescription: string | null
 }
 
-const contentTokens = (text: string): Array<Token> =>
-  tokenize(text).filter((t) => isContentWord(t.lower) && t.stem.length >= 2)
+const contentTokens = (text: string): Array<TopicToken> =>
+  topicTokens(text).filter((t) => isContentWord(t.lower) && t.stem.length >= 2)
 
 export const buildProfile = (input: ProfileInput): TopicProfile => {
   const body = markdownToText(input.text)
   const tf = new Map<string, number>()
-  const add = (tokens: ReadonlyArray<Token>, weight: number) => {
+  const add = (tokens: ReadonlyArray<TopicToken>, weight: number) => {
     for (const t of tokens) tf.set(t.stem, (tf.get(t.stem) ?? 0) + weight)
   }
   add(contentTokens(body), 1)
@@ -95,7 +98,7 @@ export const extractEntities = (text: string): Array<string> => {
   }
   for (const span of splitSentences(text)) {
     const sentence = text.slice(span.begin, span.end)
-    const tokens = tokenize(sentence)
+    const tokens = topicTokens(sentence)
     let i = 0
     while (i < tokens.length) {
       const t = tokens[i]!

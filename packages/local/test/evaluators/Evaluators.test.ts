@@ -1,6 +1,6 @@
 import { AttributeScorer, CommentScorer, SpamChecker } from "@decorum/core"
 import { Native, Perspective, ProviderFailure } from "@decorum/domain"
-import { AttributeModel, type AttributeModelService, CUE_MODEL_VERSION, LocalCommentScorer, LocalEvaluators } from "@decorum/local"
+import { AttributeModel, type AttributeModelService, CUE_MODEL_VERSION, CueModel, LocalCommentScorer, LocalEvaluators } from "@decorum/local"
 import { describe, expect, it, layer } from "@effect/vitest"
 import { Effect, Layer, Schema } from "effect"
 import { article, corpus } from "./fixtures.js"
@@ -19,7 +19,7 @@ const quotesOf = (r: Native.CommentScore): Array<string> => [
   ...r.negative_tone_phrases.map((n) => n.quoted_negative_tone_phrase)
 ]
 
-layer(LocalEvaluators.layer)("local evaluators on the lexicon model", (it) => {
+layer(LocalEvaluators.evaluators.pipe(Layer.provideMerge(CueModel)))("local evaluators on the cue model", (it) => {
   describe("comment scoring", () => {
     it.effect("a clean, reasoned comment scores low toxicity and at least 3", () =>
       Effect.gen(function*() {

@@ -1,6 +1,6 @@
 /**
  * The guardrail set: sentences written for this project (not taken from any dataset, and not the
- * augmentation templates in scripts/augment.ts) with the score ranges a Perspective user expects.
+ * augmentation templates in training/augment.ts) with the score ranges a Perspective user expects.
  * Used by the tests (against the shipped models) and printed by `npm run eval`.
  */
 import type { ModelLabel } from "../../src/AttributeModel.js"

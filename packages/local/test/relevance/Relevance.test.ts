@@ -12,7 +12,7 @@ import {
 } from "@decorum/local"
 import { stem } from "../../src/internal/relevance/stem.js"
 import { TOPIC_VOCABULARY } from "../../src/internal/relevance/vocabulary.js"
-import { markdownToText } from "../../src/internal/relevance/words.js"
+import { markdownToText } from "../../src/internal/relevance/topicWords.js"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 

@@ -1,5 +1,5 @@
 /**
- * The lexicon model's analysis: one pass over a comment collects "cues" (a span of the text and
+ * The cue model's analysis: one pass over a comment collects "cues" (a span of the text and
  * what kind of evidence it is: profanity, a directed insult, a reasoning phrase, a link, ...).
  * Each cue kind has a fixed weight vector over every model label (log-odds units, built once at
  * load); a label's probability is the logistic of its bias plus its cues' weights, strongest
@@ -21,7 +21,7 @@ import {
   IDENTITY_TERMS,
   INSULTS,
   MILD_PROFANITY,
-  NEGATORS,
+  CUE_NEGATORS,
   NUANCE_PHRASES,
   PEOPLE_NOUNS,
   POLITICAL_GROUPS,
@@ -36,11 +36,15 @@ import { findGeneralisations, findThreats, lowEffortForm } from "./patterns.js"
 import { PhraseMatcher } from "./phrases.js"
 import { detectSpam, type SpamEvidence } from "./spam.js"
 import { findDismissive } from "./tone.js"
-import { logistic, type Range, sentenceAt, type Token, tokenize } from "../text/words.js"
+import { sigmoid } from "../calibration.js"
+import { type Range, sentenceAt, type Token, tokenize } from "../text/words.js"
 
 // ---------------------------------------------------------------- labels and weights
 
-/** Every label the lexicon model scores. */
+/** Version of the cue model; goes into provenance and `X-Model-Version`. */
+export const CUE_MODEL_VERSION = "lexicon-2026.11.1"
+
+/** Every label the cue model scores. */
 export const LABELS: ReadonlyArray<ModelLabel> = [...Perspective.Attributes, "LOW_EFFORT", "CONSTRUCTIVE"]
 const N = LABELS.length
 const INDEX: ReadonlyMap<ModelLabel, number> = new Map(LABELS.map((l, i) => [l, i]))
@@ -274,7 +278,7 @@ const overlaps = (ranges: ReadonlyArray<Range>, begin: number, end: number) => r
 const negatedBefore = (tokens: ReadonlyArray<Token>, i: number, window: number) => {
   for (let k = Math.max(0, i - window); k < i; k++) {
     const w = tokens[k]!.lower
-    if (NEGATORS.has(w) || w.endsWith("n't")) return true
+    if (CUE_NEGATORS.has(w) || w.endsWith("n't")) return true
   }
   return false
 }
@@ -441,7 +445,7 @@ export const analyze = (text: string): Analysis => {
       let negated = false
       for (let k = lo + 1; k < hi; k++) {
         const w = tokens[k]!.lower
-        if (NEGATORS.has(w) || w.endsWith("n't")) negated = true
+        if (CUE_NEGATORS.has(w) || w.endsWith("n't")) negated = true
       }
       if (negated) continue
       push(cues, "identity_attack", tokens[lo]!.begin, tokens[hi]!.end, political ? 0.45 : 1)
@@ -530,7 +534,7 @@ export const labelLogit = (analysis: Analysis, label: ModelLabel): number => {
   return logit
 }
 
-export const labelProbability = (analysis: Analysis, label: ModelLabel): number => logistic(labelLogit(analysis, label))
+export const labelProbability = (analysis: Analysis, label: ModelLabel): number => sigmoid(labelLogit(analysis, label))
 
 /** The spans that raised a label, strongest first, spans repeated by several cues merged. */
 export const labelContributions = (analysis: Analysis, label: ModelLabel, limit: number): ReadonlyArray<Contribution> => {

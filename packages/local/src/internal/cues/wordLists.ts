@@ -1,5 +1,5 @@
 /**
- * The curated word and phrase lists of the lexicon model. Written for this project; small on
+ * The curated word and phrase lists of the cue model (and of the comment scorer's phrase cues). Written for this project; small on
  * purpose: each entry should be a clear signal in ordinary English comment sections. Words are
  * lowercase; phrases are space-separated words matched token by token (punctuation between the
  * words is ignored, case is ignored).
@@ -50,7 +50,8 @@ export const INSULT_LEADS: ReadonlySet<string> = new Set([
   "fucking", "bloody", "damn", "freaking", "effing", "are", "is", "'s", "were", "was", "so", "the", "of", "like", "ignorant"
 ])
 
-export const NEGATORS: ReadonlySet<string> = new Set([
+/** Negators as the cue tokenizer writes them (lower case, apostrophes kept). */
+export const CUE_NEGATORS: ReadonlySet<string> = new Set([
   "not", "no", "never", "isn't", "aren't", "wasn't", "weren't", "don't", "doesn't", "didn't", "nor", "hardly", "without", "neither"
 ])
 

@@ -6,9 +6,9 @@
  * once calibrated. These detectors add one number per comment (the strength, 0..1, of the
  * strongest match) that the calibration combines with the head's log-odds:
  * `p = sigmoid(a * (raw + weight * strength) + b)`, with `a`, `b` and `weight` fitted together on
- * held-out labelled rows (see `fitPlatt2` and scripts/train.ts). The weight is learnt, not set.
+ * held-out labelled rows (see `fitPlatt2` and training/train.ts). The weight is learnt, not set.
  *
- * - threat: the lexicon model's threat patterns (`heuristics/patterns.ts`: "I will kill you",
+ * - threat: the cue model's threat patterns (`internal/cues/patterns.ts`: "I will kill you",
  *   "you're going to regret this", "kill yourself", "should all be shot", ...), which already
  *   drop negated matches ("I would never hurt you").
  * - identity: a group term ("muslims", "gay people", "black people") followed within five tokens
@@ -34,8 +34,11 @@ export interface Evidence {
 
 const NONE: Evidence = { strength: 0, begin: 0, end: 0 }
 
-/** Normalised negators (the normaliser drops apostrophes: "don't" is "dont"). */
-const NEGATORS: ReadonlySet<string> = new Set([
+/**
+ * Words that deny a claim earlier in its clause ("I don't think...", "it is a myth that..."):
+ * negators plus denials, normalised (the normaliser drops apostrophes: "don't" is "dont").
+ */
+const DENIALS: ReadonlySet<string> = new Set([
   "not", "no", "never", "nobody", "none", "nor", "neither", "hardly", "without", "dont", "doesnt", "didnt", "isnt", "arent",
   "wasnt", "werent", "wont", "wouldnt", "cant", "cannot", "shouldnt", "stop", "myth", "false", "untrue"
 ])
@@ -60,7 +63,7 @@ const groupAt = (norm: Normalizer, i: number): number => {
 /** Whether a negator occurs in the clause of token `i` up to token `i` itself. */
 const negatedUpTo = (norm: Normalizer, i: number): boolean => {
   for (let k = i; k >= 0; k--) {
-    if (NEGATORS.has(norm.tokens[k]!)) return true
+    if (DENIALS.has(norm.tokens[k]!)) return true
     if ((norm.flags[k]! & FLAG_BREAK) !== 0) return false
   }
   return false

@@ -14,7 +14,6 @@
  * All features are hashed into `2^bits` slots with FNV-1a and a murmur finaliser. The featuriser
  * reuses its buffers: read `idx`/`val` (`nnz` entries) before the next call.
  */
-import { NEGATORS, SCOPE_ENDERS } from "./spellings.js"
 import { FLAG_BREAK, FLAG_CAPS, Normalizer } from "./normalize.js"
 
 export interface FeatureConfig {
@@ -54,8 +53,21 @@ export const hashString = (s: string, seed: number): number => {
   return fmix(h)
 }
 
-const negators = new Set(NEGATORS)
-const scopeEnders = new Set(SCOPE_ENDERS)
+/**
+ * Words that open a negation scope for the next few tokens (normalised: apostrophes removed).
+ * Part of the feature definition: the shipped weights were trained with this exact list.
+ */
+const NEGATION_OPENERS: ReadonlyArray<string> = [
+  "not", "never", "dont", "doesnt", "didnt", "isnt", "arent", "wasnt", "werent", "cant", "cannot",
+  "wont", "wouldnt", "shouldnt", "couldnt", "aint", "hasnt", "havent", "hadnt", "nobody", "nothing",
+  "neither", "nor", "without", "no"
+]
+
+/** Words that end a negation scope early. */
+const NEGATION_CLOSERS: ReadonlyArray<string> = ["but", "however", "although", "though", "because", "yet", "except"]
+
+const negators = new Set(NEGATION_OPENERS)
+const scopeEnders = new Set(NEGATION_CLOSERS)
 
 const lengthBucket = (n: number): number =>
   n <= 3 ? n : n <= 5 ? 4 : n <= 8 ? 5 : n <= 12 ? 6 : n <= 20 ? 7 : n <= 35 ? 8 : n <= 60 ? 9 : n <= 100 ? 10 : n <= 200 ? 11 : 12

@@ -4,7 +4,7 @@
  * `manifest.json` names the model set's version, the feature configuration, the normaliser's
  * respelling map, the weight files (with sha256), and for every label how it is scored: a trained
  * head (a column of a weight file plus its calibration), an alias of another label, a derived
- * combination, or a documented lexicon approximation.
+ * combination, or a documented word-weight head (manifest kind `lexicon`).
  *
  * A weight file (`*.bin`, little-endian) holds one family of heads that share a feature table:
  *
@@ -56,7 +56,18 @@ export type LabelEntry =
     }
   | { readonly kind: "alias"; readonly of: ModelLabel }
   | { readonly kind: "max"; readonly of: ReadonlyArray<ModelLabel> }
-  | { readonly kind: "lexicon"; readonly bias: number; readonly words: Readonly<Record<string, number>>; readonly note: string }
+  | WordWeightEntry
+
+/**
+ * A word-weight head: `sigmoid(bias + the weights of the distinct normalised words and word pairs
+ * present)`, hand-set for a label no dataset labels. Its manifest kind is `"lexicon"` (file format).
+ */
+export interface WordWeightEntry {
+  readonly kind: "lexicon"
+  readonly bias: number
+  readonly words: Readonly<Record<string, number>>
+  readonly note: string
+}
 
 export interface Manifest {
   readonly format: number

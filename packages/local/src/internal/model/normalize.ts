@@ -6,7 +6,7 @@
  *   letters), accents stripped, Cyrillic and Greek look-alikes mapped to Latin, zero-width and
  *   soft-hyphen characters dropped, curly quotes and dashes straightened.
  * - leetspeak inside words (`1d10t`, `sh1t`, `@ss`, `$hit`);
- * - masked words (`f*ck`, `b***h`, `f#@k`) restored by shape against a small abuse lexicon;
+ * - masked words (`f*ck`, `b***h`, `f#@k`) restored by shape against a small list of abusive words;
  * - stretched words (`sooooo`, `stuuupid`) collapsed;
  * - spaced or dotted letters (`f u c k`, `i.d.i.o.t`) joined;
  * - one-edit misspellings of abusive words (`fcuk`, `idoit`) restored through a map built at
@@ -92,7 +92,7 @@ const NUMERIC_SUFFIX = /^\d+(st|nd|rd|th|s|am|pm|k|m|x|p|gb|mb|kb|kg|km|cm|mm|ft
 const URL_RE = /^(?:https?:\/\/|www\.)|^[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|net|org|info|biz|ly|io|co|uk|de|ru|tv|me|us|in|gl|be|to|tk|xyz|site|online|html?|php)(?:[/?#:]|$)/
 const EMAIL_RE = /^[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+$/
 
-/** Lexicon words grouped by length, for mask matching. */
+/** Abusive words grouped by length, for mask matching. */
 const abuseByLength = new Map<number, Array<string>>()
 for (const w of ABUSE_WORDS) {
   const list = abuseByLength.get(w.length) ?? []
@@ -103,7 +103,7 @@ const abuseSet = new Set(ABUSE_WORDS)
 const doubleLetterByCollapsed = new Map<string, string>()
 for (const w of DOUBLE_LETTER_WORDS) doubleLetterByCollapsed.set(w.replace(/(.)\1+/g, "$1"), w)
 
-/** Restore a masked word (`f*ck`, `f**king`, `b!+ch` after leet) against the abuse lexicon. */
+/** Restore a masked word (`f*ck`, `f**king`, `b!+ch` after leet) against the abusive words. */
 export const unmask = (token: string): string | undefined => {
   const candidates = abuseByLength.get(token.length)
   if (candidates === undefined) return undefined

@@ -1,6 +1,7 @@
 /**
- * Small fixed word lists used by the normaliser (to undo masking and misspelling of abusive
- * words) and by the featuriser (negation scope). They do not score anything by themselves.
+ * The normaliser's spelling lists: which abusive words a masked, leet or misspelt token is
+ * restored to. They do not score anything by themselves. Changing them changes the tokens every
+ * trained head sees: the shipped weights were trained with these exact lists.
  */
 
 /**
@@ -44,13 +45,3 @@ export const DOUBLE_LETTER_WORDS: ReadonlyArray<string> = [
   "happy", "funny", "silly", "dummy", "mommy", "daddy", "sissy", "little", "bitter", "better",
   "sorry", "worry", "hurry", "crazy", "bizarre", "butt", "shitt", "dick"
 ]
-
-/** Words that open a negation scope for the next few tokens (after apostrophes are removed). */
-export const NEGATORS: ReadonlyArray<string> = [
-  "not", "never", "dont", "doesnt", "didnt", "isnt", "arent", "wasnt", "werent", "cant", "cannot",
-  "wont", "wouldnt", "shouldnt", "couldnt", "aint", "hasnt", "havent", "hadnt", "nobody", "nothing",
-  "neither", "nor", "without", "no"
-]
-
-/** Words that end a negation scope early. */
-export const SCOPE_ENDERS: ReadonlyArray<string> = ["but", "however", "although", "though", "because", "yet", "except"]

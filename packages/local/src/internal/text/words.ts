@@ -1,6 +1,6 @@
 /**
  * Text primitives of the heuristic evaluators: word tokens with UTF-16 offsets into the text as
- * given, lookup keys that undo simple obfuscation, and the logistic link.
+ * given, lookup keys that undo simple obfuscation, and range helpers.
  *
  * Offsets are never computed on a transformed copy of the text: every span a heuristic reports is
  * `text.slice(begin, end)` of the original, so quotes stay verbatim.
@@ -40,13 +40,6 @@ export const tokenize = (text: string): ReadonlyArray<Token> => {
     out.push({ begin: m.index, end: m.index + m[0].length, lower, key: keyOf(lower) })
   }
   return out
-}
-
-export const logistic = (x: number): number => 1 / (1 + Math.exp(-x))
-
-export const logit = (p: number): number => {
-  const q = Math.min(1 - 1e-6, Math.max(1e-6, p))
-  return Math.log(q / (1 - q))
 }
 
 export const clamp01 = (x: number): number => (Number.isFinite(x) ? Math.min(1, Math.max(0, x)) : 0)

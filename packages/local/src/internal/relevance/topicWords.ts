@@ -3,9 +3,11 @@
  * relevance checker and the build script of the background table. Changing how text is
  * tokenised or stemmed changes profiles: bump `PROFILE_VERSION` in `Profiler.ts` when you do.
  */
+import { tokenize } from "../text/words.js"
 import { stem } from "./stem.js"
 
-export interface Token {
+/** A word of the text as the topic code sees it: the shared word token, plus its stem. */
+export interface TopicToken {
   /** The word as written in the text (a verbatim slice). */
   readonly raw: string
   /** Lowercase, apostrophes and possessive `'s` removed. */
@@ -17,21 +19,20 @@ export interface Token {
   readonly end: number
 }
 
-const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu
-
 export const normaliseWord = (raw: string): string => {
   let s = raw.toLowerCase().replace(/’/g, "'")
   if (s.endsWith("'s")) s = s.slice(0, -2)
   return s.replace(/'/g, "")
 }
 
-export const tokenize = (text: string): Array<Token> => {
-  const out: Array<Token> = []
-  for (const m of text.matchAll(WORD)) {
-    const raw = m[0]
+/** The words of `text` (the package's one word tokenizer, `internal/text/words.ts`), stemmed. */
+export const topicTokens = (text: string): Array<TopicToken> => {
+  const out: Array<TopicToken> = []
+  for (const w of tokenize(text)) {
+    const raw = text.slice(w.begin, w.end)
     const lower = normaliseWord(raw)
     if (lower.length === 0) continue
-    out.push({ raw, lower, stem: stem(lower), start: m.index, end: m.index + raw.length })
+    out.push({ raw, lower, stem: stem(lower), start: w.begin, end: w.end })
   }
   return out
 }

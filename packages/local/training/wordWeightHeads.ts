@@ -1,19 +1,17 @@
 /**
- * Lexicon approximations for attributes that no dataset in `../shared/data` labels. Each is a
+ * Word-weight heads (manifest kind `lexicon`, "lexicon approximations" in the model card) for attributes that no dataset in `../shared/data` labels. Each is a
  * logistic of a bias plus hand-set weights of distinct canonical tokens (after normalisation, so
  * obfuscated spellings match too). They are named as approximations in the model card.
  */
-import type { LabelEntry } from "../src/internal/model/format.js"
+import type { WordWeightEntry } from "../src/internal/model/format.js"
 
-type Lexicon = Extract<LabelEntry, { kind: "lexicon" }>
-
-const entry = (note: string, bias: number, groups: ReadonlyArray<readonly [number, string]>): Lexicon => {
+const entry = (note: string, bias: number, groups: ReadonlyArray<readonly [number, string]>): WordWeightEntry => {
   const words: Record<string, number> = {}
   for (const [w, list] of groups) for (const word of list.trim().split(/\s*,\s*/)) words[word] = w
   return { kind: "lexicon", bias, words: Object.fromEntries(Object.entries(words).sort(([a], [b]) => (a < b ? -1 : 1))), note }
 }
 
-export const LEXICONS: Record<string, Lexicon> = {
+export const WORD_WEIGHT_HEADS: Record<string, WordWeightEntry> = {
   SEXUALLY_EXPLICIT: entry("lexicon approximation: explicit sexual terms (no labelled data)", -4, [
     [3.2, "porn, porno, pornhub, xxx, nude, nudes, naked, blowjob, handjob, cum, cumming, jizz, orgasm, dildo, vibrator, horny, masturbate, masturbating, boobs, tits, titties, pussy, cock, dick, penis, vagina, clit, anal, erection, boner, threesome, milf, sexting, stripper, hooker, deepthroat, creampie, nsfw"],
     [2.2, "sex, sexy, fuck, fucking, fucked, screw, suck, sucking, lick, licking, naked, bed, ass, butt, booty, hardcore, kinky, fetish, slut, whore, hentai, thong, panties, lingerie, moan"],

@@ -1,0 +1,72 @@
+/**
+ * The package's dependency rule (packages/local/README.md), checked on the import statements of
+ * every source file:
+ * - nothing under src/ imports training code (packages/local/training/);
+ * - internal/ imports only internal/ and the AttributeModel port;
+ * - evaluators/ and relevance/ never import a model set (models/), and neither imports the other;
+ * - models/ never imports evaluators/ or relevance/;
+ * - the package barrel exports nothing from internal/.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { readdirSync, readFileSync } from "node:fs"
+import { dirname, join, relative, resolve } from "node:path"
+import { fileURLToPath } from "node:url"
+
+const pkg = resolve(dirname(fileURLToPath(import.meta.url)), "..")
+const src = join(pkg, "src")
+
+const sources = (dir: string): Array<string> =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : []
+  )
+
+/** Relative imports (static and dynamic, including `export ... from`) of a file, as paths under packages/local. */
+const importsOf = (file: string): Array<string> => {
+  const text = readFileSync(file, "utf8")
+  const specs = [...text.matchAll(/(?:from|import)\s*\(?\s*"(\.{1,2}\/[^"]+)"/g)].map((m) => m[1]!)
+  return specs.map((s) => relative(pkg, resolve(dirname(file), s)))
+}
+
+const area = (path: string): string => {
+  const parts = path.split("/")
+  if (parts[0] !== "src") return parts[0]!
+  return parts.length === 2 ? parts[1]! : parts[1]!
+}
+
+const edges = sources(src).flatMap((file) => importsOf(file).map((to) => ({ from: relative(pkg, file), to })))
+
+describe("packages/local layout", () => {
+  it("finds the source tree and its imports", () => {
+    expect(edges.length).toBeGreaterThan(50)
+    for (const a of ["evaluators", "models", "relevance", "internal"]) expect(edges.some((e) => area(e.from) === a)).toBe(true)
+  })
+
+  it("keeps training code out of reach of the runtime", () => {
+    expect(edges.filter((e) => !e.to.startsWith("src/"))).toEqual([])
+  })
+
+  it("keeps internal/ free of the public modules", () => {
+    expect(edges.filter((e) => area(e.from) === "internal" && !(area(e.to) === "internal" || e.to === "src/AttributeModel.js"))).toEqual([])
+  })
+
+  it("keeps evaluators, models and relevance independent of each other", () => {
+    const allowed: Record<string, ReadonlyArray<string>> = {
+      evaluators: ["evaluators", "internal", "AttributeModel.js"],
+      models: ["models", "internal", "AttributeModel.js"],
+      relevance: ["relevance", "internal"]
+    }
+    const broken = edges.filter((e) => {
+      const rule = allowed[area(e.from)]
+      return rule !== undefined && !rule.includes(area(e.to))
+    })
+    expect(broken).toEqual([])
+  })
+
+  it("exports nothing from internal/ through the package barrels", () => {
+    const barrels = ["src/index.ts", "src/evaluators/index.ts", "src/models/index.ts", "src/relevance/index.ts"]
+    const leaks = barrels.flatMap((b) =>
+      [...readFileSync(join(pkg, b), "utf8").matchAll(/export[^;\n]*from\s*"([^"]+)"/g)].map((m) => m[1]!).filter((s) => s.includes("internal/"))
+    )
+    expect(leaks).toEqual([])
+  })
+})
