@@ -17,15 +17,6 @@
 import {
   AccountStore,
   Analyze,
-  type ArticleContextStore,
-  type ArticleFetcher,
-  type AttributeScorer,
-  type CommentScorer,
-  type RelevanceChecker,
-  type SpamChecker,
-  type StoreHealth,
-  type SuggestionStore,
-  type TopicProfiler,
   type ArticleContextSummary,
   ArticleContexts,
   EngineInfo,
@@ -44,11 +35,13 @@ import {
   type SpamCheck,
   type StoreFailure
 } from "@decorum/domain"
-import { type AttributeModel, LocalEngine } from "@decorum/local"
-import { type ConfigError, ConfigProvider, Context, Effect, Layer } from "effect"
-import * as Engine from "./Engine.js"
+import { Engine, type EngineConfig, type EngineOptions, type EngineServices } from "@decorum/engine"
+import type { LocalEngine } from "@decorum/local"
+import { type ConfigError, Context, Effect, Layer } from "effect"
 
-export interface DecorumOptions extends Engine.EngineOptions {
+export type { EngineServices }
+
+export interface DecorumOptions extends EngineOptions {
   /**
    * Where accounts, article contexts and score suggestions live: a SQLite file path, a
    * `postgres://` URL, or `"memory"`. Default here: `"memory"` (nothing persisted; the server's
@@ -104,21 +97,6 @@ export interface DecorumService {
   readonly listArticleContexts: () => Effect.Effect<ReadonlyArray<ArticleContextSummary>, DecorumError>
 }
 
-/** Everything an engine provides (what `Engine.layer` builds). */
-export type EngineServices =
-  | CommentScorer
-  | SpamChecker
-  | RelevanceChecker
-  | AttributeScorer
-  | TopicProfiler
-  | ArticleFetcher
-  | AttributeModel
-  | AccountStore
-  | ArticleContextStore
-  | SuggestionStore
-  | StoreHealth
-  | EngineInfo
-
 /** The in-process API as an Effect service. */
 export class Decorum extends Context.Tag("@decorum/embedded/Decorum")<Decorum, DecorumService>() {}
 
@@ -162,17 +140,27 @@ export const make = (email: string = DEFAULT_ACCOUNT): Effect.Effect<DecorumServ
     })
   })
 
+/** The local model set every host uses when none is configured (`DECORUM_LOCAL_MODEL` unset): the shipped models. */
+export const defaultModel = (): LocalEngine.ModelChoice => "trained"
+
 /**
- * The local model set a host uses when none is configured: what the server picks with no
- * `DECORUM_LOCAL_MODEL` set, so both hosts answer alike out of the box.
+ * The engine and its `EngineConfig` from options, with this host's default store (`db: "memory"`).
+ * The options are checked as the server checks its environment.
  */
-export const defaultModel = (): LocalEngine.ModelChoice =>
-  Effect.runSync(Effect.withConfigProvider(LocalEngine.modelConfig, ConfigProvider.fromMap(new Map())))
+export const engineLayer = (
+  options: DecorumOptions = {}
+): Layer.Layer<EngineServices | EngineConfig, ConfigError.ConfigError | StoreFailure> => {
+  const { account: _account, ...engine } = options
+  return Engine.layerOptions({ ...engine, db: options.db ?? "memory" })
+}
 
-/** The engine from options, with this host's defaults (`db: "memory"`, the server's default model). */
-export const engineLayer = (options: DecorumOptions = {}): Layer.Layer<EngineServices, ConfigError.ConfigError | StoreFailure> =>
-  Engine.layer({ ...options, db: options.db ?? "memory", model: options.model ?? defaultModel() })
-
-/** The `Decorum` service and the engine under it, from options (the same options as the server's engine). */
-export const layer = (options: DecorumOptions = {}): Layer.Layer<Decorum | EngineServices, ConfigError.ConfigError | StoreFailure> =>
+/** The `Decorum` service and the engine under it, from options (the same settings as the server's engine). */
+export const layer = (options: DecorumOptions = {}): Layer.Layer<Decorum | EngineServices | EngineConfig, ConfigError.ConfigError | StoreFailure> =>
   Layer.effect(Decorum, make(options.account)).pipe(Layer.provideMerge(engineLayer(options)))
+
+/**
+ * The `Decorum` service on the engine the environment configures: every variable the server reads
+ * (`DECORUM_DB`, `DECORUM_ENGINE`, ...), so an app and a server configured alike answer alike.
+ */
+export const layerConfig = (account?: string): Layer.Layer<Decorum | EngineServices | EngineConfig, ConfigError.ConfigError | StoreFailure> =>
+  Layer.effect(Decorum, make(account)).pipe(Layer.provideMerge(Engine.layerConfig))

@@ -3,12 +3,11 @@
  *
  * - `createDecorum(options)`: promises, for any Node code.
  * - `Decorum` (an Effect service) and `DecorumLayer(options)`: for Effect code.
- * - `Engine`: the engine assembly every host uses (`Engine.layer`, `Engine.layerFromEnv`).
+ * - `Engine`, `EngineConfig`: the engine assembly and configuration every host uses (from `@decorum/engine`).
  *
  * See docs/embedding.md.
  */
-export * as Engine from "./Engine.js"
-export type { EngineOptions } from "./Engine.js"
+export { Engine, EngineConfig, type EngineOptions, type EngineSettings } from "@decorum/engine"
 export {
   type AnalyzeOptions,
   type AnalyzeRequest,
@@ -24,6 +23,7 @@ export {
   type EvaluationOptions,
   type InitTopicRequest,
   layer as DecorumLayer,
+  layerConfig as DecorumLayerConfig,
   make as makeDecorum,
   type MegacallRequest,
   type MegacallResult,

@@ -47,7 +47,7 @@ const startServer = async (): Promise<Server> => {
   const scope = Effect.runSync(Scope.make())
   const layer = HttpApiBuilder.serve().pipe(
     Layer.provide(HttpApp.layer),
-    Layer.provideMerge(Layer.mergeAll(Engine.layer(options), HttpConfig.layer())),
+    Layer.provideMerge(Layer.mergeAll(Engine.layerOptions(options), HttpConfig.layer())),
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" }))
   )
   const context = await Effect.runPromise(Layer.buildWithScope(layer, scope))

@@ -9,7 +9,8 @@
  */
 import { HttpApp } from "@decorum/http"
 import { HttpApiBuilder, HttpServer } from "@effect/platform"
-import { Cause, Effect, Layer, Logger, Runtime } from "effect"
+import { EngineConfig } from "@decorum/engine"
+import { Cause, ConfigError, Effect, Layer, Logger, Runtime } from "effect"
 import { fromResponse, isHttpEvent, isV2, type LambdaHttpEvent, type LambdaHttpResult, toRequest } from "./Events.js"
 
 /** What `HttpApp.layer` needs: the engine's ports, `EngineInfo` and `HttpConfig`. */
@@ -38,17 +39,19 @@ const unavailable = (kind: "v1" | "v2") =>
     kind
   )
 
-const logStartFailure = (error: unknown) =>
-  Effect.runSync(
-    Effect.logError(
-      "Decorum engine failed to start",
-      Runtime.isFiberFailure(error) ? error[Runtime.FiberFailureCauseId] : Cause.die(error)
-    ).pipe(Effect.provide(Logger.json))
-  )
+const logStartFailure = (error: unknown) => {
+  const cause = Runtime.isFiberFailure(error) ? error[Runtime.FiberFailureCauseId] : Cause.die(error)
+  const failure = Cause.failureOption(cause)
+  // Bad configuration is the operator's to fix: name each variable, without a stack trace.
+  const log = failure._tag === "Some" && ConfigError.isConfigError(failure.value)
+    ? Effect.logError(`Decorum engine failed to start: bad configuration: ${EngineConfig.describe(failure.value)}`)
+    : Effect.logError("Decorum engine failed to start", cause)
+  Effect.runSync(log.pipe(Effect.provide(Logger.json)))
+}
 
 /**
  * A Lambda handler over an engine layer (anything that provides what `HttpApp.layer` needs:
- * `Engine.layerFromEnv` plus `HttpConfig` in production, test providers in tests).
+ * `Settings.engineFromEnv()` in production, test providers in tests).
  */
 export const make = <E>(engine: Layer.Layer<AppRequirements, E>, options: HandlerOptions = {}): LambdaHandler => {
   // The logger is provided first, so that building the engine logs as JSON too.

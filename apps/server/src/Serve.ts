@@ -1,19 +1,19 @@
 /**
- * `decorum serve`: the Node HTTP host. Wiring only: the engine (from `@decorum/embedded`), the
- * HTTP contract (from `@decorum/http`) and Node's HTTP server. On a first start with no account it
- * creates one and prints a key and a curl line that works.
+ * `decorum serve`: the Node HTTP host. Wiring only: the engine and its configuration (from
+ * `@decorum/engine`), the HTTP contract (from `@decorum/http`) and Node's HTTP server. On a first
+ * start with no account it creates one and prints a key and a curl line that works.
  */
-import { AccountStore, Auth, EngineInfo, RateLimiter } from "@decorum/core"
-import { Engine } from "@decorum/embedded"
+import { AccountStore, Auth, EngineInfo } from "@decorum/core"
+import { Engine, EngineConfig, type EngineSettings } from "@decorum/engine"
 import { HttpApp, HttpConfig } from "@decorum/http"
 import { HttpApiBuilder, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
-import { Cause, type ConfigError, Context, Effect, Exit, Fiber, Layer, Logger } from "effect"
+import { Cause, Config, ConfigError, Context, Effect, Exit, Fiber, Layer, Logger, Redacted } from "effect"
 import type { StoreFailure } from "@decorum/domain"
 import type { ServeError } from "@effect/platform/HttpServerError"
 import { createServer } from "node:http"
-import { defaultDb, defaultHost, defaultPort } from "./Settings.js"
 
+/** What the command line sets; each overrides its variable (`--port` over `PORT`, ...). */
 export interface ServeOptions {
   readonly port?: number
   readonly host?: string
@@ -22,45 +22,40 @@ export interface ServeOptions {
 
 export const FIRST_ACCOUNT_EMAIL = "admin@localhost"
 
-const httpConfigFromEnv = () => {
-  const limit = process.env["DECORUM_BODY_LIMIT_BYTES"]
-  const bodyLimitBytes = limit ? Number(limit) : undefined
-  if (bodyLimitBytes !== undefined && (!Number.isInteger(bodyLimitBytes) || bodyLimitBytes < 1024)) {
-    throw new Error(`DECORUM_BODY_LIMIT_BYTES must be an integer >= 1024, got "${limit}"`)
-  }
-  return HttpConfig.layer({
-    ...(bodyLimitBytes ? { bodyLimitBytes } : {}),
-    publicBaseUrl: process.env["DECORUM_PUBLIC_URL"]?.trim() || null
+/** The configuration from the environment, with the command line's flags over it. */
+export const configWith = (options: ServeOptions): Config.Config<EngineSettings> =>
+  Config.map(EngineConfig.config, (settings) => ({
+    ...settings,
+    store: options.db === undefined ? settings.store : { db: Redacted.make(options.db) },
+    server: { port: options.port ?? settings.server.port, host: options.host ?? settings.server.host }
+  }))
+
+/** The HTTP settings of the configuration, as the HTTP layer takes them. */
+export const httpLayer = (settings: EngineSettings) =>
+  HttpConfig.layer({
+    ...(settings.http.bodyLimitBytes !== null ? { bodyLimitBytes: settings.http.bodyLimitBytes } : {}),
+    publicBaseUrl: settings.http.publicUrl
   })
-}
 
-/** `DECORUM_RATE_LIMIT_PER_MINUTE` (and `DECORUM_RATE_LIMIT_BURST`): per-account limits; unset means none. */
-const rateLimitFromEnv = () => {
-  const perMinute = process.env["DECORUM_RATE_LIMIT_PER_MINUTE"]?.trim()
-  if (!perMinute) return Layer.empty
-  const rate = Number(perMinute)
-  const burstRaw = process.env["DECORUM_RATE_LIMIT_BURST"]?.trim()
-  const burst = burstRaw ? Number(burstRaw) : rate
-  if (!(rate > 0) || !(burst >= 1)) {
-    throw new Error(`DECORUM_RATE_LIMIT_PER_MINUTE and DECORUM_RATE_LIMIT_BURST must be positive numbers`)
-  }
-  return RateLimiter.memory({ perMinute: rate, burst })
-}
+/** The whole server on the `EngineConfig` service. */
+export const layer: Layer.Layer<
+  HttpServer.HttpServer | EngineInfo | AccountStore,
+  ConfigError.ConfigError | StoreFailure | ServeError,
+  EngineConfig
+> = Layer.unwrapEffect(
+  Effect.map(EngineConfig, (settings) =>
+    HttpApiBuilder.serve().pipe(
+      Layer.provide(HttpApp.layer),
+      Layer.provideMerge(Layer.merge(Engine.layer, httpLayer(settings))),
+      Layer.provideMerge(NodeHttpServer.layer(createServer, { port: settings.server.port, host: settings.server.host }))
+    ))
+)
 
-/** The whole server as one layer, for `serve` and for tests that start it in-process. */
+/** The whole server as one layer, configured from the environment and the flags, for `serve` and for tests. */
 export const serverLayer = (
   options: ServeOptions = {}
-): Layer.Layer<HttpServer.HttpServer | EngineInfo | AccountStore, ConfigError.ConfigError | StoreFailure | ServeError> => {
-  const port = options.port ?? defaultPort()
-  const host = options.host ?? defaultHost()
-  const db = options.db ?? defaultDb()
-  const engine = Engine.layerFromEnv({ db })
-  return HttpApiBuilder.serve().pipe(
-    Layer.provide(HttpApp.layer),
-    Layer.provideMerge(Layer.mergeAll(engine, httpConfigFromEnv(), rateLimitFromEnv())),
-    Layer.provideMerge(NodeHttpServer.layer(createServer, { port, host }))
-  )
-}
+): Layer.Layer<HttpServer.HttpServer | EngineInfo | AccountStore | EngineConfig, ConfigError.ConfigError | StoreFailure | ServeError> =>
+  layer.pipe(Layer.provideMerge(EngineConfig.layerConfig(configWith(options))))
 
 const banner = (options: { url: string; db: string; model: string; version: string }) =>
   `Decorum ${options.version} listening on ${options.url}\n  models: ${options.model}\n  store:  ${options.db.replace(/\/\/([^:@/]+):[^@/]+@/, "//$1:***@")}\n  docs:   ${options.url}/docs`
@@ -88,12 +83,12 @@ const firstRun = (url: string) =>
 
 /** Starts the server and runs until SIGINT or SIGTERM. */
 export const serve = async (options: ServeOptions = {}): Promise<void> => {
-  const db = options.db ?? defaultDb()
   const program = Effect.scoped(
     Effect.gen(function*() {
-      const context = yield* Layer.build(serverLayer({ ...options, db }))
+      const context = yield* Layer.build(serverLayer(options))
       const address = Context.get(context, HttpServer.HttpServer).address
       const info = Context.get(context, EngineInfo)
+      const db = Redacted.value(Context.get(context, EngineConfig).store.db)
       const port = address._tag === "TcpAddress" ? address.port : 0
       const url = `http://localhost:${port}`
       const hint = yield* Effect.provide(firstRun(url), context)
@@ -119,6 +114,7 @@ export const serve = async (options: ServeOptions = {}): Promise<void> => {
 
 /** A start-up failure in words an operator can act on (a busy port, an unreadable database, ...). */
 const describeFailure = (failure: unknown): string => {
+  if (ConfigError.isConfigError(failure)) return `bad configuration:\n${EngineConfig.describe(failure)}`
   const error = failure as { message?: unknown; cause?: { code?: unknown; message?: unknown } }
   if (error.cause?.code === "EADDRINUSE") return `cannot listen: the address is already in use (${String(error.cause.message)})`
   const message = typeof error.message === "string" ? error.message.trim() : ""

@@ -6,10 +6,11 @@
 import { ENGINE_VERSION } from "@decorum/core"
 import { main } from "@decorum/server"
 import { assert, describe, it } from "@effect/vitest"
-import { Console, Effect } from "effect"
+import { ConfigProvider, Console, Effect } from "effect"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { runCli } from "./process.js"
 
 /** Runs `decorum ...argv` with its console captured. */
 const decorum = (...argv: ReadonlyArray<string>) =>
@@ -153,5 +154,30 @@ describe("decorum commands in-process", () => {
       const nobody = yield* decorum("topics", "list", "--email", "nobody@example.com", "--db", db)
       assert.strictEqual(nobody.code, 1)
       assert.include(nobody.stderr, "No account nobody@example.com")
+    }))
+})
+
+describe("decorum with bad configuration", () => {
+  it.live("serve exits 1 naming each bad variable, without a stack trace", () =>
+    Effect.gen(function*() {
+      const out = yield* Effect.promise(() =>
+        runCli(["serve", "--port", "0", "--db", ":memory:"], { DECORUM_ENGINE: "foo", DECORUM_FETCH_MAX_BYTES: "-1" })
+      )
+      assert.strictEqual(out.code, 1, out.stderr)
+      assert.include(out.stderr, "DECORUM_ENGINE=foo: must be one of local, llm, cascade")
+      assert.include(out.stderr, "DECORUM_FETCH_MAX_BYTES=-1: must be a whole number >= 1")
+      assert.notMatch(out.stderr, /^\s+at /m)
+    }))
+
+  it.effect("a store command refuses an unsupported --db (exit 2) and DECORUM_DB (exit 1), naming it", () =>
+    Effect.gen(function*() {
+      const flag = yield* decorum("keys", "list", "--db", "mysql://root:hunter2@db/x")
+      assert.strictEqual(flag.code, 2)
+      assert.include(flag.stderr, `--db must be a SQLite file path, a postgres:// URL or "memory" (mysql:// is not supported), got "mysql://root:***@db/x"`)
+      const env = yield* decorum("keys", "list").pipe(
+        Effect.withConfigProvider(ConfigProvider.fromMap(new Map([["DECORUM_DB", "mysql://db/x"]])))
+      )
+      assert.strictEqual(env.code, 1)
+      assert.include(env.stderr, "DECORUM_DB=mysql://db/x: must be a SQLite file path")
     }))
 })

@@ -5,7 +5,7 @@
  * served on a loopback socket, with the LLM played by a chat-completions server on loopback.
  */
 import { Auth } from "@decorum/core"
-import { Engine } from "@decorum/embedded"
+import { Engine } from "@decorum/engine"
 import { HttpApp, HttpConfig } from "@decorum/http"
 import { FakeChatServer } from "@decorum/openai"
 import { HttpApiBuilder, HttpServer } from "@effect/platform"
@@ -33,7 +33,7 @@ const fakeLlm = (path: Path) =>
 
 const serve = (path: Path, llmUrl: string) => {
   const mode = path === "local" ? "local" : path === "cascade" ? "cascade" : "llm"
-  const engine = Engine.layer({
+  const engine = Engine.layerOptions({
     db: "memory",
     llm: { mode, baseURL: llmUrl, apiKey: "test", maxRetries: 0, baseBackoffMs: 1, breakerThreshold: 1000 }
   })

@@ -4,11 +4,10 @@
  * store alone.
  */
 import type { DecorumError } from "@decorum/domain"
-import { StoreLayer } from "@decorum/store-sql"
+import { Engine, EngineConfig } from "@decorum/engine"
 import { AccountStore } from "@decorum/core"
 import { Command, HelpDoc, Options, ValidationError } from "@effect/cli"
-import { Data, Effect, Option } from "effect"
-import { defaultDb } from "../Settings.js"
+import { ConfigError, Data, Effect, Either, Layer, Option, Redacted } from "effect"
 
 /** The command line was wrong in a way the option parser cannot see (exit 2). */
 export class UsageError extends Data.TaggedError("UsageError")<{ readonly message: string }> {}
@@ -19,6 +18,12 @@ export class CommandFailure extends Data.TaggedError("CommandFailure")<{ readonl
 export const db = Options.text("db").pipe(
   Options.withPseudoName("PATH|URL"),
   Options.withDescription("The store: a SQLite file path (default ./decorum.db, or $DECORUM_DB) or a postgres:// URL."),
+  Options.mapEffect((raw) =>
+    Either.match(EngineConfig.checkDb(raw), {
+      onLeft: (reason) => Effect.fail(ValidationError.invalidValue(HelpDoc.p(`--db ${reason}, got "${raw.replace(/\/\/([^:@/]+):[^@/]+@/, "//$1:***@")}"`))),
+      onRight: Effect.succeed
+    })
+  ),
   Options.optional
 )
 
@@ -31,11 +36,22 @@ export const email = Options.text("email").pipe(
   Options.map((raw) => raw.trim().toLowerCase())
 )
 
-export const storeLayer = (db: Option.Option<string>) => StoreLayer.fromUrl(Option.getOrElse(db, defaultDb))
+/** `--db`, else the configured store (`DECORUM_DB`, `DATABASE_URL`, `./decorum.db`). */
+export const storeLayer = (db: Option.Option<string>) =>
+  Layer.unwrapEffect(
+    Effect.map(EngineConfig.storeConfig, (store) => Engine.storeLayer(Option.match(db, { onNone: () => store.db, onSome: Redacted.make })))
+  )
 
-/** Typed engine and store failures become a `CommandFailure` carrying their message. */
-export const failWithMessage = <A, R>(effect: Effect.Effect<A, DecorumError | CommandFailure, R>) =>
-  Effect.catchAll(effect, (e) => Effect.fail(e._tag === "CommandFailure" ? e : new CommandFailure({ message: e.message })))
+/** Typed engine, store and configuration failures become a `CommandFailure` carrying their message. */
+export const failWithMessage = <A, R>(effect: Effect.Effect<A, DecorumError | CommandFailure | ConfigError.ConfigError, R>) =>
+  Effect.catchAll(effect, (e) =>
+    Effect.fail(
+      ConfigError.isConfigError(e)
+        ? new CommandFailure({ message: `bad configuration:\n${EngineConfig.describe(e)}` })
+        : e._tag === "CommandFailure"
+        ? e
+        : new CommandFailure({ message: e.message })
+    ))
 
 /** Runs an effect against the store only (the key, topic-listing and feedback commands never load the models). */
 export const withStore = <A, R>(db: Option.Option<string>, effect: Effect.Effect<A, DecorumError | CommandFailure, R>) =>

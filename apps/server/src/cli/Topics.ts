@@ -1,6 +1,7 @@
 /** `decorum topics create|list|delete`: article contexts (the topic a comment is judged against). */
 import { ArticleContexts } from "@decorum/core"
 import type { DecorumError } from "@decorum/domain"
+import { Engine, EngineConfig } from "@decorum/engine"
 import { Args, Command, Options } from "@effect/cli"
 import { FileSystem } from "@effect/platform"
 import { Console, Effect, Layer, Option } from "effect"
@@ -27,10 +28,10 @@ const readSource = (input: typeof source extends Options.Options<infer A> ? A : 
 
 /** Creating a topic computes its profile, so it needs the engine's topic profiler as well as the store. */
 const withTopicEngine = <A, R>(db: Option.Option<string>, effect: Effect.Effect<A, DecorumError | CommandFailure, R>) =>
-  // Loaded on demand: the other commands need only the store, and start faster without the models.
-  Effect.promise(() => import("@decorum/embedded")).pipe(
-    Effect.flatMap(({ Engine }) => failWithMessage(Effect.provide(effect, Engine.topicLayer().pipe(Layer.provideMerge(storeLayer(db))))))
-  )
+  failWithMessage(Effect.provide(
+    effect,
+    Layer.unwrapEffect(Effect.map(EngineConfig.fetchConfig, (fetch) => Engine.topicLayer({ fetch }))).pipe(Layer.provideMerge(storeLayer(db)))
+  ))
 
 const create = Command.make(
   "create",

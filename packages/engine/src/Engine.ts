@@ -1,0 +1,93 @@
+/**
+ * The composition root: which store, which engine, which models, from the one `EngineConfig`.
+ * The local evaluators are always there (the default, and the safety net of the LLM modes); the
+ * LLM modes go on top when configured; a store; `EngineInfo`; the per-account rate limiter when
+ * one is configured. The Node server, Lambda and the in-process host all build their engine here.
+ *
+ * - `Engine.layer`: the engine, from the `EngineConfig` service.
+ * - `Engine.layerConfig`: the engine and its `EngineConfig`, read from the environment.
+ * - `Engine.layerOptions(options)`: the engine and its `EngineConfig`, from options.
+ */
+import {
+  type AccountStore,
+  type ArticleContextStore,
+  type ArticleFetcher,
+  type AttributeScorer,
+  type CommentScorer,
+  ENGINE_VERSION,
+  EngineInfo,
+  MemoryStores,
+  RateLimiter,
+  type RelevanceChecker,
+  type SpamChecker,
+  type StoreHealth,
+  type SuggestionStore,
+  type TopicProfiler
+} from "@decorum/core"
+import type { StoreFailure } from "@decorum/domain"
+import { AttributeModel, LocalEngine } from "@decorum/local"
+import { OpenAiEngine } from "@decorum/openai"
+import { StoreLayer } from "@decorum/store-sql"
+import { type ConfigError, Effect, Layer, Redacted } from "effect"
+import { EngineConfig, type EngineOptions, type EngineSettings } from "./EngineConfig.js"
+
+const { openAiOptions } = EngineConfig
+
+/** Everything an engine provides. */
+export type EngineServices =
+  | CommentScorer
+  | SpamChecker
+  | RelevanceChecker
+  | AttributeScorer
+  | TopicProfiler
+  | ArticleFetcher
+  | AttributeModel
+  | AccountStore
+  | ArticleContextStore
+  | SuggestionStore
+  | StoreHealth
+  | EngineInfo
+
+/** The store a spec names: `memory`, a `postgres://` URL, or a SQLite file path. */
+export const storeLayer = (db: Redacted.Redacted<string>) => (Redacted.value(db) === "memory" ? MemoryStores.layer : StoreLayer.fromUrl(db))
+
+const engineInfo = (settings: EngineSettings) =>
+  Layer.effect(
+    EngineInfo,
+    Effect.map(AttributeModel, (model) => ({
+      engineVersion: ENGINE_VERSION,
+      modelVersion: OpenAiEngine.modelSet(openAiOptions(settings.llm), model.version)
+    }))
+  )
+
+/** The engine for given settings. */
+export const fromSettings = (
+  settings: EngineSettings
+): Layer.Layer<EngineServices | RateLimiter, ConfigError.ConfigError | StoreFailure> => {
+  const local = LocalEngine.layer({ fetch: settings.fetch, model: settings.model })
+  const providers = OpenAiEngine.layer(openAiOptions(settings.llm))
+  const limiter = settings.http.rateLimit === null ? RateLimiter.unlimited : RateLimiter.memory(settings.http.rateLimit)
+  return Layer.mergeAll(providers, engineInfo(settings), limiter).pipe(
+    Layer.provideMerge(local),
+    Layer.provideMerge(storeLayer(settings.store.db))
+  )
+}
+
+/** The engine, from the `EngineConfig` service. */
+export const layer: Layer.Layer<EngineServices | RateLimiter, ConfigError.ConfigError | StoreFailure, EngineConfig> = Layer.unwrapEffect(
+  Effect.map(EngineConfig, fromSettings)
+)
+
+/** The engine and its `EngineConfig`, read from the environment (every variable of the README). */
+export const layerConfig: Layer.Layer<EngineServices | RateLimiter | EngineConfig, ConfigError.ConfigError | StoreFailure> = layer.pipe(
+  Layer.provideMerge(EngineConfig.layerConfig())
+)
+
+/** The engine and its `EngineConfig`, from options (checked as the environment's variables are). */
+export const layerOptions = (
+  options: EngineOptions = {}
+): Layer.Layer<EngineServices | RateLimiter | EngineConfig, ConfigError.ConfigError | StoreFailure> =>
+  layer.pipe(Layer.provideMerge(EngineConfig.layer(options)))
+
+/** Only what creating an article context needs (the topic profiler and URL fetcher), for the CLI. */
+export const topicLayer = (settings: Pick<EngineSettings, "fetch">) => LocalEngine.topicLayer({ fetch: settings.fetch })

@@ -1,0 +1,138 @@
+import { EngineConfig, type EngineSettings } from "@decorum/engine"
+import { assert, describe, it } from "@effect/vitest"
+import { ConfigProvider, Effect, Either, Redacted } from "effect"
+
+const read = (env: Record<string, string>) =>
+  Effect.either(Effect.withConfigProvider(EngineConfig.config, ConfigProvider.fromMap(new Map(Object.entries(env)))))
+
+/** The settings with the secrets unwrapped, so they compare as plain data. */
+const plain = (s: EngineSettings): unknown => ({
+  ...s,
+  store: { db: Redacted.value(s.store.db) },
+  llm: { ...s.llm, apiKey: s.llm.apiKey === undefined ? undefined : Redacted.value(s.llm.apiKey) }
+})
+
+const problem = (env: Record<string, string>) =>
+  Effect.map(read(env), (result) => {
+    assert.isTrue(Either.isLeft(result), `expected ${JSON.stringify(env)} to be refused`)
+    return Either.isLeft(result) ? EngineConfig.describe(result.left) : ""
+  })
+
+describe("EngineConfig from the environment", () => {
+  it.effect("has the README's defaults when nothing is set", () =>
+    Effect.gen(function*() {
+      const settings = yield* Effect.flatMap(read({}), Either.match({ onLeft: Effect.die, onRight: Effect.succeed }))
+      assert.deepStrictEqual(plain(settings), {
+        store: { db: "./decorum.db" },
+        server: { port: 8080, host: "0.0.0.0" },
+        http: { publicUrl: null, bodyLimitBytes: null, rateLimit: null },
+        model: "trained",
+        fetch: { allowPrivate: false, timeoutMs: 10_000, maxBytes: 5_242_880 },
+        llm: {
+          mode: "local",
+          apiKey: undefined,
+          baseURL: "https://api.openai.com/v1",
+          model: "gpt-4o-mini",
+          timeoutMs: 10_000,
+          cascadeBand: [0.25, 0.75],
+          llmAttributes: false,
+          structuredOutput: "auto",
+          temperature: undefined,
+          maxRetries: 2,
+          maxConcurrency: 16,
+          cacheSize: 1000,
+          breakerThreshold: 5,
+          breakerCooldownMs: 30_000,
+          baseBackoffMs: 250,
+          headers: undefined
+        }
+      })
+    }))
+
+  it.effect("reads DATABASE_URL when DECORUM_DB is unset, and blank values as unset", () =>
+    Effect.gen(function*() {
+      const fromUrl = yield* read({ DATABASE_URL: "postgres://u:p@db:5432/x", DECORUM_DB: "  ", PORT: "" })
+      assert.isTrue(Either.isRight(fromUrl))
+      if (Either.isRight(fromUrl)) {
+        assert.strictEqual(Redacted.value(fromUrl.right.store.db), "postgres://u:p@db:5432/x")
+        assert.strictEqual(fromUrl.right.server.port, 8080)
+      }
+    }))
+
+  it.effect("reads trained models from DECORUM_MODEL_DIR, and only the trained ones", () =>
+    Effect.gen(function*() {
+      const located = yield* read({ DECORUM_MODEL_DIR: "/var/task/models/" })
+      assert.deepStrictEqual<unknown>(Either.getOrUndefined(Either.map(located, (s) => s.model)), { directory: "/var/task/models/" })
+      const lexicon = yield* read({ DECORUM_MODEL_DIR: "/var/task/models/", DECORUM_LOCAL_MODEL: "lexicon" })
+      assert.deepStrictEqual<unknown>(Either.getOrUndefined(Either.map(lexicon, (s) => s.model)), "lexicon")
+      const retrained = yield* read({ DECORUM_MODEL_DIR: "/var/task/models/", DECORUM_LOCAL_MODEL: "/retrained" })
+      assert.deepStrictEqual<unknown>(Either.getOrUndefined(Either.map(retrained, (s) => s.model)), { directory: "/retrained" })
+    }))
+
+  it.effect("refuses a bad value with a message naming the variable and its value", () =>
+    Effect.gen(function*() {
+      const cases: ReadonlyArray<readonly [Record<string, string>, string]> = [
+        [{ DECORUM_ENGINE: "foo" }, "DECORUM_ENGINE=foo: must be one of local, llm, cascade"],
+        [{ DECORUM_FETCH_MAX_BYTES: "-1" }, "DECORUM_FETCH_MAX_BYTES=-1: must be a whole number >= 1"],
+        [{ DECORUM_FETCH_TIMEOUT_MS: "soon" }, "DECORUM_FETCH_TIMEOUT_MS=soon: must be a whole number >= 1"],
+        [{ DECORUM_FETCH_ALLOW_PRIVATE: "maybe" }, "DECORUM_FETCH_ALLOW_PRIVATE=maybe: must be true or false"],
+        [{ PORT: "-1" }, "PORT=-1: must be a whole number from 0 to 65535"],
+        [{ PORT: "70000" }, "PORT=70000: must be a whole number from 0 to 65535"],
+        [{ DECORUM_DB: "mysql://root:hunter2@db/x" }, "DECORUM_DB=mysql://root:***@db/x: must be a SQLite file path, a postgres:// URL or \"memory\" (mysql:// is not supported)"],
+        [{ DATABASE_URL: "mongodb://db/x" }, "DATABASE_URL=mongodb://db/x: must be a SQLite file path"],
+        [{ DECORUM_PUBLIC_URL: "moderation.example.com" }, "DECORUM_PUBLIC_URL=moderation.example.com: must be an http:// or https:// URL"],
+        [{ DECORUM_BODY_LIMIT_BYTES: "100" }, "DECORUM_BODY_LIMIT_BYTES=100: must be a whole number >= 1024"],
+        [{ DECORUM_RATE_LIMIT_PER_MINUTE: "0" }, "DECORUM_RATE_LIMIT_PER_MINUTE=0: must be a number >="],
+        [{ DECORUM_RATE_LIMIT_BURST: "5" }, "DECORUM_RATE_LIMIT_BURST: is set but DECORUM_RATE_LIMIT_PER_MINUTE is not"],
+        [{ DECORUM_RATE_LIMIT_PER_MINUTE: "60", DECORUM_RATE_LIMIT_BURST: "0.5" }, "DECORUM_RATE_LIMIT_BURST=0.5: must be a number >= 1"],
+        [{ OPENAI_BASE_URL: "not a url" }, "OPENAI_BASE_URL=not a url: must be an http:// or https:// URL"],
+        [{ DECORUM_LLM_TIMEOUT_MS: "0" }, "DECORUM_LLM_TIMEOUT_MS=0: must be a whole number >= 1"],
+        [{ DECORUM_CASCADE_BAND: "0.8,0.2" }, "DECORUM_CASCADE_BAND=0.8,0.2: must be two numbers 0 <= low <= high <= 1"],
+        [{ DECORUM_LLM_ATTRIBUTES: "sometimes" }, "DECORUM_LLM_ATTRIBUTES=sometimes: must be true or false"],
+        [{ DECORUM_LLM_STRUCTURED_OUTPUT: "xml" }, "DECORUM_LLM_STRUCTURED_OUTPUT=xml: must be one of auto, json_schema, json_object"],
+        [{ DECORUM_LLM_TEMPERATURE: "3" }, "DECORUM_LLM_TEMPERATURE=3: must be a number from 0 to 2"],
+        [{ DECORUM_LLM_MAX_RETRIES: "-2" }, "DECORUM_LLM_MAX_RETRIES=-2: must be a whole number >= 0"],
+        [{ DECORUM_LLM_MAX_CONCURRENCY: "0" }, "DECORUM_LLM_MAX_CONCURRENCY=0: must be a whole number >= 1"],
+        [{ DECORUM_LLM_CACHE_SIZE: "lots" }, "DECORUM_LLM_CACHE_SIZE=lots: must be a whole number >= 0"],
+        [{ DECORUM_LLM_BREAKER_THRESHOLD: "0" }, "DECORUM_LLM_BREAKER_THRESHOLD=0: must be a whole number >= 1"],
+        [{ DECORUM_LLM_BREAKER_COOLDOWN_MS: "-5" }, "DECORUM_LLM_BREAKER_COOLDOWN_MS=-5: must be a whole number >= 0"],
+        [{ DECORUM_ENGINE: "llm" }, "OPENAI_API_KEY: is required with DECORUM_ENGINE=llm against api.openai.com"]
+      ]
+      for (const [env, message] of cases) {
+        assert.include(yield* problem(env), message, JSON.stringify(env))
+      }
+    }))
+
+  it.effect("reports every bad variable at once, and never echoes a secret", () =>
+    Effect.gen(function*() {
+      const text = yield* problem({ DECORUM_ENGINE: "foo", PORT: "x", DECORUM_DB: "mysql://root:hunter2@db/x", OPENAI_API_KEY: "sk-secret" })
+      assert.include(text, "DECORUM_ENGINE=foo")
+      assert.include(text, "PORT=x")
+      assert.include(text, "DECORUM_DB=mysql://root:***@db/x")
+      assert.notInclude(text, "hunter2")
+      assert.notInclude(text, "sk-secret")
+    }))
+})
+
+describe("EngineConfig from options", () => {
+  it.effect("fills the same defaults and names the option that is wrong", () =>
+    Effect.gen(function*() {
+      const settings = yield* EngineConfig.make({ db: "memory", llm: { mode: "cascade", baseURL: "http://127.0.0.1:1/v1", model: "m" } })
+      assert.strictEqual(Redacted.value(settings.store.db), "memory")
+      assert.deepStrictEqual(settings.llm.cascadeBand, [0.25, 0.75])
+      assert.strictEqual(settings.fetch.maxBytes, 5_242_880)
+      for (
+        const [options, message] of [
+          [{ llm: { timeoutMs: 0 } }, "llm.timeoutMs=0: must be a whole number >= 1"],
+          [{ db: "mysql://db/x" }, "db: must be a SQLite file path"],
+          [{ fetch: { maxBytes: -1 } }, "fetch.maxBytes=-1"],
+          [{ llm: { mode: "llm" } }, "llm.apiKey: is required with llm.mode=llm"],
+          [{ rateLimit: { perMinute: 60, burst: 0 } }, "rateLimit.burst=0"]
+        ] as const
+      ) {
+        const result = yield* Effect.either(EngineConfig.make(options))
+        assert.isTrue(Either.isLeft(result), JSON.stringify(options))
+        if (Either.isLeft(result)) assert.include(EngineConfig.describe(result.left), message)
+      }
+    }))
+})

@@ -1,0 +1,174 @@
+/**
+ * One configuration, three hosts: every variable of the README's table is set once, and the Node
+ * server, the Lambda handler and the in-process host each see it (their `EngineConfig`, and what
+ * it changes in their answers: the port, the discovery document's root URL, the body limit, the
+ * rate limit, the model set).
+ */
+import { Auth, EngineInfo, RateLimiter } from "@decorum/core"
+import { DecorumLayerConfig, Decorum } from "@decorum/embedded"
+import { EngineConfig, type EngineSettings } from "@decorum/engine"
+import { Handler, Settings } from "@decorum/lambda"
+import { serverLayer } from "@decorum/server"
+import { HttpServer } from "@effect/platform"
+import { assert, describe, it } from "@effect/vitest"
+import { ConfigProvider, Context, Effect, Either, Layer, Redacted } from "effect"
+import { readFileSync } from "node:fs"
+import { createServer } from "node:net"
+import { dirname, join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { toEvent, toResponse } from "../../../apps/lambda/test/aws.js"
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..")
+
+const freePort = Effect.async<number>((resume) => {
+  const server = createServer()
+  server.listen(0, "127.0.0.1", () => {
+    const address = server.address()
+    const port = typeof address === "object" && address !== null ? address.port : 0
+    server.close(() => resume(Effect.succeed(port)))
+  })
+})
+
+/** Every variable, each set to a value that differs from its default. */
+const environment = (port: number): Record<string, string> => ({
+  PORT: String(port),
+  HOST: "127.0.0.1",
+  DATABASE_URL: "memory",
+  DECORUM_PUBLIC_URL: "https://moderation.example.com/",
+  DECORUM_BODY_LIMIT_BYTES: "2048",
+  DECORUM_RATE_LIMIT_PER_MINUTE: "1",
+  DECORUM_RATE_LIMIT_BURST: "2",
+  DECORUM_LOCAL_MODEL: "trained",
+  DECORUM_MODEL_DIR: join(root, "packages/local/models"),
+  DECORUM_ENGINE: "cascade",
+  OPENAI_API_KEY: "sk-test",
+  OPENAI_BASE_URL: "http://127.0.0.1:9/v1",
+  DECORUM_LLM_MODEL: "test-model",
+  DECORUM_LLM_TIMEOUT_MS: "1500",
+  DECORUM_CASCADE_BAND: "0.3,0.7",
+  DECORUM_LLM_ATTRIBUTES: "true",
+  DECORUM_LLM_STRUCTURED_OUTPUT: "json_object",
+  DECORUM_LLM_TEMPERATURE: "0.2",
+  DECORUM_LLM_MAX_RETRIES: "1",
+  DECORUM_LLM_MAX_CONCURRENCY: "3",
+  DECORUM_LLM_CACHE_SIZE: "10",
+  DECORUM_LLM_BREAKER_THRESHOLD: "4",
+  DECORUM_LLM_BREAKER_COOLDOWN_MS: "999",
+  DECORUM_FETCH_ALLOW_PRIVATE: "true",
+  DECORUM_FETCH_TIMEOUT_MS: "777",
+  DECORUM_FETCH_MAX_BYTES: "4096"
+})
+
+const expected = (port: number) => ({
+  store: { db: "memory" },
+  server: { port, host: "127.0.0.1" },
+  http: { publicUrl: "https://moderation.example.com/", bodyLimitBytes: 2048, rateLimit: { perMinute: 1, burst: 2 } },
+  model: { directory: join(root, "packages/local/models") },
+  fetch: { allowPrivate: true, timeoutMs: 777, maxBytes: 4096 },
+  llm: {
+    mode: "cascade",
+    apiKey: "sk-test",
+    baseURL: "http://127.0.0.1:9/v1",
+    model: "test-model",
+    timeoutMs: 1500,
+    cascadeBand: [0.3, 0.7],
+    llmAttributes: true,
+    structuredOutput: "json_object",
+    temperature: 0.2,
+    maxRetries: 1,
+    maxConcurrency: 3,
+    cacheSize: 10,
+    breakerThreshold: 4,
+    breakerCooldownMs: 999,
+    baseBackoffMs: 250,
+    headers: undefined
+  }
+})
+
+const plain = (s: EngineSettings): unknown => ({
+  ...s,
+  store: { db: Redacted.value(s.store.db) },
+  llm: { ...s.llm, apiKey: s.llm.apiKey === undefined ? undefined : Redacted.value(s.llm.apiKey) }
+})
+
+const provider = (env: Record<string, string>) => Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))
+
+const EMAIL = "hosts@example.com"
+
+describe("one EngineConfig in every host", () => {
+  it("the README's table lists exactly the variables this test sets", () => {
+    const readme = readFileSync(join(root, "README.md"), "utf8")
+    const table = readme.slice(readme.indexOf("## Configuration"), readme.indexOf("\n## ", readme.indexOf("## Configuration") + 1))
+    const listed = Array.from(table.matchAll(/^\| `([A-Z_]+)` \|/gm), (m) => m[1]!).sort()
+    assert.deepStrictEqual(listed, [...Object.keys(environment(0)), "DECORUM_DB"].sort())
+  })
+
+  it.live("the Node server", () =>
+    Effect.gen(function*() {
+      const port = yield* freePort
+      const context = yield* Layer.build(serverLayer().pipe(Layer.provide(provider(environment(port)))))
+      assert.deepStrictEqual(plain(Context.get(context, EngineConfig)), expected(port))
+      const address = Context.get(context, HttpServer.HttpServer).address
+      assert.deepStrictEqual(address._tag === "TcpAddress" ? [address.hostname, address.port] : [], ["127.0.0.1", port])
+      assert.match(Context.get(context, EngineInfo).modelVersion, /\+openai:test-model$/)
+
+      const { key } = yield* Effect.provide(Auth.createKey(EMAIL), context)
+      const url = `http://127.0.0.1:${port}`
+      const discovery = yield* Effect.promise(() => fetch(`${url}/$discovery/rest?version=v1alpha1`).then((r) => r.json()))
+      assert.strictEqual(discovery.rootUrl, "https://moderation.example.com/")
+      // Another account, so that this request leaves the first one's bucket alone.
+      const other = (yield* Effect.provide(Auth.createKey("other@example.com"), context)).key
+      const big = yield* Effect.promise(() =>
+        fetch(`${url}/v1alpha1/comments:analyze?key=${other}`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ comment: { text: "x".repeat(3000) }, requestedAttributes: { TOXICITY: {} } })
+        })
+      )
+      assert.strictEqual(big.status, 413)
+      const statuses: Array<number> = []
+      for (let i = 0; i < 3; i++) {
+        const res = yield* Effect.promise(() => fetch(`${url}/v0.2/usercheck`, { headers: { "x-user-email": EMAIL, "x-api-key": key } }))
+        statuses.push(res.status)
+      }
+      assert.deepStrictEqual(statuses, [200, 200, 429], "DECORUM_RATE_LIMIT_BURST=2 requests, then 429")
+    }).pipe(Effect.scoped))
+
+  it.live("the Lambda handler", () =>
+    Effect.gen(function*() {
+      const port = yield* freePort
+      const layer = Settings.engineFromEnv().pipe(Layer.provide(provider(environment(port))))
+      const context = yield* Layer.build(layer)
+      assert.deepStrictEqual(plain(Context.get(context, EngineConfig)), expected(port))
+      assert.match(Context.get(context, EngineInfo).modelVersion, /\+openai:test-model$/)
+
+      const handler = Handler.make(layer, { jsonLogs: false })
+      yield* Effect.addFinalizer(() => Effect.promise(() => handler.dispose()))
+      const discovery = toResponse(yield* Effect.promise(() => handler(toEvent("v2", "/$discovery/rest?version=v1alpha1"))))
+      assert.strictEqual((yield* Effect.promise(() => discovery.json())).rootUrl, "https://moderation.example.com/")
+      // The handler's runtime has its own memory store, so the limiter is exercised directly here.
+      const limiter = Context.unsafeGet(context as unknown as Context.Context<RateLimiter>, RateLimiter)
+      const account = (yield* Auth.createKey(EMAIL).pipe(Effect.provide(context))).account.id
+      yield* limiter.consume(account)
+      yield* limiter.consume(account)
+      const third = yield* Effect.either(limiter.consume(account))
+      assert.isTrue(Either.isLeft(third), "DECORUM_RATE_LIMIT_BURST=2 requests, then refused")
+    }).pipe(Effect.scoped))
+
+  it.live("the in-process host", () =>
+    Effect.gen(function*() {
+      const port = yield* freePort
+      const context = yield* Layer.build(DecorumLayerConfig().pipe(Layer.provide(provider(environment(port)))))
+      assert.deepStrictEqual(plain(Context.get(context, EngineConfig)), expected(port))
+      assert.match(Context.get(context, Decorum).info.modelVersion, /\+openai:test-model$/)
+    }).pipe(Effect.scoped))
+
+  it.live("DECORUM_DB wins over DATABASE_URL in every host", () =>
+    Effect.gen(function*() {
+      const env = { DECORUM_DB: "memory", DATABASE_URL: "postgres://unused@127.0.0.1:1/x", DECORUM_LOCAL_MODEL: "lexicon" }
+      for (const layer of [serverLayer({ port: 0, host: "127.0.0.1" }), Settings.engineFromEnv(), DecorumLayerConfig()]) {
+        const context = yield* Layer.build((layer as Layer.Layer<EngineConfig, unknown>).pipe(Layer.provide(provider(env))))
+        assert.strictEqual(Redacted.value(Context.get(context, EngineConfig).store.db), "memory")
+      }
+    }).pipe(Effect.scoped))
+})
