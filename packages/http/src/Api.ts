@@ -4,25 +4,68 @@
  * that every bad input is answered in its family's envelope.
  */
 import { ENGINE_VERSION } from "@decorum/core"
-import { Native, Perspective } from "@decorum/domain"
+import { type DecorumError, Native, Perspective } from "@decorum/domain"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import type { HttpMethod } from "@effect/platform/HttpMethod"
 import { Schema } from "effect"
+import { type DeclaredError, declaredErrors, type Family } from "./ErrorMapping.js"
 
-const nativeError = (status: number, description: string) =>
-  Native.NativeErrorBody.annotations({ ...HttpApiSchema.annotations({ status }), description })
-const googleError = (status: number, description: string) =>
-  Perspective.GoogleErrorBody.annotations({ ...HttpApiSchema.annotations({ status }), description })
+type Tag = DecorumError["_tag"]
 
-const withNativeErrors = <E extends HttpApiEndpoint.HttpApiEndpoint.Any>(endpoint: E): E =>
-  (endpoint as unknown as HttpApiEndpoint.HttpApiEndpoint.AnyWithProps)
-    .addError(nativeError(400, "Missing or invalid parameters"))
-    .addError(nativeError(401, "Missing or wrong X-User-Email / X-API-Key"))
-    .addError(nativeError(415, "Body is neither JSON nor form-urlencoded")) as unknown as E
+/**
+ * Adds to an endpoint one error response per status it can answer: the statuses, and what each
+ * means, come from the mapping table (`ErrorMapping.declaredErrors`) for the errors the handler can
+ * raise (`tags`), in the family's envelope (`body`).
+ */
+const withErrors = <Body extends Schema.Schema.Any>(family: Family, tags: ReadonlyArray<Tag>, schema: (e: DeclaredError) => Body) =>
+<Name extends string, Method extends HttpMethod, Path, UrlParams, Payload, Headers, Success, Error, R, RE>(
+  endpoint: HttpApiEndpoint.HttpApiEndpoint<Name, Method, Path, UrlParams, Payload, Headers, Success, Error, R, RE>
+) => {
+  const errors = declaredErrors(family, tags)
+  declared.set(operationKey(endpoint.method, endpoint.path), errors)
+  const [first, ...rest] = errors
+  let out = endpoint.addError(schema(first!), { status: first!.status })
+  for (const e of rest) out = out.addError(schema(e), { status: e.status })
+  return out
+}
 
-const withGoogleErrors = <E extends HttpApiEndpoint.HttpApiEndpoint.Any>(endpoint: E): E =>
-  (endpoint as unknown as HttpApiEndpoint.HttpApiEndpoint.AnyWithProps)
-    .addError(googleError(400, "Invalid request (COMMENT_EMPTY, COMMENT_TOO_LONG, INVALID_REQUEST, ...)"))
-    .addError(googleError(401, "Missing or wrong credentials")) as unknown as E
+/**
+ * The family's envelope (still `$ref`-ed in the document), refined to carry the status as its
+ * code, and described by what the status means (the response's description).
+ */
+const nativeBody = (e: DeclaredError) => Native.NativeErrorBody.pipe(Schema.filter((b) => b.code === e.status, { description: e.description }))
+const googleBody = (e: DeclaredError) => Perspective.GoogleErrorBody.pipe(Schema.filter((b) => b.error.code === e.status, { description: e.description }))
+
+/** The declared errors of each operation, for the document's response descriptions (see `honestErrors`). */
+const declared = new Map<string, ReadonlyArray<DeclaredError>>()
+const operationKey = (method: string, path: string) => `${method.toLowerCase()} ${path.replace(/[:{}]/g, "")}`
+const nativeErrors = (tags: ReadonlyArray<Tag>) => withErrors("native", tags, nativeBody)
+const compatErrors = (tags: ReadonlyArray<Tag>) => withErrors("compat", tags, googleBody)
+const googleErrors = (tags: ReadonlyArray<Tag>) => withErrors("google", tags, googleBody)
+
+// What each handler can fail with (`Handlers.ts`), in groups.
+/** Header or key authentication, then the per-account rate limit. */
+const AUTH: ReadonlyArray<Tag> = ["Unauthorized", "RateLimited", "StoreFailure"]
+/** Reading and decoding a body (`Body.ts`). */
+const BODY: ReadonlyArray<Tag> = ["InvalidRequest", "UnsupportedMediaType", "PayloadTooLarge"]
+/** A native evaluation's request rules and its provider. */
+const EVALUATION: ReadonlyArray<Tag> = ["MissingParameter", "InvalidComment", "InvalidArticleContextId", "UnknownArticleContext", "ProviderFailure"]
+/** Perspective's request rules (`Analyze.ts`, `Suggest.ts`) and the provider. */
+const PERSPECTIVE: ReadonlyArray<Tag> = ["InvalidComment", "NoRequestedAttributes", "UnsupportedAttribute", "ProviderFailure"]
+
+const INITTOPIC: ReadonlyArray<Tag> = [...AUTH, ...BODY, "MissingParameter", "FetchFailed", "UnsupportedContent"]
+const EVALUATE: ReadonlyArray<Tag> = [...AUTH, ...BODY, ...EVALUATION]
+const MEGACALL: ReadonlyArray<Tag> = [...EVALUATE, ...PERSPECTIVE, "NoEvaluationRequested", "UnsupportedEvaluation"]
+const ARTICLE_CONTEXT: ReadonlyArray<Tag> = [...AUTH, "InvalidArticleContextId", "NotFound"]
+const ANALYSE: ReadonlyArray<Tag> = [...AUTH, ...BODY, ...PERSPECTIVE]
+const SUGGEST: ReadonlyArray<Tag> = [...AUTH, ...BODY, "InvalidComment", "UnsupportedAttribute"]
+const BATCH: ReadonlyArray<Tag> = ["InvalidRequest", "UnsupportedMediaType", "PayloadTooLarge"]
+
+/** `/readyz` when the store does not answer: not an error envelope, the readiness body with a reason. */
+const NotReady = Schema.Struct({ status: Schema.Literal("unavailable"), model: Schema.String, reason: Schema.String }).annotations({
+  identifier: "NotReady",
+  description: "The store does not answer"
+})
 
 export const MegacallResponse = Schema.Struct({
   comment_score: Schema.optional(Native.CommentScore),
@@ -35,17 +78,17 @@ export const MegacallResponse = Schema.Struct({
 const ArticleContextIdParam = HttpApiSchema.param("id", Schema.String)
 
 export class NativeGroup extends HttpApiGroup.make("native")
-  .add(withNativeErrors(HttpApiEndpoint.post("inittopic", "/v0.2/inittopic").setPayload(Native.InitTopicRequest).addSuccess(Native.InitTopicResponse)))
-  .add(withNativeErrors(HttpApiEndpoint.post("commentscore", "/v0.2/commentscore").setPayload(Native.CommentScoreRequest).addSuccess(Native.CommentScore)))
-  .add(withNativeErrors(HttpApiEndpoint.post("antispam", "/v0.2/antispam").setPayload(Native.SpamCheckRequest).addSuccess(Native.SpamCheck)))
+  .add(nativeErrors(INITTOPIC)(HttpApiEndpoint.post("inittopic", "/v0.2/inittopic").setPayload(Native.InitTopicRequest).addSuccess(Native.InitTopicResponse)))
+  .add(nativeErrors(EVALUATE)(HttpApiEndpoint.post("commentscore", "/v0.2/commentscore").setPayload(Native.CommentScoreRequest).addSuccess(Native.CommentScore)))
+  .add(nativeErrors(EVALUATE)(HttpApiEndpoint.post("antispam", "/v0.2/antispam").setPayload(Native.SpamCheckRequest).addSuccess(Native.SpamCheck)))
   .add(
-    withNativeErrors(HttpApiEndpoint.post("commentrelevance", "/v0.2/commentrelevance").setPayload(Native.RelevanceRequest).addSuccess(Native.RelevanceCheck))
+    nativeErrors(EVALUATE)(HttpApiEndpoint.post("commentrelevance", "/v0.2/commentrelevance").setPayload(Native.RelevanceRequest).addSuccess(Native.RelevanceCheck))
   )
-  .add(withNativeErrors(HttpApiEndpoint.post("megacall", "/v0.2/megacall").setPayload(Native.MegacallRequest).addSuccess(MegacallResponse)))
-  .add(withNativeErrors(HttpApiEndpoint.get("usercheck", "/v0.2/usercheck").addSuccess(Native.UserCheckResponse)))
-  .add(withNativeErrors(HttpApiEndpoint.get("getArticleContext")`/v0.2/article-contexts/${ArticleContextIdParam}`.addSuccess(Native.ArticleContextView)))
+  .add(nativeErrors(MEGACALL)(HttpApiEndpoint.post("megacall", "/v0.2/megacall").setPayload(Native.MegacallRequest).addSuccess(MegacallResponse)))
+  .add(nativeErrors(AUTH)(HttpApiEndpoint.get("usercheck", "/v0.2/usercheck").addSuccess(Native.UserCheckResponse)))
+  .add(nativeErrors(ARTICLE_CONTEXT)(HttpApiEndpoint.get("getArticleContext")`/v0.2/article-contexts/${ArticleContextIdParam}`.addSuccess(Native.ArticleContextView)))
   .add(
-    withNativeErrors(
+    nativeErrors(ARTICLE_CONTEXT)(
       HttpApiEndpoint.del("deleteArticleContext")`/v0.2/article-contexts/${ArticleContextIdParam}`.addSuccess(
         Schema.Struct({ deleted: Schema.Boolean, article_id: Schema.String })
       )
@@ -57,14 +100,14 @@ export class NativeGroup extends HttpApiGroup.make("native")
 const compatEndpoints = (prefix: "external-compat" | "perspective-compat") =>
   HttpApiGroup.make(prefix === "external-compat" ? "compat" : "perspectiveCompat")
     .add(
-      withGoogleErrors(
+      compatErrors(ANALYSE)(
         HttpApiEndpoint.post(`analyse`, `/v0.2/${prefix}/analyse`).setPayload(Perspective.AnalyzeCommentRequest).addSuccess(
           Perspective.AnalyzeCommentResponse
         )
       )
     )
     .add(
-      withGoogleErrors(
+      compatErrors(SUGGEST)(
         HttpApiEndpoint.post(`suggestscore`, `/v0.2/${prefix}/suggestscore`).setPayload(Perspective.SuggestCommentScoreRequest).addSuccess(
           Perspective.SuggestCommentScoreResponse
         )
@@ -77,25 +120,22 @@ export class PerspectiveCompatGroup extends compatEndpoints("perspective-compat"
 
 export class GoogleGroup extends HttpApiGroup.make("google")
   .add(
-    withGoogleErrors(
+    googleErrors(ANALYSE)(
       HttpApiEndpoint.post("analyze")`/v1alpha1/comments:analyze`.setPayload(Perspective.AnalyzeCommentRequest).addSuccess(
         Perspective.AnalyzeCommentResponse
       )
     )
   )
   .add(
-    withGoogleErrors(
+    googleErrors(SUGGEST)(
       HttpApiEndpoint.post("suggestscore")`/v1alpha1/comments:suggestscore`.setPayload(Perspective.SuggestCommentScoreRequest).addSuccess(
         Perspective.SuggestCommentScoreResponse
       )
     )
   )
-  .add(HttpApiEndpoint.get("discovery", "/$discovery/rest").addSuccess(Schema.Unknown))
+  .add(googleErrors(["NotFound"])(HttpApiEndpoint.get("discovery", "/$discovery/rest").addSuccess(Schema.Unknown)))
   .add(
-    HttpApiEndpoint.post("batch", "/batch")
-      .addSuccess(HttpApiSchema.Text({ contentType: "multipart/mixed" }))
-      .addError(googleError(400, "Malformed batch (no boundary, no parts, more than 100 parts)"))
-      .addError(googleError(415, "Not multipart/mixed"))
+    googleErrors(BATCH)(HttpApiEndpoint.post("batch", "/batch").addSuccess(HttpApiSchema.Text({ contentType: "multipart/mixed" })))
       .annotate(
         OpenApi.Description,
         "Google's batch format: a multipart/mixed body of application/http parts, each one request to this server " +
@@ -112,7 +152,11 @@ export class GoogleGroup extends HttpApiGroup.make("google")
 
 export class OpsGroup extends HttpApiGroup.make("ops")
   .add(HttpApiEndpoint.get("healthz", "/healthz").addSuccess(Schema.Struct({ status: Schema.String })))
-  .add(HttpApiEndpoint.get("readyz", "/readyz").addSuccess(Schema.Struct({ status: Schema.String, model: Schema.String })))
+  .add(
+    HttpApiEndpoint.get("readyz", "/readyz")
+      .addSuccess(Schema.Struct({ status: Schema.String, model: Schema.String }))
+      .addError(NotReady, { status: 503 })
+  )
 {}
 
 /** Rewrites the escaped colon paths (`comments:{analyze}`) back to what clients call. */
@@ -124,14 +168,40 @@ const securityOf = (path: string): Array<Record<string, Array<string>>> | undefi
     ? [{ googleKey: [] }, { googleKeyHeader: [] }]
     : undefined
 
+const DECODE_ERROR = "#/components/schemas/HttpApiDecodeError"
+
+/**
+ * Every handler reads its own body (`handleRaw`), so the platform's `HttpApiDecodeError` (which the
+ * API declares for every endpoint) is never answered: it leaves the document, and each declared
+ * status is described by what it means in the mapping table.
+ */
+const honestErrors = (method: string, path: string, op: Record<string, any>): Record<string, any> => {
+  const responses: Record<string, any> = {}
+  for (const [status, response] of Object.entries(op.responses ?? {}) as Array<[string, any]>) {
+    const content = response.content?.["application/json"]
+    const schema = content?.schema
+    if (schema?.$ref === DECODE_ERROR) continue
+    const members = Array.isArray(schema?.anyOf) ? schema.anyOf.filter((m: any) => m.$ref !== DECODE_ERROR) : undefined
+    const meaning = declared.get(operationKey(method, path))?.find((e) => String(e.status) === status)?.description
+    responses[status] = {
+      ...response,
+      ...(meaning ? { description: meaning } : {}),
+      ...(members
+        ? { content: { ...response.content, "application/json": { ...content, schema: members.length === 1 ? members[0] : { ...schema, anyOf: members } } } }
+        : {})
+    }
+  }
+  return { ...op, responses }
+}
+
 const fixColonPaths = (spec: Record<string, any>): Record<string, any> => {
   const paths: Record<string, unknown> = {}
   for (const [rawPath, item] of Object.entries(spec.paths ?? {})) {
     const path = rawPath.replace(/:\{(\w+)\}/g, ":$1")
     const security = securityOf(path)
-    paths[path] = security === undefined
-      ? item
-      : Object.fromEntries(Object.entries(item as Record<string, any>).map(([method, op]) => [method, { ...op, security }]))
+    paths[path] = Object.fromEntries(
+      Object.entries(item as Record<string, any>).map(([method, op]) => [method, { ...honestErrors(method, path, op), ...(security ? { security } : {}) }])
+    )
   }
   return {
     ...spec,

@@ -19,32 +19,81 @@ interface Row {
   readonly errorType?: string
 }
 
-const table: { readonly [K in DecorumError["_tag"]]: (e: Extract<DecorumError, { _tag: K }>) => Row } = {
-  MissingParameter: () => ({ status: 400, category: "Missing Parameter", googleStatus: "INVALID_ARGUMENT", errorType: "INVALID_REQUEST" }),
-  NoEvaluationRequested: () => ({ status: 400, category: "Missing Parameter", googleStatus: "INVALID_ARGUMENT", errorType: "INVALID_REQUEST" }),
-  UnsupportedEvaluation: () => ({ status: 400, category: "Invalid Parameter", googleStatus: "INVALID_ARGUMENT", errorType: "INVALID_REQUEST" }),
-  InvalidArticleContextId: () => ({ status: 400, category: "Invalid Parameter", googleStatus: "INVALID_ARGUMENT", errorType: "INVALID_REQUEST" }),
-  UnknownArticleContext: () => ({ status: 400, category: "Invalid Parameter", googleStatus: "INVALID_ARGUMENT", errorType: "INVALID_REQUEST" }),
-  InvalidComment: (e) =>
-    e.reason === "empty"
-      ? { status: 400, category: "Missing Parameter", googleStatus: "INVALID_ARGUMENT", errorType: "COMMENT_EMPTY" }
-      : { status: 400, category: "Invalid Parameter", googleStatus: "INVALID_ARGUMENT", errorType: "COMMENT_TOO_LONG" },
-  InvalidRequest: () => ({ status: 400, category: "Bad Request", googleStatus: "INVALID_ARGUMENT", errorType: "INVALID_REQUEST" }),
-  Unauthorized: () => ({ status: 401, category: "Unauthorized", googleStatus: "UNAUTHENTICATED" }),
-  UnsupportedAttribute: () => ({ status: 400, category: "Invalid Parameter", googleStatus: "INVALID_ARGUMENT", errorType: "INVALID_REQUEST" }),
-  NoRequestedAttributes: () => ({ status: 400, category: "Missing Parameter", googleStatus: "INVALID_ARGUMENT", errorType: "NO_REQUESTED_ATTRIBUTES" }),
-  UnsupportedMediaType: () => ({ status: 415, category: "Unsupported Media Type", googleStatus: "INVALID_ARGUMENT", errorType: "INVALID_REQUEST" }),
-  PayloadTooLarge: () => ({ status: 413, category: "Payload Too Large", googleStatus: "INVALID_ARGUMENT", errorType: "INVALID_REQUEST" }),
-  NotFound: () => ({ status: 404, category: "Not Found", googleStatus: "NOT_FOUND" }),
-  RateLimited: () => ({ status: 429, category: "Too Many Requests", googleStatus: "RESOURCE_EXHAUSTED" }),
-  FetchFailed: () => ({ status: 400, category: "Fetch Failed", googleStatus: "INVALID_ARGUMENT", errorType: "INVALID_REQUEST" }),
-  UnsupportedContent: () => ({ status: 415, category: "Unsupported Media Type", googleStatus: "INVALID_ARGUMENT", errorType: "INVALID_REQUEST" }),
-  ProviderFailure: () => ({ status: 502, category: "Bad Gateway", googleStatus: "UNAVAILABLE" }),
-  StoreFailure: () => ({ status: 503, category: "Service Unavailable", googleStatus: "UNAVAILABLE" }),
-  Unavailable: () => ({ status: 503, category: "Service Unavailable", googleStatus: "UNAVAILABLE" })
+type Tag = DecorumError["_tag"]
+
+/**
+ * One row per error tag; a tag whose row depends on the error lists every row it can take
+ * (`rows`) and picks one (`pick`), so the OpenAPI document can list every status statically.
+ */
+type Entry<K extends Tag> = Row | { readonly rows: Readonly<Record<string, Row>>; readonly pick: (e: Extract<DecorumError, { _tag: K }>) => string }
+
+const table: { readonly [K in Tag]: Entry<K> } = {
+  MissingParameter: { status: 400, category: "Missing Parameter", googleStatus: "INVALID_ARGUMENT", errorType: "INVALID_REQUEST" },
+  NoEvaluationRequested: { status: 400, category: "Missing Parameter", googleStatus: "INVALID_ARGUMENT", errorType: "INVALID_REQUEST" },
+  UnsupportedEvaluation: { status: 400, category: "Invalid Parameter", googleStatus: "INVALID_ARGUMENT", errorType: "INVALID_REQUEST" },
+  InvalidArticleContextId: { status: 400, category: "Invalid Parameter", googleStatus: "INVALID_ARGUMENT", errorType: "INVALID_REQUEST" },
+  UnknownArticleContext: { status: 400, category: "Invalid Parameter", googleStatus: "INVALID_ARGUMENT", errorType: "INVALID_REQUEST" },
+  InvalidComment: {
+    rows: {
+      empty: { status: 400, category: "Missing Parameter", googleStatus: "INVALID_ARGUMENT", errorType: "COMMENT_EMPTY" },
+      tooLong: { status: 400, category: "Invalid Parameter", googleStatus: "INVALID_ARGUMENT", errorType: "COMMENT_TOO_LONG" }
+    },
+    pick: (e) => (e.reason === "empty" ? "empty" : "tooLong")
+  },
+  InvalidRequest: { status: 400, category: "Bad Request", googleStatus: "INVALID_ARGUMENT", errorType: "INVALID_REQUEST" },
+  Unauthorized: { status: 401, category: "Unauthorized", googleStatus: "UNAUTHENTICATED" },
+  UnsupportedAttribute: { status: 400, category: "Invalid Parameter", googleStatus: "INVALID_ARGUMENT", errorType: "INVALID_REQUEST" },
+  NoRequestedAttributes: { status: 400, category: "Missing Parameter", googleStatus: "INVALID_ARGUMENT", errorType: "NO_REQUESTED_ATTRIBUTES" },
+  UnsupportedMediaType: { status: 415, category: "Unsupported Media Type", googleStatus: "INVALID_ARGUMENT", errorType: "INVALID_REQUEST" },
+  PayloadTooLarge: { status: 413, category: "Payload Too Large", googleStatus: "INVALID_ARGUMENT", errorType: "INVALID_REQUEST" },
+  NotFound: { status: 404, category: "Not Found", googleStatus: "NOT_FOUND" },
+  RateLimited: { status: 429, category: "Too Many Requests", googleStatus: "RESOURCE_EXHAUSTED" },
+  FetchFailed: { status: 400, category: "Fetch Failed", googleStatus: "INVALID_ARGUMENT", errorType: "INVALID_REQUEST" },
+  UnsupportedContent: { status: 415, category: "Unsupported Media Type", googleStatus: "INVALID_ARGUMENT", errorType: "INVALID_REQUEST" },
+  ProviderFailure: { status: 502, category: "Bad Gateway", googleStatus: "UNAVAILABLE" },
+  StoreFailure: { status: 503, category: "Service Unavailable", googleStatus: "UNAVAILABLE" },
+  Unavailable: { status: 503, category: "Service Unavailable", googleStatus: "UNAVAILABLE" }
 }
 
-export const rowOf = (error: DecorumError): Row => (table[error._tag] as (e: DecorumError) => Row)(error)
+const rowsOf = (tag: Tag): ReadonlyArray<Row> => {
+  const entry = table[tag] as Entry<Tag>
+  return "rows" in entry ? Object.values(entry.rows) : [entry]
+}
+
+export const rowOf = (error: DecorumError): Row => {
+  const entry = table[error._tag] as Entry<Tag>
+  return "rows" in entry ? entry.rows[entry.pick(error as never)]! : entry
+}
+
+/** The Google-shaped family's own answers to a bad key: 403 when missing, 400 `API_KEY_INVALID` when wrong. */
+const GOOGLE_UNAUTHORIZED = { missing: 403, wrong: 400 } as const
+
+/** What a status means in a family, for the OpenAPI document: the categories (native) or codes (Google) of its rows. */
+export interface DeclaredError {
+  readonly status: number
+  readonly description: string
+}
+
+/**
+ * Every status `render` can answer in `family` for an error of one of `tags`, with what it means,
+ * plus the 500 of `renderDefect`: the OpenAPI document's error responses, derived from this table.
+ */
+export const declaredErrors = (family: Family, tags: ReadonlyArray<Tag>): ReadonlyArray<DeclaredError> => {
+  const meanings = new Map<number, Set<string>>()
+  const add = (status: number, meaning: string) => meanings.set(status, (meanings.get(status) ?? new Set()).add(meaning))
+  for (const tag of tags) {
+    if (tag === "Unauthorized" && family === "google") {
+      add(GOOGLE_UNAUTHORIZED.missing, "PERMISSION_DENIED (no key)")
+      add(GOOGLE_UNAUTHORIZED.wrong, "INVALID_ARGUMENT API_KEY_INVALID (wrong key)")
+      continue
+    }
+    for (const row of rowsOf(tag)) {
+      add(row.status, family === "native" ? row.category : row.errorType ? `${row.googleStatus} ${row.errorType}` : row.googleStatus)
+    }
+  }
+  add(500, family === "native" ? "Internal Server Error" : "INTERNAL")
+  return [...meanings].sort(([a], [b]) => a - b).map(([status, set]) => ({ status, description: [...set].join("; ") }))
+}
 
 export interface RenderedError {
   readonly status: number
@@ -77,10 +126,10 @@ export const render = (family: Family, failure: DecorumError): RenderedError => 
   }
   if (error._tag === "Unauthorized" && family === "google") {
     return error.reason === "missing"
-      ? { status: 403, body: googleBody(403, "PERMISSION_DENIED", error.message), headers }
+      ? { status: GOOGLE_UNAUTHORIZED.missing, body: googleBody(GOOGLE_UNAUTHORIZED.missing, "PERMISSION_DENIED", error.message), headers }
       : {
-        status: 400,
-        body: googleBody(400, "INVALID_ARGUMENT", error.message, [
+        status: GOOGLE_UNAUTHORIZED.wrong,
+        body: googleBody(GOOGLE_UNAUTHORIZED.wrong, "INVALID_ARGUMENT", error.message, [
           { "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "API_KEY_INVALID", domain: "googleapis.com" }
         ]),
         headers

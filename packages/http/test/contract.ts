@@ -36,6 +36,8 @@ export const describeContract = (name: string, start: () => Promise<ContractHost
     let host: ContractHost
     /** How many 200 answers of each native path were held to the official client's models. */
     const parsedByClient = new Map<string, number>()
+    /** Every error the suite met: the OpenAPI document must declare each one. */
+    const errorsSeen: Array<{ readonly method: string; readonly path: string; readonly status: number }> = []
     let key: string
     let otherKey: string
     const email = "alice@example.com"
@@ -91,6 +93,7 @@ export const describeContract = (name: string, start: () => Promise<ContractHost
         ...started,
         request: async (path, init) => {
           const res = await started.request(path, init)
+          if (res.status >= 400) errorsSeen.push({ method: (init?.method ?? "GET").toLowerCase(), path: path.split("?")[0]!, status: res.status })
           const checked = await expectOfficialClientParses(path, res)
           if (checked) parsedByClient.set(checked, (parsedByClient.get(checked) ?? 0) + 1)
           return res
@@ -678,6 +681,49 @@ export const describeContract = (name: string, start: () => Promise<ContractHost
         expect(doc.rootUrl).toBe("https://moderation.example:8443/")
         expect(doc.resources.comments.methods.analyze).toMatchObject({ path: "v1alpha1/comments:analyze", httpMethod: "POST" })
         await expectGoogleError(await host.request("/$discovery/rest?version=v9"), 404)
+      })
+    })
+
+    describe("the OpenAPI document", () => {
+      it("declares every error status the suite met, on its operation, in the family's envelope", async () => {
+        const spec = await (await host.request("/openapi.json")).json()
+        const operations = Object.entries(spec.paths as Record<string, Record<string, any>>).map(([template, item]) => ({
+          match: new RegExp(`^${template.replace(/[.$]/g, "\\$&").replace(/\{\w+\}/g, "[^/]+")}$`),
+          item
+        }))
+        const undeclared: Array<string> = []
+        const unrouted = new Set<number>()
+        for (const seen of errorsSeen) {
+          const op = operations.find((o) => o.match.test(seen.path))?.item[seen.method]
+          if (op === undefined) {
+            unrouted.add(seen.status)
+            continue
+          }
+          const response = op.responses[String(seen.status)]
+          const ref = response?.content?.["application/json"]?.schema?.$ref
+          const envelope = seen.path.startsWith("/v0.2/") && !seen.path.includes("-compat/") ? "NativeError" : "GoogleError"
+          if (ref !== `#/components/schemas/${envelope}`) undeclared.push(`${seen.method} ${seen.path} ${seen.status}: ${JSON.stringify(response)}`)
+        }
+        expect(undeclared).toEqual([])
+        // Only unknown routes have no operation to declare them on.
+        expect([...unrouted]).toEqual([404])
+        // The suite met the statuses beyond 400/401/415 that the document once left out.
+        expect(new Set(errorsSeen.map((e) => e.status))).toEqual(new Set([400, 401, 403, 404, 413, 415, 502]))
+      })
+
+      it("declares nothing the handlers cannot answer: no platform decode error, and every declared status in the table", async () => {
+        const spec = await (await host.request("/openapi.json")).json()
+        const text = JSON.stringify(spec.paths)
+        expect(text).not.toContain("HttpApiDecodeError")
+        const usercheck = Object.keys(spec.paths["/v0.2/usercheck"].get.responses).sort()
+        expect(usercheck).toEqual(["200", "401", "429", "500", "503"])
+        const megacall = spec.paths["/v0.2/megacall"].post.responses
+        expect(Object.keys(megacall).sort()).toEqual(["200", "400", "401", "413", "415", "429", "500", "502", "503"])
+        expect(megacall["502"].description).toBe("Bad Gateway")
+        const analyze = spec.paths["/v1alpha1/comments:analyze"].post.responses
+        expect(Object.keys(analyze).sort()).toEqual(["200", "400", "403", "413", "415", "429", "500", "502", "503"])
+        expect(analyze["400"].description).toContain("API_KEY_INVALID")
+        expect(analyze["403"].description).toContain("PERMISSION_DENIED")
       })
     })
 
