@@ -1,12 +1,21 @@
 #!/usr/bin/env node
-import { run } from "./Cli.js"
+import { unsupported } from "./NodeVersion.js"
 
-run(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code
-  },
-  (error) => {
-    process.stderr.write(`decorum: ${error instanceof Error ? error.stack : String(error)}\n`)
-    process.exitCode = 1
-  }
-)
+// Checked before the command (and with it the SQLite driver) is loaded: an unsupported Node.js gets
+// a sentence and exit 1, not a native crash halfway through a command.
+const refused = unsupported(process.versions.node)
+if (refused !== undefined) {
+  process.stderr.write(`decorum: ${refused}\n`)
+  process.exitCode = 1
+} else {
+  const { run } = await import("./Cli.js")
+  run(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code
+    },
+    (error) => {
+      process.stderr.write(`decorum: ${error instanceof Error ? error.stack : String(error)}\n`)
+      process.exitCode = 1
+    }
+  )
+}

@@ -11,6 +11,7 @@ import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
 import * as SqliteMigrator from "@effect/sql-sqlite-node/SqliteMigrator"
 import { StoreFailure } from "@decorum/domain"
 import { Config, type ConfigError, Context, Duration, Effect, Layer, Option } from "effect"
+import { sqliteUnsupported } from "./internal/driverSupport.js"
 import { migrations, migrationsTable } from "./Migrations.js"
 import * as SqlStores from "./SqlStores.js"
 
@@ -35,6 +36,9 @@ export const clientLayer = (
 ): Layer.Layer<SqlClient.SqlClient | SqliteClient.SqliteClient, StoreFailure> =>
   Layer.scopedContext(
     Effect.gen(function*() {
+      // On a Node.js the driver was not built for, opening would crash the process, not fail.
+      const refused = sqliteUnsupported(process.versions.node)
+      if (refused !== undefined) return yield* Effect.fail(failure("SqliteStore.open")({ message: refused }))
       // better-sqlite3 opens the file synchronously and throws (a missing directory, a file that is
       // not a database): that is a store failure at startup, not a bug.
       const client = yield* SqliteClient.make({ filename: options.filename }).pipe(

@@ -17,6 +17,7 @@ import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, describe, expect, it } from "vitest"
 import { sourceAliases } from "../../../scripts/workspaces.mjs"
+import { sqliteUnsupported } from "../src/internal/driverSupport.js"
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..")
 const dir = mkdtempSync(join(tmpdir(), "decorum-store-lifecycle-"))
@@ -52,5 +53,13 @@ describe("SqliteStore connection lifecycle", () => {
     })
     expect({ status: r.status, signal: r.signal, stderr: r.stderr.slice(0, 2_000) }).toEqual({ status: 0, signal: null, stderr: "" })
     expect(r.stdout).toBe(`ok ${rounds}\n`)
+  })
+})
+
+describe("SqliteStore on an unsupported Node.js", () => {
+  it("names the Node.js versions the driver needs instead of letting it crash the process", () => {
+    expect(sqliteUnsupported("20.20.2")).toBe("the SQLite store needs Node.js 22 or newer; this is Node.js v20.20.2")
+    expect(sqliteUnsupported("22.0.0")).toBeUndefined()
+    expect(sqliteUnsupported("v24.21.0")).toBeUndefined()
   })
 })
