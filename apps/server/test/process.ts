@@ -25,7 +25,7 @@ export const bundleCli = (): Promise<string> =>
       bundle: true,
       platform: "node",
       format: "esm",
-      target: "node20",
+      target: "node22",
       packages: "external",
       alias: sourceAliases(),
       logLevel: "error"
