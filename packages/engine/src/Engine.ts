@@ -16,6 +16,7 @@ import {
   type CommentScorer,
   ENGINE_VERSION,
   EngineInfo,
+  EngineModes,
   MemoryStores,
   RateLimiter,
   type RelevanceChecker,
@@ -26,7 +27,7 @@ import {
 } from "@decorum/core"
 import type { StoreFailure } from "@decorum/domain"
 import { AttributeModel, LocalEngine } from "@decorum/local"
-import { OpenAiEngine } from "@decorum/openai"
+import { OpenAiClient, OpenAiEvaluation } from "@decorum/openai"
 import { StoreLayer } from "@decorum/store-sql"
 import { type ConfigError, Effect, Layer, Redacted } from "effect"
 import { EngineConfig, type EngineOptions, type EngineSettings } from "./EngineConfig.js"
@@ -56,18 +57,41 @@ const engineInfo = (settings: EngineSettings) =>
     EngineInfo,
     Effect.map(AttributeModel, (model) => ({
       engineVersion: ENGINE_VERSION,
-      modelVersion: OpenAiEngine.modelSet(openAiOptions(settings.llm), model.version)
+      modelVersion: EngineModes.modelSet(settings.llm.mode, model.version, OpenAiEvaluation.modelName(settings.llm))
     }))
   )
+
+// Local mode is the quiet default (the server's banner names the model set); LLM modes log their
+// configuration once, with the key redacted, since that is what an operator checks first.
+const logConfiguration = ({ llm }: EngineSettings) =>
+  (llm.mode === "local" ? Effect.logDebug : Effect.logInfo)("Decorum evaluation engine", {
+    mode: llm.mode,
+    ...(llm.mode === "local"
+      ? {}
+      : {
+        model: llm.model,
+        baseURL: OpenAiClient.redactUrl(llm.baseURL),
+        apiKey: llm.apiKey ? "<redacted>" : "(none)",
+        timeoutMs: llm.timeoutMs,
+        cascadeBand: llm.mode === "cascade" ? llm.cascadeBand.join(",") : undefined,
+        llmAttributes: llm.llmAttributes
+      })
+  })
 
 /** The engine for given settings. */
 export const fromSettings = (
   settings: EngineSettings
 ): Layer.Layer<EngineServices | RateLimiter, ConfigError.ConfigError | StoreFailure> => {
   const local = LocalEngine.layer({ fetch: settings.fetch, model: settings.model })
-  const providers = OpenAiEngine.layer(openAiOptions(settings.llm))
+  const { llm } = settings
+  // `local` builds no LLM client at all; `llm` and `cascade` combine the local ports with the LLM's.
+  const providers = llm.mode === "local"
+    ? Layer.empty
+    : EngineModes.layer({ mode: llm.mode, cascadeBand: llm.cascadeBand, llmAttributes: llm.llmAttributes }).pipe(
+      Layer.provide(OpenAiEvaluation.layer(openAiOptions(llm)))
+    )
   const limiter = settings.http.rateLimit === null ? RateLimiter.unlimited : RateLimiter.memory(settings.http.rateLimit)
-  return Layer.mergeAll(providers, engineInfo(settings), limiter).pipe(
+  return Layer.mergeAll(providers, engineInfo(settings), limiter, Layer.effectDiscard(logConfiguration(settings))).pipe(
     Layer.provideMerge(local),
     Layer.provideMerge(storeLayer(settings.store.db))
   )

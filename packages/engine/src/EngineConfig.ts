@@ -9,9 +9,9 @@
  * - `EngineConfig.layer(options)`: from options, with the same defaults and checks.
  * - `EngineConfig.describe(error)`: a `ConfigError` as the lines an operator reads.
  */
-import type { RateLimitOptions } from "@decorum/core"
+import type { EngineModes, RateLimitOptions } from "@decorum/core"
 import { FetchDefaults, type LocalEngine } from "@decorum/local"
-import { LlmEvaluators, OpenAiClient, type OpenAiEngine } from "@decorum/openai"
+import { LlmEvaluators, OpenAiClient, type OpenAiEvaluation } from "@decorum/openai"
 import { Config, ConfigError, Context, Effect, Either, Layer, Option, Redacted } from "effect"
 
 /** The settings, every default filled in. */
@@ -43,7 +43,7 @@ export interface EngineSettings {
 }
 
 export interface LlmSettings {
-  readonly mode: OpenAiEngine.EngineMode
+  readonly mode: EngineModes.EngineMode
   readonly apiKey: Redacted.Redacted<string> | undefined
   readonly baseURL: string
   readonly model: string
@@ -237,6 +237,9 @@ const config: Config.Config<EngineSettings> = Config.all({
 
 // ---------------------------------------------------------------- from options
 
+/** The engine mode and the LLM provider's options. */
+export interface LlmOptions extends OpenAiEvaluation.OpenAiOptions, Partial<EngineModes.ModeOptions> {}
+
 /** The in-process host's options: the same settings, as values. */
 export interface EngineOptions {
   /** A SQLite file path, a `postgres://` URL, or `"memory"` (nothing persisted). Default `./decorum.db`. */
@@ -251,7 +254,7 @@ export interface EngineOptions {
   /** URL fetching for article contexts. See `docs/relevance.md`. */
   readonly fetch?: LocalEngine.FetchOptions
   /** LLM modes (`local` by default). See `docs/llm.md`. */
-  readonly llm?: OpenAiEngine.OpenAiEngineOptions
+  readonly llm?: LlmOptions
 }
 
 const checked = <A>(name: string, value: A | undefined | null, check: (raw: string) => Either.Either<unknown, string>, fallback: A) =>
@@ -292,7 +295,7 @@ const make = (options: EngineOptions = {}): Effect.Effect<EngineSettings, Config
         maxBytes: yield* checked("fetch.maxBytes", fetch.maxBytes, wholeNumber(1), FetchDefaults.maxBytes)
       },
       llm: {
-        mode: yield* checked<OpenAiEngine.EngineMode>("llm.mode", llm.mode, oneOf("local", "llm", "cascade"), "local"),
+        mode: yield* checked<EngineModes.EngineMode>("llm.mode", llm.mode, oneOf("local", "llm", "cascade"), "local"),
         apiKey: llm.apiKey === undefined ? undefined : Redacted.isRedacted(llm.apiKey) ? llm.apiKey : Redacted.make(llm.apiKey),
         baseURL: yield* checked("llm.baseURL", llm.baseURL?.trim() || undefined, httpUrl, OpenAiClient.DEFAULT_BASE_URL),
         model: llm.model?.trim() || "gpt-4o-mini",
@@ -316,15 +319,12 @@ const make = (options: EngineOptions = {}): Effect.Effect<EngineSettings, Config
 
 // ---------------------------------------------------------------- for hosts
 
-/** The LLM settings as `OpenAiEngine.layer` takes them. */
-const openAiOptions = (llm: LlmSettings): OpenAiEngine.OpenAiEngineOptions => ({
-  mode: llm.mode,
+/** The LLM settings as `OpenAiEvaluation.layer` takes them. */
+const openAiOptions = (llm: LlmSettings): OpenAiEvaluation.OpenAiOptions => ({
   apiKey: llm.apiKey,
   baseURL: llm.baseURL,
   model: llm.model,
   timeoutMs: llm.timeoutMs,
-  cascadeBand: llm.cascadeBand,
-  llmAttributes: llm.llmAttributes,
   structuredOutput: llm.structuredOutput,
   temperature: llm.temperature,
   maxRetries: llm.maxRetries,
@@ -386,6 +386,6 @@ export class EngineConfig extends Context.Tag("@decorum/engine/EngineConfig")<En
   static readonly checkPort = checkPort
   /** `trained` read from a directory when one is set; any other choice unchanged. */
   static readonly locateModel = locateModel
-  /** The LLM settings as `OpenAiEngine.layer` takes them. */
+  /** The LLM settings as `OpenAiEvaluation.layer` takes them. */
   static readonly openAiOptions = openAiOptions
 }

@@ -1,13 +1,13 @@
 /**
  * The embedded default engine, composed once: the local evaluators on a model set, the topic
  * profiler and relevance checker, and the safe article fetcher. Hosts take this layer (through
- * `@decorum/embedded`) and may put the LLM modes on top of it.
+ * `@decorum/engine`) and may put the LLM modes on top of it.
  */
-import { Config, Layer } from "effect"
+import { Layer } from "effect"
 import { AttributeModel } from "./AttributeModel.js"
 import { LocalEvaluators } from "./evaluators/index.js"
 import { CueModel, TrainedModel } from "./models/index.js"
-import { FetchDefaults, LocalRelevance, SafeArticleFetcher, type SafeArticleFetcherOptions } from "./relevance/index.js"
+import { LocalRelevance, SafeArticleFetcher, type SafeArticleFetcherOptions } from "./relevance/index.js"
 
 export type FetchOptions = SafeArticleFetcherOptions
 
@@ -31,22 +31,3 @@ export const layer = (options: LocalEngineOptions = {}) =>
 /** Only what creating an article context needs: the topic profiler and the URL fetcher. */
 export const topicLayer = (options: LocalEngineOptions = {}) =>
   Layer.merge(LocalRelevance.layer(), SafeArticleFetcher.layer(options.fetch ?? {}))
-
-/** `DECORUM_FETCH_ALLOW_PRIVATE`, `DECORUM_FETCH_TIMEOUT_MS`, `DECORUM_FETCH_MAX_BYTES`. */
-export const fetchConfig: Config.Config<FetchOptions> = Config.all({
-  allowPrivate: Config.boolean("DECORUM_FETCH_ALLOW_PRIVATE").pipe(Config.withDefault(false)),
-  timeoutMs: Config.integer("DECORUM_FETCH_TIMEOUT_MS").pipe(
-    Config.validate({ message: "must be a positive number of milliseconds", validation: (n) => n > 0 }),
-    Config.withDefault(FetchDefaults.timeoutMs)
-  ),
-  maxBytes: Config.integer("DECORUM_FETCH_MAX_BYTES").pipe(
-    Config.validate({ message: "must be a positive number of bytes", validation: (n) => n > 0 }),
-    Config.withDefault(FetchDefaults.maxBytes)
-  )
-})
-
-/** `DECORUM_LOCAL_MODEL`: `trained` (default), `lexicon`, or a directory of retrained model files. */
-export const modelConfig: Config.Config<ModelChoice> = Config.string("DECORUM_LOCAL_MODEL").pipe(
-  Config.withDefault("trained"),
-  Config.map((v): ModelChoice => (v === "trained" || v === "lexicon" ? v : { directory: v }))
-)

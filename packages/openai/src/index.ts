@@ -1,6 +1,6 @@
 export * from "./LlmClient.js"
 export * as OpenAiClient from "./OpenAiClient.js"
-export * as OpenAiEngine from "./OpenAiEngine.js"
+export * as OpenAiEvaluation from "./OpenAiEvaluation.js"
 export * as LlmEvaluators from "./LlmEvaluators.js"
 export * as Resilience from "./Resilience.js"
 export * as Quotes from "./Quotes.js"

@@ -15,7 +15,7 @@
  */
 import { ArticleFetcher, type FetchedArticle } from "@decorum/core"
 import { FetchFailed, InvalidRequest, UnsupportedContent } from "@decorum/domain"
-import { Config, Duration, Effect, Layer } from "effect"
+import { Duration, Effect, Layer } from "effect"
 import { promises as dns, type LookupAddress } from "node:dns"
 import http from "node:http"
 import https from "node:https"
@@ -299,24 +299,5 @@ export const makeFetcher = (options: SafeArticleFetcherOptions = {}) => {
 /** The `ArticleFetcher` port, safe by default. */
 export const SafeArticleFetcher = {
   make: makeFetcher,
-  layer: (options: SafeArticleFetcherOptions = {}) => Layer.succeed(ArticleFetcher, makeFetcher(options)),
-  /**
-   * Reads `DECORUM_FETCH_ALLOW_PRIVATE` (default false), `DECORUM_FETCH_TIMEOUT_MS` (default
-   * 10000) and `DECORUM_FETCH_MAX_BYTES` (default 5242880).
-   */
-  layerConfig: Layer.effect(
-    ArticleFetcher,
-    Effect.gen(function*() {
-      const allowPrivate = yield* Config.boolean("DECORUM_FETCH_ALLOW_PRIVATE").pipe(Config.withDefault(false))
-      const timeoutMs = yield* Config.integer("DECORUM_FETCH_TIMEOUT_MS").pipe(
-        Config.validate({ message: "must be a positive number of milliseconds", validation: (n) => n > 0 }),
-        Config.withDefault(FetchDefaults.timeoutMs)
-      )
-      const maxBytes = yield* Config.integer("DECORUM_FETCH_MAX_BYTES").pipe(
-        Config.validate({ message: "must be a positive number of bytes", validation: (n) => n > 0 }),
-        Config.withDefault(FetchDefaults.maxBytes)
-      )
-      return makeFetcher({ allowPrivate, timeoutMs, maxBytes })
-    })
-  )
+  layer: (options: SafeArticleFetcherOptions = {}) => Layer.succeed(ArticleFetcher, makeFetcher(options))
 }

@@ -1,7 +1,7 @@
 import { ArticleFetcher } from "@decorum/core"
 import { refusedAddressReason, SafeArticleFetcher, type SafeArticleFetcherOptions } from "@decorum/local"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, Effect, Exit, Layer } from "effect"
+import { Effect, Exit } from "effect"
 import http from "node:http"
 import type { AddressInfo } from "node:net"
 import zlib from "node:zlib"
@@ -267,23 +267,22 @@ describe("SafeArticleFetcher: address policy", () => {
   })
 })
 
-describe("SafeArticleFetcher.layerConfig", () => {
-  const withEnv = (env: Record<string, string>) =>
-    SafeArticleFetcher.layerConfig.pipe(Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))))
+describe("SafeArticleFetcher.layer (the settings EngineConfig reads from DECORUM_FETCH_*)", () => {
+  const withEnv = (options: SafeArticleFetcherOptions) => SafeArticleFetcher.layer(options)
 
   it.live("allows private addresses only when the operator says so", () =>
     Effect.gen(function*() {
       const fetch = (url: string) => Effect.flatMap(ArticleFetcher, (f) => f.fetch(url))
       const refused = yield* Effect.exit(fetch(`${base}/plain.txt`).pipe(Effect.provide(withEnv({}))))
       expect(Exit.isFailure(refused)).toBe(true)
-      const allowed = yield* fetch(`${base}/plain.txt`).pipe(Effect.provide(withEnv({ DECORUM_FETCH_ALLOW_PRIVATE: "true" })))
+      const allowed = yield* fetch(`${base}/plain.txt`).pipe(Effect.provide(withEnv({ allowPrivate: true })))
       expect(allowed.text).toContain("deep-sea mining")
       const small = yield* Effect.exit(
-        fetch(`${base}/big`).pipe(Effect.provide(withEnv({ DECORUM_FETCH_ALLOW_PRIVATE: "true", DECORUM_FETCH_MAX_BYTES: "1000" })))
+        fetch(`${base}/big`).pipe(Effect.provide(withEnv({ allowPrivate: true, maxBytes: 1000 })))
       )
       expect(failure(small).message).toMatch(/limit of 1000 bytes/)
       const quick = yield* Effect.exit(
-        fetch(`${base}/hang`).pipe(Effect.provide(withEnv({ DECORUM_FETCH_ALLOW_PRIVATE: "true", DECORUM_FETCH_TIMEOUT_MS: "200" })))
+        fetch(`${base}/hang`).pipe(Effect.provide(withEnv({ allowPrivate: true, timeoutMs: 200 })))
       )
       expect(failure(quick).message).toMatch(/timed out after 200 ms/)
     }))

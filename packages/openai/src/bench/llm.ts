@@ -5,10 +5,10 @@
  *
  * BENCH_ITERATIONS (default 10) and BENCH_DELAY_MS (default 300) adjust the run.
  */
-import { AccountStore, ArticleContextStore, Megacall, MemoryStores } from "@decorum/core"
+import { AccountStore, ArticleContextStore, EngineModes, Megacall, MemoryStores } from "@decorum/core"
 import { ArticleContextId } from "@decorum/domain"
 import { Effect, Layer, Logger, LogLevel } from "effect"
-import * as OpenAiEngine from "../OpenAiEngine.js"
+import * as OpenAiEvaluation from "../OpenAiEvaluation.js"
 import * as FakeChatServer from "../testing/FakeChatServer.js"
 import * as LocalStub from "../testing/LocalStub.js"
 
@@ -23,14 +23,13 @@ const median = (xs: ReadonlyArray<number>) => {
 
 const program = Effect.gen(function*() {
   const server = yield* FakeChatServer.make((r) => ({ type: "answer", content: FakeChatServer.goodAnswer(r.body), delayMs }))
-  const engine = OpenAiEngine.layer({
-    mode: "llm",
+  const engine = EngineModes.layer({ mode: "llm" }).pipe(Layer.provide(OpenAiEvaluation.layer({
     baseURL: server.url,
     apiKey: "bench",
     model: "bench-model",
     timeoutMs: 10_000,
     cacheSize: 0 // every iteration pays for its calls
-  }).pipe(Layer.provide(LocalStub.make().layer))
+  })), Layer.provide(LocalStub.make().layer))
 
   return yield* Effect.gen(function*() {
     const account = yield* (yield* AccountStore).ensureAccount("bench@example.com")

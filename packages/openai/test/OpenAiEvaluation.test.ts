@@ -3,10 +3,10 @@
  * test. The openai SDK is the client under test, unmodified.
  */
 import { it } from "@effect/vitest"
-import { AccountStore, ArticleContextStore, AttributeScorer, CommentScorer, Megacall, MemoryStores, RelevanceChecker, SpamChecker } from "@decorum/core"
+import { AccountStore, ArticleContextStore, AttributeScorer, CommentScorer, EngineModes, Megacall, MemoryStores, RelevanceChecker, SpamChecker } from "@decorum/core"
 import { ArticleContextId } from "@decorum/domain"
-import { FakeChatServer, LocalStub, OpenAiEngine } from "@decorum/openai"
-import { ConfigProvider, Effect, Either, Layer, Logger, LogLevel, TestClock } from "effect"
+import { FakeChatServer, LocalStub, OpenAiEvaluation } from "@decorum/openai"
+import { Effect, Either, Layer, Logger, LogLevel, TestClock } from "effect"
 import { describe, expect } from "vitest"
 
 const KEY = "sk-test-0123456789abcdefSECRET"
@@ -14,16 +14,25 @@ const COMMENT = "Trams never work anywhere. Only a fool would pay for this."
 const scoreInput = (comment = COMMENT) => ({ comment, article: LocalStub.article(), replyTo: null })
 const spamInput = (comment = COMMENT) => ({ comment, article: null })
 
-const engine = (server: FakeChatServer.FakeChatServer, options: OpenAiEngine.OpenAiEngineOptions = {}, local = LocalStub.make()) =>
-  OpenAiEngine.layer({
-    mode: "llm",
-    baseURL: server.url,
-    apiKey: KEY,
-    model: "test-model",
-    timeoutMs: 3_000,
-    baseBackoffMs: 10,
-    ...options
-  }).pipe(Layer.provide(local.layer))
+/** The core's engine modes over the local stub and this package's LLM port, against `server`. */
+const engine = (
+  server: FakeChatServer.FakeChatServer,
+  options: OpenAiEvaluation.OpenAiOptions & Partial<EngineModes.ModeOptions> = {},
+  local = LocalStub.make()
+) => {
+  const { cascadeBand, llmAttributes, mode = "llm", ...llm } = options
+  return EngineModes.layer({ mode, cascadeBand, llmAttributes }).pipe(
+    Layer.provide(OpenAiEvaluation.layer({
+      baseURL: server.url,
+      apiKey: KEY,
+      model: "test-model",
+      timeoutMs: 3_000,
+      baseBackoffMs: 10,
+      ...llm
+    })),
+    Layer.provide(local.layer)
+  )
+}
 
 const quiet = Logger.minimumLogLevel(LogLevel.None)
 
@@ -323,11 +332,11 @@ describe("attributes and local mode", () => {
       expect(Object.keys(server.requests[0]!.body.response_format!.json_schema!.schema as object)).toContain("properties")
     }))
 
-  it.scopedLive("local mode passes the local evaluators through and needs no key", () =>
+  it.scopedLive("local mode passes the local evaluators through and never asks the LLM", () =>
     Effect.gen(function*() {
       const server = yield* FakeChatServer.make()
       const result = yield* score().pipe(
-        Effect.provide(OpenAiEngine.layer({ mode: "local" }).pipe(Layer.provide(LocalStub.make().layer))),
+        Effect.provide(engine(server, { mode: "local", llmAttributes: true })),
         Effect.provide(quiet)
       )
       expect(result.provenance).toEqual({ model: LocalStub.MODEL })
@@ -336,44 +345,12 @@ describe("attributes and local mode", () => {
 })
 
 describe("configuration", () => {
-  const fromEnv = (env: Record<string, string>) => Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))
-
-  it.scopedLive("reads the environment, sends the key, and never logs it", () =>
+  it.effect("requires a key for api.openai.com, and none for another server", () =>
     Effect.gen(function*() {
-      const server = yield* FakeChatServer.make(() => ({ type: "status", status: 401, body: { error: { message: "Incorrect API key provided" } } }))
-      const lines: Array<string> = []
-      const capture = Logger.replace(Logger.defaultLogger, Logger.make(({ message }) => lines.push(JSON.stringify(message))))
-      const layer = OpenAiEngine.layerConfig.pipe(
-        Layer.provide(LocalStub.make().layer),
-        Layer.provide(fromEnv({
-          DECORUM_ENGINE: "llm",
-          OPENAI_API_KEY: KEY,
-          OPENAI_BASE_URL: server.url,
-          DECORUM_LLM_MODEL: "env-model",
-          DECORUM_LLM_TIMEOUT_MS: "2000",
-          DECORUM_CASCADE_BAND: "0.2,0.8"
-        }))
-      )
-      const result = yield* spam().pipe(Effect.provide(layer), Effect.provide(capture))
-      expect(result.provenance.fallbackFrom).toBe("openai:env-model@spam-check-v1")
-      expect(server.requests[0]!.headers.authorization).toBe(`Bearer ${KEY}`)
-      expect(lines.some((l) => l.includes("Decorum evaluation engine"))).toBe(true)
-      expect(lines.some((l) => l.includes("LLM evaluation failed"))).toBe(true)
-      expect(lines.join("\n")).not.toContain(KEY)
-      expect(lines.join("\n")).not.toContain("SECRET")
-    }))
-
-  it.effect("requires a key for api.openai.com, and checks the band", () =>
-    Effect.gen(function*() {
-      const noKey = yield* Effect.flip(
-        Layer.build(OpenAiEngine.layerConfig.pipe(Layer.provide(LocalStub.make().layer), Layer.provide(fromEnv({ DECORUM_ENGINE: "llm" })))).pipe(
-          Effect.scoped,
-          Effect.provide(quiet)
-        )
-      )
-      expect(String(noKey)).toContain("OPENAI_API_KEY")
-      expect(OpenAiEngine.parseBand("0.3-0.7")).toEqual(Either.right([0.3, 0.7]))
-      expect(Either.isLeft(OpenAiEngine.resolveOptions({ mode: "cascade", baseURL: "http://localhost:11434/v1", cascadeBand: [0.8, 0.2] }))).toBe(true)
-      expect(Either.isRight(OpenAiEngine.resolveOptions({ mode: "llm", baseURL: "http://localhost:11434/v1" }))).toBe(true)
+      const noKey = OpenAiEvaluation.resolveOptions({})
+      expect(Either.isLeft(noKey) && noKey.left).toContain("OPENAI_API_KEY")
+      expect(Either.isRight(OpenAiEvaluation.resolveOptions({ baseURL: "http://localhost:11434/v1" }))).toBe(true)
+      expect(Either.isLeft(OpenAiEvaluation.resolveOptions({ baseURL: "not a url" }))).toBe(true)
+      expect(OpenAiEvaluation.modelName({ model: "m" })).toBe("openai:m")
     }))
 })

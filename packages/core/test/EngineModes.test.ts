@@ -1,0 +1,95 @@
+/**
+ * The engine modes over the evaluation ports, with the core's test providers as the local side and
+ * a scripted LLM port: who answers, when the LLM is asked, and what provenance says.
+ */
+import { AttributeScorer, CommentScorer, EngineModes, LlmEvaluation, SpamChecker, TestProviders } from "@decorum/core"
+import { type Evaluated, ProviderFailure } from "@decorum/domain"
+import { assert, describe, it } from "@effect/vitest"
+import { Effect, Layer } from "effect"
+
+const LLM = "llm-1"
+
+/** An LLM port answering what the local providers answer, under its own name; `down` makes it fail. */
+const scriptedLlm = () => {
+  const state = { calls: [] as Array<string>, down: false }
+  const answer = <A>(section: string, local: Effect.Effect<Evaluated<A>, ProviderFailure>) =>
+    Effect.suspend(() => {
+      state.calls.push(section)
+      if (state.down) return Effect.fail(new ProviderFailure({ provider: `${LLM}@${section}`, evaluation: section, message: "down", transient: true }))
+      return Effect.map(local, (r): Evaluated<A> => ({ value: r.value, provenance: { model: `${LLM}@${section}` } }))
+    })
+  const layer = Layer.effect(
+    LlmEvaluation,
+    Effect.gen(function*() {
+      const scorer = yield* CommentScorer
+      const spam = yield* SpamChecker
+      const attributes = yield* AttributeScorer
+      return LlmEvaluation.of({
+        scoreComment: (input) => answer("comment", scorer.score(input)),
+        checkSpam: (input) => answer("spam", spam.check(input)),
+        checkRelevance: () => Effect.die("not used here"),
+        analyzeAttributes: (input) => answer("attributes", attributes.analyze(input))
+      })
+    })
+  ).pipe(Layer.provide(TestProviders.layer()))
+  return { state, layer }
+}
+
+const modes = (options: EngineModes.ModeOptions, llm: ReturnType<typeof scriptedLlm>) =>
+  EngineModes.layer(options).pipe(Layer.provide(Layer.merge(llm.layer, TestProviders.layer())))
+
+const score = (comment: string, detail?: "full") =>
+  Effect.flatMap(CommentScorer, (s) => s.score({ comment, article: null, replyTo: null, ...(detail ? { detail } : {}) }))
+const attributes = (text: string) =>
+  Effect.flatMap(AttributeScorer, (s) => s.analyze({ text, attributes: ["TOXICITY"], spans: [], context: { article: null, parent: null, entries: [] } }))
+
+describe("EngineModes", () => {
+  it.effect("local passes the local ports through and never asks the LLM", () =>
+    Effect.gen(function*() {
+      const llm = scriptedLlm()
+      const result = yield* score("you idiot").pipe(Effect.provide(modes({ mode: "local", llmAttributes: true }, llm)))
+      assert.deepStrictEqual(result.provenance, { model: TestProviders.MODEL })
+      yield* attributes("you idiot").pipe(Effect.provide(modes({ mode: "local", llmAttributes: true }, llm)))
+      assert.deepStrictEqual(llm.state.calls, [])
+    }))
+
+  it.effect("llm asks the LLM, and the local model answers (marked) when it fails", () =>
+    Effect.gen(function*() {
+      const llm = scriptedLlm()
+      const layer = modes({ mode: "llm" }, llm)
+      assert.deepStrictEqual((yield* score("fine").pipe(Effect.provide(layer))).provenance, { model: `${LLM}@comment` })
+      llm.state.down = true
+      assert.deepStrictEqual((yield* score("fine").pipe(Effect.provide(layer))).provenance, { model: TestProviders.MODEL, fallbackFrom: `${LLM}@comment` })
+      // Attributes stay local unless asked for.
+      assert.deepStrictEqual((yield* attributes("fine").pipe(Effect.provide(layer))).provenance, { model: TestProviders.MODEL })
+      assert.deepStrictEqual(llm.state.calls, ["comment", "comment"])
+    }))
+
+  it.effect("cascade asks the LLM only inside the band or for full detail; a failing LLM leaves the local answer", () =>
+    Effect.gen(function*() {
+      const llm = scriptedLlm()
+      const layer = modes({ mode: "cascade", cascadeBand: [0.3, 0.7] }, llm)
+      // Test providers: toxicity 0.05 for a clean comment, 0.5 with one insult, 0.95 with two.
+      assert.deepStrictEqual((yield* score("fine").pipe(Effect.provide(layer))).provenance, { model: TestProviders.MODEL })
+      assert.deepStrictEqual((yield* score("idiot moron").pipe(Effect.provide(layer))).provenance, { model: TestProviders.MODEL })
+      assert.deepStrictEqual(llm.state.calls, [])
+      assert.deepStrictEqual((yield* score("you idiot").pipe(Effect.provide(layer))).provenance, { model: `${LLM}@comment` })
+      assert.deepStrictEqual((yield* score("fine", "full").pipe(Effect.provide(layer))).provenance, { model: `${LLM}@comment` })
+      llm.state.down = true
+      assert.deepStrictEqual((yield* score("you idiot").pipe(Effect.provide(layer))).provenance, { model: TestProviders.MODEL, fallbackFrom: `${LLM}@comment` })
+      assert.deepStrictEqual(llm.state.calls, ["comment", "comment", "comment"])
+    }))
+
+  it.effect("llmAttributes sends attribute analysis through the mode as well", () =>
+    Effect.gen(function*() {
+      const llm = scriptedLlm()
+      const result = yield* attributes("fine").pipe(Effect.provide(modes({ mode: "llm", llmAttributes: true }, llm)))
+      assert.deepStrictEqual(result.provenance, { model: `${LLM}@attributes` })
+    }))
+
+  it("names the model set of each mode", () => {
+    assert.strictEqual(EngineModes.modelSet("local", "local-3", "openai:m"), "local-3")
+    assert.strictEqual(EngineModes.modelSet("llm", "local-3", "openai:m"), "openai:m")
+    assert.strictEqual(EngineModes.modelSet("cascade", "local-3", "openai:m"), "local-3+openai:m")
+  })
+})
