@@ -3,7 +3,7 @@
  * a scripted LLM port: who answers, when the LLM is asked, and what provenance says.
  */
 import { AttributeScorer, CommentScorer, EngineModes, LlmEvaluation, SpamChecker, TestProviders } from "@decorum/core"
-import { type Evaluated, ProviderFailure } from "@decorum/domain"
+import { type ArticleContext, type Evaluated, ProviderFailure } from "@decorum/domain"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 
@@ -38,8 +38,10 @@ const scriptedLlm = () => {
 const modes = (options: EngineModes.ModeOptions, llm: ReturnType<typeof scriptedLlm>) =>
   EngineModes.layer(options).pipe(Layer.provide(Layer.merge(llm.layer, TestProviders.layer())))
 
+// The test providers never read the article, so none is made up here.
+const noArticle = null as unknown as ArticleContext
 const score = (comment: string, detail?: "full") =>
-  Effect.flatMap(CommentScorer, (s) => s.score({ comment, article: null, replyTo: null, ...(detail ? { detail } : {}) }))
+  Effect.flatMap(CommentScorer, (s) => s.score({ comment, article: noArticle, replyTo: null, ...(detail ? { detail } : {}) }))
 const attributes = (text: string) =>
   Effect.flatMap(AttributeScorer, (s) => s.analyze({ text, attributes: ["TOXICITY"], spans: [], context: { article: null, parent: null, entries: [] } }))
 
