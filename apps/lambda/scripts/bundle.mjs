@@ -43,7 +43,7 @@ await build({
   bundle: true,
   platform: "node",
   format: "esm",
-  target: "node20",
+  target: "node22",
   minify: true,
   keepNames: true,
   legalComments: "linked",
