@@ -10,21 +10,20 @@ import type { StoreFailure } from "@decorum/domain"
 import { Engine, EngineConfig, type EngineSettings } from "@decorum/engine"
 import { HttpConfig } from "@decorum/http"
 import { StoreLayer } from "@decorum/store-sql"
-import { Config, ConfigError, Effect, Either, Layer, Option, Redacted } from "effect"
+import { Config, ConfigError, Effect, Either, Layer, Redacted } from "effect"
 import type { AppRequirements } from "./Handler.js"
 
 /** `EngineConfig.config`, refusing a store that is not PostgreSQL (or `memory`). */
-export const config: Config.Config<EngineSettings> = Config.all([
-  EngineConfig.config,
-  Config.all([Config.option(Config.string("DECORUM_DB")), Config.option(Config.string("DATABASE_URL"))])
-]).pipe(
-  Config.mapOrFail(([settings, given]) => {
+export const config: Config.Config<EngineSettings> = EngineConfig.config.pipe(
+  Config.mapOrFail((settings) => {
     const db = Redacted.value(settings.store.db)
-    if (!given.some((v) => Option.isSome(v) && v.value.trim() !== "")) {
+    if (settings.store.source === "default") {
       return Either.left(ConfigError.MissingData(["DECORUM_DB"], "DECORUM_DB: set it (or DATABASE_URL) to a postgres:// URL"))
     }
     if (db !== "memory" && StoreLayer.dialectOf(db) !== "pg") {
-      return Either.left(ConfigError.InvalidData(["DECORUM_DB"], "DECORUM_DB: on Lambda the store is PostgreSQL: set a postgres:// URL (or `memory` for a trial)"))
+      return Either.left(
+        ConfigError.InvalidData([settings.store.source], `${settings.store.source}: on Lambda the store is PostgreSQL: set a postgres:// URL (or \`memory\` for a trial)`)
+      )
     }
     return Either.right(settings)
   })

@@ -5,15 +5,20 @@
  * In the bundle (`npm run bundle:lambda`), the model files travel in `models/` next to this file;
  * `DECORUM_MODEL_DIR` points there unless the deployment says otherwise.
  */
+import { ConfigProvider, Layer } from "effect"
 import { existsSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import * as Handler from "./Handler.js"
 import { engineFromEnv } from "./Settings.js"
 
 const bundledModels = fileURLToPath(new URL("./models/", import.meta.url))
-if (!process.env["DECORUM_MODEL_DIR"] && existsSync(bundledModels)) process.env["DECORUM_MODEL_DIR"] = bundledModels
 
-export const handler: Handler.LambdaHandler = Handler.make(engineFromEnv())
+// The environment first; the bundle's own model directory only where the environment sets none.
+const provider = existsSync(bundledModels)
+  ? ConfigProvider.fromEnv().pipe(ConfigProvider.orElse(() => ConfigProvider.fromMap(new Map([["DECORUM_MODEL_DIR", bundledModels]]))))
+  : ConfigProvider.fromEnv()
+
+export const handler: Handler.LambdaHandler = Handler.make(engineFromEnv().pipe(Layer.provide(Layer.setConfigProvider(provider))))
 
 // Lambda runs module initialisation before the first event (with a full CPU, during the init
 // phase): build the engine now. A failure is logged and retried on the first event.

@@ -26,7 +26,7 @@ export const FIRST_ACCOUNT_EMAIL = "admin@localhost"
 export const configWith = (options: ServeOptions): Config.Config<EngineSettings> =>
   Config.map(EngineConfig.config, (settings) => ({
     ...settings,
-    store: options.db === undefined ? settings.store : { db: Redacted.make(options.db) },
+    store: options.db === undefined ? settings.store : { db: Redacted.make(options.db), source: "option" },
     server: { port: options.port ?? settings.server.port, host: options.host ?? settings.server.host }
   }))
 

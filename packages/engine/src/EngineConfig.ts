@@ -19,6 +19,8 @@ export interface EngineSettings {
   readonly store: {
     /** `DECORUM_DB`, else `DATABASE_URL`: a SQLite file path, a `postgres://` URL, or `memory`. Default `./decorum.db`. */
     readonly db: Redacted.Redacted<string>
+    /** Where `db` came from: the variable that set it, an option, or the default. */
+    readonly source: "DECORUM_DB" | "DATABASE_URL" | "option" | "default"
   }
   readonly server: {
     /** `PORT`, default 8080 (0: any free port). */
@@ -157,7 +159,13 @@ const anyText: Check<string> = (raw) => Either.right(raw.trim())
 const d = LlmEvaluators.defaultPolicy
 
 const storeConfigOf = Config.all({ db: variable("DECORUM_DB", checkDb), url: variable("DATABASE_URL", checkDb) }).pipe(
-  Config.map(({ db, url }) => ({ db: Redacted.make(Option.getOrElse(Option.orElse(db, () => url), () => "./decorum.db")) }))
+  Config.map(({ db, url }): EngineSettings["store"] =>
+    Option.isSome(db)
+      ? { db: Redacted.make(db.value), source: "DECORUM_DB" }
+      : Option.isSome(url)
+      ? { db: Redacted.make(url.value), source: "DATABASE_URL" }
+      : { db: Redacted.make("./decorum.db"), source: "default" }
+  )
 )
 
 /** `DECORUM_DB`, else `DATABASE_URL`, else `./decorum.db`: what the CLI's store commands read. */
@@ -271,7 +279,7 @@ const make = (options: EngineOptions = {}): Effect.Effect<EngineSettings, Config
     yield* Either.mapLeft(checkDb(db), (reason) => invalid("db", undefined, reason))
     const rate = options.rateLimit ?? null
     const settings: EngineSettings = {
-      store: { db: Redacted.make(db.trim()) },
+      store: { db: Redacted.make(db.trim()), source: options.db === undefined ? "default" : "option" },
       server: {
         port: yield* checked("port", options.port, checkPort, 8080),
         host: options.host ?? "0.0.0.0"

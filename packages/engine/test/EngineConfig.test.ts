@@ -8,7 +8,7 @@ const read = (env: Record<string, string>) =>
 /** The settings with the secrets unwrapped, so they compare as plain data. */
 const plain = (s: EngineSettings): unknown => ({
   ...s,
-  store: { db: Redacted.value(s.store.db) },
+  store: { ...s.store, db: Redacted.value(s.store.db) },
   llm: { ...s.llm, apiKey: s.llm.apiKey === undefined ? undefined : Redacted.value(s.llm.apiKey) }
 })
 
@@ -23,7 +23,7 @@ describe("EngineConfig from the environment", () => {
     Effect.gen(function*() {
       const settings = yield* Effect.flatMap(read({}), Either.match({ onLeft: Effect.die, onRight: Effect.succeed }))
       assert.deepStrictEqual(plain(settings), {
-        store: { db: "./decorum.db" },
+        store: { db: "./decorum.db", source: "default" },
         server: { port: 8080, host: "0.0.0.0" },
         http: { publicUrl: null, bodyLimitBytes: null, rateLimit: null },
         model: "trained",
@@ -55,6 +55,7 @@ describe("EngineConfig from the environment", () => {
       assert.isTrue(Either.isRight(fromUrl))
       if (Either.isRight(fromUrl)) {
         assert.strictEqual(Redacted.value(fromUrl.right.store.db), "postgres://u:p@db:5432/x")
+        assert.strictEqual(fromUrl.right.store.source, "DATABASE_URL")
         assert.strictEqual(fromUrl.right.server.port, 8080)
       }
     }))

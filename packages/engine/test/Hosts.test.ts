@@ -60,7 +60,7 @@ const environment = (port: number): Record<string, string> => ({
 })
 
 const expected = (port: number) => ({
-  store: { db: "memory" },
+  store: { db: "memory", source: "DATABASE_URL" },
   server: { port, host: "127.0.0.1" },
   http: { publicUrl: "https://moderation.example.com/", bodyLimitBytes: 2048, rateLimit: { perMinute: 1, burst: 2 } },
   model: { directory: join(root, "packages/local/models") },
@@ -87,7 +87,7 @@ const expected = (port: number) => ({
 
 const plain = (s: EngineSettings): unknown => ({
   ...s,
-  store: { db: Redacted.value(s.store.db) },
+  store: { ...s.store, db: Redacted.value(s.store.db) },
   llm: { ...s.llm, apiKey: s.llm.apiKey === undefined ? undefined : Redacted.value(s.llm.apiKey) }
 })
 
@@ -168,7 +168,8 @@ describe("one EngineConfig in every host", () => {
       const env = { DECORUM_DB: "memory", DATABASE_URL: "postgres://unused@127.0.0.1:1/x", DECORUM_LOCAL_MODEL: "lexicon" }
       for (const layer of [serverLayer({ port: 0, host: "127.0.0.1" }), Settings.engineFromEnv(), DecorumLayerConfig()]) {
         const context = yield* Layer.build((layer as Layer.Layer<EngineConfig, unknown>).pipe(Layer.provide(provider(env))))
-        assert.strictEqual(Redacted.value(Context.get(context, EngineConfig).store.db), "memory")
+        const { store } = Context.get(context, EngineConfig)
+        assert.deepStrictEqual([Redacted.value(store.db), store.source], ["memory", "DECORUM_DB"])
       }
     }).pipe(Effect.scoped))
 })
