@@ -85,3 +85,18 @@ export const stop = (running: Running, signal: NodeJS.Signals = "SIGTERM") =>
     running.child.once("exit", (code) => resolve(code))
     running.child.kill(signal)
   })
+
+/** Runs a `decorum` command to completion without blocking this process's event loop. */
+export const runCliAsync = async (args: ReadonlyArray<string>, env: Record<string, string> = {}) => {
+  const cli = await bundleCli()
+  const child = spawn(process.execPath, [cli, ...args], {
+    cwd: root,
+    env: { ...process.env, DECORUM_MODEL_DIR: join(root, "packages/local/models"), ...env }
+  })
+  let stdout = ""
+  let stderr = ""
+  child.stdout.on("data", (c: Buffer) => (stdout += c.toString()))
+  child.stderr.on("data", (c: Buffer) => (stderr += c.toString()))
+  const code = await new Promise<number | null>((resolve) => child.on("close", resolve))
+  return { code, stdout, stderr }
+}

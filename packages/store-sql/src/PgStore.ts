@@ -10,7 +10,9 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import * as PgClient from "@effect/sql-pg/PgClient"
 import * as PgMigrator from "@effect/sql-pg/PgMigrator"
 import { StoreFailure } from "@decorum/domain"
-import { Config, type ConfigError, Context, Duration, Effect, Layer, Option, Redacted } from "effect"
+import { Config, type ConfigError, Context, Duration, Effect, Layer, Option, Redacted, type Scope } from "effect"
+import type * as KeyCache from "./KeyCache.js"
+import pg from "pg"
 import { migrations, migrationsTable } from "./Migrations.js"
 import * as SqlStores from "./SqlStores.js"
 
@@ -79,9 +81,107 @@ export const clientLayer = (
     })
   ).pipe(Layer.provide(Reactivity.layer))
 
-/** Every store port on PostgreSQL, migrated on startup; the pool closes with the scope. */
+/** The channel every key change is announced on (database-wide: every schema shares it). */
+export const KEY_CHANNEL = "decorum_keys"
+
+const HEARTBEAT = "heartbeat"
+
+export interface ChangeProbeOptions {
+  /** How often this process notifies the channel to prove it is alive. Default: 1 second. */
+  readonly heartbeatMillis?: number
+  /** With nothing heard on the channel for this long, nothing is cached. Default: 3 heartbeats. */
+  readonly silentAfterMillis?: number
+}
+
+/**
+ * The key cache's change probe on PostgreSQL: `LISTEN decorum_keys` on a connection of its own.
+ * Every notification other than a heartbeat is a key change somewhere and moves the stamp on. The
+ * probe also sends a heartbeat every second; while nothing (heartbeat or change) has been heard for
+ * three of them (not listening yet, or a connection that died without an error) the stamp is
+ * `undefined`, nothing is served from memory, and the listener reconnects.
+ */
+export const changeProbe = (
+  url: string,
+  options: ChangeProbeOptions = {}
+): Effect.Effect<KeyCache.ChangeProbe, never, SqlClient.SqlClient | Scope.Scope> =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const heartbeat = options.heartbeatMillis ?? 1000
+    const silentAfter = options.silentAfterMillis ?? 3 * heartbeat
+    let generation = 0
+    let lastHeard = Number.NEGATIVE_INFINITY
+    const silent = () => Date.now() - lastHeard > silentAfter
+
+    const connect = Effect.acquireRelease(
+      Effect.tryPromise(async () => {
+        const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000, application_name: "decorum-keys" })
+        client.on("error", () => {})
+        try {
+          await client.connect()
+          await client.query(`LISTEN ${KEY_CHANNEL}`)
+          return client
+        } catch (error) {
+          await client.end().catch(() => {})
+          throw error
+        }
+      }),
+      (client) => Effect.promise(() => client.end().catch(() => {})).pipe(Effect.timeoutOption(Duration.seconds(1)))
+    )
+    // `PgClient.notify` sends `NOTIFY channel, $1`, which PostgreSQL rejects; `pg_notify` takes parameters.
+    const notify = (payload: string) => Effect.asVoid(sql`select pg_notify(${KEY_CHANNEL}, ${payload})`)
+    // One connection's life: hears notifications until it fails, ends, or goes silent.
+    const session = Effect.scoped(Effect.gen(function*() {
+      const client = yield* connect
+      // Hearing its own first heartbeat proves the channel works: caching starts then.
+      yield* Effect.forkScoped(Effect.ignore(notify(HEARTBEAT)))
+      const closed = Effect.async<never, string>((resume) => {
+        const onNotification = (message: pg.Notification) => {
+          if (message.channel !== KEY_CHANNEL) return
+          lastHeard = Date.now()
+          if (message.payload !== HEARTBEAT) generation++
+        }
+        const onEnd = () => resume(Effect.fail("ended"))
+        client.on("notification", onNotification)
+        client.on("error", onEnd)
+        client.on("end", onEnd)
+        return Effect.sync(() => {
+          client.off("notification", onNotification)
+          client.off("error", onEnd)
+          client.off("end", onEnd)
+        })
+      })
+      const watchdog = Effect.sleep(Duration.millis(silentAfter)).pipe(
+        Effect.repeat({ until: silent }),
+        Effect.zipRight(Effect.fail("silent"))
+      )
+      return yield* Effect.raceFirst(closed, watchdog)
+    }))
+    yield* session.pipe(
+      Effect.catchAllCause(() => Effect.sync(() => generation++)),
+      Effect.zipRight(Effect.sleep(Duration.millis(heartbeat))),
+      Effect.forever,
+      Effect.forkScoped
+    )
+    yield* notify(HEARTBEAT).pipe(
+      Effect.ignore,
+      Effect.zipRight(Effect.sleep(Duration.millis(heartbeat))),
+      Effect.forever,
+      Effect.forkScoped
+    )
+    return {
+      stamp: () => (silent() ? undefined : generation),
+      changed: (keyId: string) => notify(keyId).pipe(Effect.mapError(failure("PgStore.notify")))
+    }
+  })
+
+/**
+ * Every store port on PostgreSQL, migrated on startup; the pool closes with the scope. Verified
+ * keys are cached in memory; key changes are announced with NOTIFY (see `changeProbe`).
+ */
 export const layer = (options: PgStoreOptions): Layer.Layer<SqlStores.Stores, StoreFailure> =>
-  SqlStores.layer.pipe(Layer.provide(clientLayer(options)))
+  SqlStores.layerWithKeyCache(changeProbe(typeof options.url === "string" ? options.url : Redacted.value(options.url)), {
+    ttlMillis: 10_000
+  }).pipe(Layer.provide(clientLayer(options)))
 
 /** `layer` with the URL read (as a secret) from `DATABASE_URL`, or from the given config. */
 export const layerConfig = (

@@ -12,7 +12,8 @@ import type { Account, ApiKeyInfo, ArticleContext, ScoreSuggestion } from "@deco
 import { AccountId, ArticleContextId, StoreFailure } from "@decorum/domain"
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
-import { Clock, Context, Effect, Layer, Option, ParseResult, Schema } from "effect"
+import { Clock, Context, Effect, Layer, Option, ParseResult, Schema, type Scope } from "effect"
+import * as KeyCache from "./KeyCache.js"
 
 /** Every store port, as a layer provides them. */
 export type Stores = AccountStore | ArticleContextStore | SuggestionStore | StoreHealth
@@ -365,3 +366,19 @@ export const make = Effect.gen(function*() {
 
 /** The store ports on the `SqlClient` in context (migrations already run: see `SqliteStore` / `PgStore`). */
 export const layer: Layer.Layer<Stores, never, SqlClient.SqlClient> = Layer.effectContext(make)
+
+/**
+ * `layer` with verified keys cached in memory behind a change probe (see `KeyCache`). The probe is
+ * acquired in the layer's scope, so whatever it holds (a connection, a listener) is released with it.
+ */
+export const layerWithKeyCache = <E, R>(
+  probe: Effect.Effect<KeyCache.ChangeProbe, E, R | Scope.Scope>,
+  options?: KeyCache.CacheOptions
+): Layer.Layer<Stores, E, SqlClient.SqlClient | Exclude<R, Scope.Scope>> =>
+  Layer.scopedContext(
+    Effect.gen(function*() {
+      const stores = yield* make
+      const changes = yield* probe
+      return Context.add(stores, AccountStore, KeyCache.cached(Context.get(stores, AccountStore), changes, options))
+    })
+  )

@@ -10,8 +10,10 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
 import * as SqliteMigrator from "@effect/sql-sqlite-node/SqliteMigrator"
 import { StoreFailure } from "@decorum/domain"
-import { Config, type ConfigError, Context, Duration, Effect, Layer, Option } from "effect"
+import Sqlite from "better-sqlite3"
+import { Config, type ConfigError, Context, Duration, Effect, Layer, Option, type Scope } from "effect"
 import { sqliteUnsupported } from "./internal/driverSupport.js"
+import type * as KeyCache from "./KeyCache.js"
 import { migrations, migrationsTable } from "./Migrations.js"
 import * as SqlStores from "./SqlStores.js"
 
@@ -68,9 +70,33 @@ export const clientLayer = (
     )
   ).pipe(Layer.provide(Reactivity.layer))
 
-/** Every store port on a SQLite file, migrated on startup; the connection closes with the scope. */
+const isMemory = (filename: string) => filename === "" || filename === ":memory:" || filename.startsWith("file::memory:")
+
+/**
+ * The key cache's change probe on SQLite: `PRAGMA data_version` on a read-only connection of its
+ * own, which changes whenever any connection (this process's or another's) commits to the file.
+ * An in-memory database has no other writer, so there the store's own revocations suffice.
+ */
+export const changeProbe = (filename: string): Effect.Effect<KeyCache.ChangeProbe, StoreFailure, Scope.Scope> =>
+  isMemory(filename)
+    ? Effect.succeed({ stamp: () => 0 })
+    : Effect.acquireRelease(
+      Effect.try({
+        try: () => new Sqlite(filename, { readonly: true, fileMustExist: true }),
+        catch: (cause) => failure("SqliteStore.open")({ message: `cannot open ${filename}`, cause })
+      }),
+      (db) => Effect.sync(() => db.close())
+    ).pipe(Effect.map((db) => {
+      const version = db.prepare("pragma data_version").pluck()
+      return { stamp: () => version.get() }
+    }))
+
+/**
+ * Every store port on a SQLite file, migrated on startup; the connections close with the scope.
+ * Verified keys are cached in memory and re-read after any commit to the file (see `KeyCache`).
+ */
 export const layer = (options: SqliteStoreOptions): Layer.Layer<SqlStores.Stores, StoreFailure> =>
-  SqlStores.layer.pipe(Layer.provide(clientLayer(options)))
+  SqlStores.layerWithKeyCache(changeProbe(options.filename)).pipe(Layer.provide(clientLayer(options)))
 
 /** `layer` with the file name read from `DECORUM_DB` (or from the given config). */
 export const layerConfig = (
