@@ -107,7 +107,7 @@ export interface PreparedAnalyze {
 }
 
 /** Validates a request: every request error of analyze surfaces here, before any scoring. */
-export const prepare = Effect.fn("Analyze.prepare")(function*(request: Perspective.AnalyzeCommentRequest, family: Family) {
+export const prepare = Effect.fnUntraced(function*(request: Perspective.AnalyzeCommentRequest, family: Family) {
   const text = yield* commentText(request.comment)
   const context = yield* readContext(request.context)
   const requested = yield* readAttributes(request, family)
@@ -121,7 +121,7 @@ export const prepare = Effect.fn("Analyze.prepare")(function*(request: Perspecti
 })
 
 /** Scores a prepared request. The response keys echo the names as requested. */
-export const run = Effect.fn("Analyze.run")(function*(prepared: PreparedAnalyze) {
+export const run = Effect.fnUntraced(function*(prepared: PreparedAnalyze) {
   const { requested, spans } = prepared
   const attributes = [...new Set(requested.map((r) => r.attribute))]
   // Every requested attribute may have been dropped (`dropUnsupportedAttributes`): nothing is
@@ -155,6 +155,9 @@ export const run = Effect.fn("Analyze.run")(function*(prepared: PreparedAnalyze)
   return { value: response, provenance: result.provenance } satisfies Evaluated<Perspective.AnalyzeCommentResponse>
 })
 
-/** Validates and scores an analyze request. */
+/**
+ * Validates and scores an analyze request. One span for the whole call, without a stack trace:
+ * this runs on every request, and its two steps are too cheap to be worth spans of their own.
+ */
 export const analyze = (request: Perspective.AnalyzeCommentRequest, family: Family) =>
-  Effect.flatMap(prepare(request, family), run)
+  Effect.flatMap(prepare(request, family), run).pipe(Effect.withSpan("Analyze.analyze", { captureStackTrace: false }))

@@ -29,7 +29,7 @@ export interface CreateArticleContextInput {
 
 const blankToNull = (s: string | null | undefined): string | null => (s === undefined || s === null || s.trim() === "" ? null : s.trim())
 
-export const create = Effect.fn("ArticleContexts.create")(function*(account: Account, input: CreateArticleContextInput) {
+export const create = Effect.fn("ArticleContexts.create", { captureStackTrace: false })(function*(account: Account, input: CreateArticleContextInput) {
   const text = blankToNull(input.text)
   const url = blankToNull(input.url)
   if (text !== null && url !== null) {
@@ -73,7 +73,7 @@ export const create = Effect.fn("ArticleContexts.create")(function*(account: Acc
  * Resolves the `article_context_id` of a request. `evaluation` names what needs it, for the
  * message when it is missing.
  */
-export const resolve = Effect.fn("ArticleContexts.resolve")(function*(
+export const resolve = Effect.fn("ArticleContexts.resolve", { captureStackTrace: false })(function*(
   account: Account,
   raw: string | null | undefined,
   evaluation: string
@@ -109,20 +109,20 @@ const parseId = (raw: string | null | undefined, evaluation: string) => {
 }
 
 /** Reads a context the account owns (404 otherwise: this is a resource read, not an evaluation). */
-export const get = Effect.fn("ArticleContexts.get")(function*(account: Account, raw: string) {
+export const get = Effect.fn("ArticleContexts.get", { captureStackTrace: false })(function*(account: Account, raw: string) {
   if (!isUuid(raw)) return yield* new InvalidArticleContextId({ value: raw, message: `Article context id must be a UUID, got: ${raw.slice(0, 64)}` })
   const found = yield* (yield* ArticleContextStore).get(account.id, ArticleContextId.make(raw.toLowerCase()))
   if (Option.isNone(found)) return yield* new NotFound({ message: `No article context ${raw}.` })
   return found.value
 })
 
-export const remove = Effect.fn("ArticleContexts.remove")(function*(account: Account, raw: string) {
+export const remove = Effect.fn("ArticleContexts.remove", { captureStackTrace: false })(function*(account: Account, raw: string) {
   if (!isUuid(raw)) return yield* new InvalidArticleContextId({ value: raw, message: `Article context id must be a UUID, got: ${raw.slice(0, 64)}` })
   const removed = yield* (yield* ArticleContextStore).remove(account.id, ArticleContextId.make(raw.toLowerCase()))
   if (!removed) return yield* new NotFound({ message: `No article context ${raw}.` })
 })
 
-export const list = Effect.fn("ArticleContexts.list")(function*(account: Account) {
+export const list = Effect.fn("ArticleContexts.list", { captureStackTrace: false })(function*(account: Account) {
   return yield* (yield* ArticleContextStore).list(account.id)
 })
 

@@ -68,7 +68,7 @@ export const createKey = (email: string, label: string | null = null) =>
     const generated = yield* generateKey
     yield* store.insertKey({ accountId: account.id, keyId: generated.keyId, hash: generated.hash, label })
     return { account, key: generated.key, keyId: generated.keyId }
-  }).pipe(Effect.withSpan("Auth.createKey"))
+  }).pipe(Effect.withSpan("Auth.createKey", { captureStackTrace: false }))
 
 const verifyKey = (key: string) =>
   Effect.gen(function*() {
@@ -95,7 +95,7 @@ export const authenticate = (email: string | undefined, key: string | undefined)
       return yield* new Unauthorized({ reason: "invalid", message: INVALID })
     }
     return account.value
-  }).pipe(Effect.withSpan("Auth.authenticate"))
+  }).pipe(Effect.withSpan("Auth.authenticate", { captureStackTrace: false }))
 
 /** Key-only authentication of the Google-shaped family: the key alone names the account. */
 export const authenticateKey = (key: string | undefined) =>
@@ -111,4 +111,4 @@ export const authenticateKey = (key: string | undefined) =>
       return yield* new Unauthorized({ reason: "invalid", message: "API key not valid. Please pass a valid API key." })
     }
     return account.value
-  }).pipe(Effect.withSpan("Auth.authenticateKey"))
+  }).pipe(Effect.withSpan("Auth.authenticateKey", { captureStackTrace: false }))

@@ -30,7 +30,7 @@ export interface EvaluationOptions {
 
 const withDetail = (options: EvaluationOptions) => (options.detail ? { detail: options.detail } : {})
 
-export const scoreComment = Effect.fn("CommentScoring.score")(function*(
+export const scoreComment = Effect.fn("CommentScoring.score", { captureStackTrace: false })(function*(
   account: Account,
   request: Native.CommentScoreRequest,
   options: EvaluationOptions = {}
@@ -40,7 +40,7 @@ export const scoreComment = Effect.fn("CommentScoring.score")(function*(
   return yield* (yield* CommentScorer).score({ comment, article, replyTo: optionalText(request.reply_to_comment), ...withDetail(options) })
 })
 
-export const checkSpam = Effect.fn("SpamCheck.check")(function*(
+export const checkSpam = Effect.fn("SpamCheck.check", { captureStackTrace: false })(function*(
   account: Account,
   request: Native.SpamCheckRequest,
   options: EvaluationOptions = {}
@@ -50,7 +50,7 @@ export const checkSpam = Effect.fn("SpamCheck.check")(function*(
   return yield* (yield* SpamChecker).check({ comment, article, ...withDetail(options) })
 })
 
-export const checkRelevance = Effect.fn("RelevanceCheck.check")(function*(
+export const checkRelevance = Effect.fn("RelevanceCheck.check", { captureStackTrace: false })(function*(
   account: Account,
   request: Native.RelevanceRequest,
   options: EvaluationOptions = {}

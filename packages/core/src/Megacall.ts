@@ -53,7 +53,7 @@ const perspectiveAttributes = (
   )
 }
 
-export const megacall = Effect.fn("Megacall.evaluate")(function*(
+export const megacall = Effect.fn("Megacall.evaluate", { captureStackTrace: false })(function*(
   account: Account,
   request: Native.MegacallRequest,
   /** The raw body, to find flags this version does not offer. */

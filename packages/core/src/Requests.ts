@@ -4,7 +4,7 @@
  * `InvalidRequest`.
  */
 import { InvalidRequest, Limits } from "@decorum/domain"
-import { Effect, ParseResult, Schema } from "effect"
+import { Effect, Either, ParseResult, Schema } from "effect"
 
 /** Longest excerpt of a request's own text an error message quotes. */
 export const EXCERPT_LENGTH = 120
@@ -62,11 +62,26 @@ export const valueNestsDeeperThan = (value: unknown, max: number): boolean => {
 export const tooDeep = () =>
   new InvalidRequest({ message: `The request nests objects or arrays deeper than ${Limits.maxNestingDepth} levels.` })
 
-export const decode = <A, I>(schema: Schema.Schema<A, I>, value: unknown): Effect.Effect<A, InvalidRequest> =>
-  typeof value !== "object" || value === null || Array.isArray(value)
-    ? Effect.fail(new InvalidRequest({ message: "The request must be an object." }))
-    : valueNestsDeeperThan(value, Limits.maxNestingDepth)
-    ? Effect.fail(tooDeep())
-    : Schema.decodeUnknown(schema, { onExcessProperty: "ignore", errors: "first" })(value).pipe(
-      Effect.mapError((error) => new InvalidRequest({ message: describeParseError(error) }))
-    )
+// Compiled once per schema, and synchronous: request schemas have no effects, and decoding through
+// an Effect costs more than the decoding itself on every request.
+const decoders = new WeakMap<object, (value: unknown) => Either.Either<unknown, ParseResult.ParseError>>()
+
+const decoderOf = <A, I>(schema: Schema.Schema<A, I>) => {
+  let decoder = decoders.get(schema)
+  if (decoder === undefined) {
+    decoder = Schema.decodeUnknownEither(schema, { onExcessProperty: "ignore", errors: "first" })
+    decoders.set(schema, decoder)
+  }
+  return decoder as (value: unknown) => Either.Either<A, ParseResult.ParseError>
+}
+
+export const decode = <A, I>(schema: Schema.Schema<A, I>, value: unknown): Effect.Effect<A, InvalidRequest> => {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return Effect.fail(new InvalidRequest({ message: "The request must be an object." }))
+  }
+  if (valueNestsDeeperThan(value, Limits.maxNestingDepth)) return Effect.fail(tooDeep())
+  const decoded = decoderOf(schema)(value)
+  return Either.isRight(decoded)
+    ? Effect.succeed(decoded.right)
+    : Effect.fail(new InvalidRequest({ message: describeParseError(decoded.left) }))
+}

@@ -7,7 +7,7 @@ import { Effect } from "effect"
 import { commentText, readContext } from "./Analyze.js"
 import { SuggestionStore } from "./Stores.js"
 
-export const suggestScore = Effect.fn("Suggest.suggestScore")(function*(account: Account, request: Perspective.SuggestCommentScoreRequest) {
+export const suggestScore = Effect.fn("Suggest.suggestScore", { captureStackTrace: false })(function*(account: Account, request: Perspective.SuggestCommentScoreRequest) {
   const text = yield* commentText(request.comment)
   // Same rule as analyze: `context.entries` or `context.articleAndParentComment`, not both.
   yield* readContext(request.context)

@@ -154,7 +154,7 @@ const operation = (name: string) =>
     Effect.mapError((error) =>
       error instanceof StoreFailure ? error : new StoreFailure({ operation: name, message: failureMessage(error) })
     ),
-    Effect.withSpan(`SqlStores.${name}`)
+    Effect.withSpan(`SqlStores.${name}`, { captureStackTrace: false })
   )
 
 const normalizeEmail = (email: string) => email.trim().toLowerCase()

@@ -1,6 +1,6 @@
 /**
  * `npm run bench:engine`: the in-process costs behind one request, without HTTP: key hashing, the
- * key lookup in the store (SQLite), authentication, request decoding, the local models and a whole
+ * key lookup in the store (SQLite, through the key cache), authentication, request decoding, the local models and a whole
  * Perspective analyze. Each step runs 500 times to warm up, then N times (BENCH_ITERATIONS, default
  * 5,000); the figure is the mean per call, including the cost of running an Effect.
  */
@@ -34,7 +34,7 @@ const main = async () => {
     console.log(`Mean per call over ${iterations} calls (model ${model.version}).\n`)
     await measure("Effect.void (the cost of running an Effect)", () => runtime.runPromise(Effect.void))
     await measure("key hash (SHA-256)", () => runtime.runPromise(Auth.hashKey(key)))
-    await measure("key lookup (SQLite through @effect/sql)", () => runtime.runPromise(Effect.flatMap(AccountStore, (s) => s.findKey(keyId))))
+    await measure("key lookup (SQLite, cached)", () => runtime.runPromise(Effect.flatMap(AccountStore, (s) => s.findKey(keyId))))
     await measure("authenticate (hash + lookup + compare)", () => runtime.runPromise(Auth.authenticate("bench@example.com", key)))
     await measure("decode an analyze request", () =>
       runtime.runPromise(Requests.decode(Perspective.AnalyzeCommentRequest, Perspective.normalizeRequestKeys(BODY))))

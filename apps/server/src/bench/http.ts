@@ -9,7 +9,8 @@
  * Then the same Decorum server on routes that each add a step (routing only, authentication, a
  * single evaluation), to show where the time goes.
  *
- * Options (env): BENCH_DURATION (seconds, default 10), BENCH_CONNECTIONS (default 16).
+ * Options (env): BENCH_DURATION (seconds, default 10), BENCH_CONNECTIONS (default 32), BENCH_STEPS=0
+ * (skip the per-route table), BENCH_BIN (the `decorum` entry point to measure; default this build's).
  */
 import autocannon from "autocannon"
 import { type ChildProcess, spawn } from "node:child_process"
@@ -19,15 +20,16 @@ import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 
 const duration = Number(process.env["BENCH_DURATION"] ?? 10)
-const connections = Number(process.env["BENCH_CONNECTIONS"] ?? 16)
+const connections = Number(process.env["BENCH_CONNECTIONS"] ?? 32)
 const here = dirname(fileURLToPath(import.meta.url))
-const bin = join(here, "..", "bin.js")
+// BENCH_BIN: another build's `bin.js` (an older checkout's, for a before/after comparison).
+const bin = process.env["BENCH_BIN"] ?? join(here, "..", "bin.js")
 
-const BODY = JSON.stringify({
-  comment: { text: "I think the council is wrong about the library budget, and frankly the plan is a stupid waste of money." },
-  requestedAttributes: { TOXICITY: {}, INSULT: {}, PROFANITY: {} },
-  languages: ["en"]
-})
+const TEXT = "I think the council is wrong about the library budget, and frankly the plan is a stupid waste of money."
+const SIX = ["TOXICITY", "INSULT", "PROFANITY", "THREAT", "IDENTITY_ATTACK", "SEVERE_TOXICITY"]
+const analyzeBody = (attributes: ReadonlyArray<string>) =>
+  JSON.stringify({ comment: { text: TEXT }, requestedAttributes: Object.fromEntries(attributes.map((a) => [a, {}])), languages: ["en"] })
+const BODY = analyzeBody(SIX)
 
 const BARE_SERVER = `
 const http = require("node:http")
@@ -97,15 +99,24 @@ const main = async () => {
     children.push(bare)
     const bareUrl = (await waitForUrl(bare, () => true)).url
 
-    console.log(`Load: ${connections} connections, ${duration} s per server, POST analyze with 3 attributes.\n`)
-    const base = await load(`${bareUrl}/v1alpha1/comments:analyze`, { "content-type": "application/json" })
-    const ours = await load(`${decorumUrl}/v1alpha1/comments:analyze?key=${key}`, { "content-type": "application/json" })
-    if (ours.non2xx > 0 || ours.errors > 0) throw new Error(`Decorum answered ${ours.non2xx} non-2xx and ${ours.errors} errors`)
+    console.log(`Load: ${connections} connections, ${duration} s per server, POST comments:analyze.\n`)
     const row = (name: string, r: Result) =>
-      `${name.padEnd(30)} ${r.rps.toFixed(0).padStart(8)} req/s   p50 ${String(r.p50).padStart(4)} ms   p99 ${String(r.p99).padStart(4)} ms`
+      `${name.padEnd(34)} ${r.rps.toFixed(0).padStart(8)} req/s   p50 ${String(r.p50).padStart(4)} ms   p99 ${String(r.p99).padStart(4)} ms`
+    const base = await load(`${bareUrl}/v1alpha1/comments:analyze`, { "content-type": "application/json" })
     console.log(row("bare node:http JSON", base))
-    console.log(row("Decorum analyze", ours))
-    console.log(`\nDecorum / bare throughput ratio: ${(ours.rps / base.rps).toFixed(2)}`)
+    const analyze = async (attributes: ReadonlyArray<string>) => {
+      const r = await load(`${decorumUrl}/v1alpha1/comments:analyze?key=${key}`, { "content-type": "application/json" }, {
+        method: "POST",
+        body: analyzeBody(attributes)
+      })
+      if (r.non2xx > 0 || r.errors > 0) throw new Error(`Decorum answered ${r.non2xx} non-2xx and ${r.errors} errors`)
+      console.log(row(`Decorum analyze, ${attributes.length} attribute${attributes.length === 1 ? "" : "s"}`, r))
+      return r
+    }
+    await analyze(["TOXICITY"])
+    const ours = await analyze(SIX)
+    console.log(`\nDecorum (6 attributes) / bare throughput ratio: ${(ours.rps / base.rps).toFixed(2)}`)
+    if (process.env["BENCH_STEPS"] === "0") return
 
     // Where the time goes: the same server on routes that add one step at a time.
     const auth = { "x-user-email": "admin@localhost", "x-api-key": key }
@@ -123,7 +134,7 @@ const main = async () => {
       if (r.non2xx > 0 || r.errors > 0) throw new Error(`${name}: ${r.non2xx} non-2xx, ${r.errors} errors`)
       console.log(row(name, r))
     }
-    console.log(row("POST analyze (above)", ours))
+    console.log(row("POST analyze, 6 attributes (above)", ours))
   } finally {
     for (const c of children) c.kill("SIGTERM")
     rmSync(dir, { recursive: true, force: true })
