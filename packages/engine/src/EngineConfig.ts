@@ -9,9 +9,9 @@
  * - `EngineConfig.layer(options)`: from options, with the same defaults and checks.
  * - `EngineConfig.describe(error)`: a `ConfigError` as the lines an operator reads.
  */
-import type { EngineModes, RateLimitOptions } from "@decorum/core"
+import { EngineModes, type RateLimitOptions } from "@decorum/core"
 import { FetchDefaults, type LocalEngine } from "@decorum/local"
-import { LlmEvaluators, OpenAiClient, type OpenAiEvaluation } from "@decorum/openai"
+import { LlmEvaluators, OpenAiClient, OpenAiEvaluation } from "@decorum/openai"
 import { Config, ConfigError, Context, Effect, Either, Layer, Option, Redacted } from "effect"
 
 /** The settings, every default filled in. */
@@ -158,7 +158,8 @@ const anyText: Check<string> = (raw) => Either.right(raw.trim())
 
 const d = LlmEvaluators.defaultPolicy
 
-const storeConfigOf = Config.all({ db: variable("DECORUM_DB", checkDb), url: variable("DATABASE_URL", checkDb) }).pipe(
+/** `DECORUM_DB`, else `DATABASE_URL`, else `./decorum.db`: what the CLI's store commands read. */
+const storeConfig: Config.Config<EngineSettings["store"]> = Config.all({ db: variable("DECORUM_DB", checkDb), url: variable("DATABASE_URL", checkDb) }).pipe(
   Config.map(({ db, url }): EngineSettings["store"] =>
     Option.isSome(db)
       ? { db: Redacted.make(db.value), source: "DECORUM_DB" }
@@ -167,9 +168,6 @@ const storeConfigOf = Config.all({ db: variable("DECORUM_DB", checkDb), url: var
       : { db: Redacted.make("./decorum.db"), source: "default" }
   )
 )
-
-/** `DECORUM_DB`, else `DATABASE_URL`, else `./decorum.db`: what the CLI's store commands read. */
-const storeConfig: Config.Config<EngineSettings["store"]> = storeConfigOf
 
 const rateLimitConfig = Config.all({
   perMinute: variable("DECORUM_RATE_LIMIT_PER_MINUTE", number(Number.MIN_VALUE)),
@@ -189,9 +187,9 @@ const llmConfig: Config.Config<LlmSettings> = Config.all({
   mode: withDefault(variable("DECORUM_ENGINE", oneOf("local", "llm", "cascade")), "local" as const),
   apiKey: orUndefined(variable("OPENAI_API_KEY", (raw) => Either.right(Redacted.make(raw.trim())), { secret: true })),
   baseURL: withDefault(variable("OPENAI_BASE_URL", httpUrl), OpenAiClient.DEFAULT_BASE_URL),
-  model: withDefault(variable("DECORUM_LLM_MODEL", anyText), "gpt-4o-mini"),
+  model: withDefault(variable("DECORUM_LLM_MODEL", anyText), OpenAiEvaluation.DEFAULT_MODEL),
   timeoutMs: withDefault(variable("DECORUM_LLM_TIMEOUT_MS", wholeNumber(1)), d.timeoutMs),
-  cascadeBand: withDefault(variable("DECORUM_CASCADE_BAND", band), [0.25, 0.75] as const),
+  cascadeBand: withDefault(variable("DECORUM_CASCADE_BAND", band), EngineModes.DEFAULT_BAND),
   llmAttributes: withDefault(variable("DECORUM_LLM_ATTRIBUTES", boolean), false),
   structuredOutput: withDefault(variable("DECORUM_LLM_STRUCTURED_OUTPUT", oneOf("auto", "json_schema", "json_object")), "auto" as const),
   temperature: orUndefined(variable("DECORUM_LLM_TEMPERATURE", number(0, 2))),
@@ -201,7 +199,10 @@ const llmConfig: Config.Config<LlmSettings> = Config.all({
   breakerThreshold: withDefault(variable("DECORUM_LLM_BREAKER_THRESHOLD", wholeNumber(1)), d.breakerThreshold),
   breakerCooldownMs: withDefault(variable("DECORUM_LLM_BREAKER_COOLDOWN_MS", wholeNumber(0)), d.breakerCooldownMs)
 }).pipe(
-  Config.map((llm): LlmSettings => ({ ...llm, baseBackoffMs: d.baseBackoffMs, headers: undefined })),Config.mapOrFail((llm) => Either.map(checkKey(llm, "OPENAI_API_KEY", "DECORUM_ENGINE", "OPENAI_BASE_URL"), () => llm)))
+  // The backoff and extra headers are options only; the environment keeps their defaults.
+  Config.map((llm): LlmSettings => ({ ...llm, baseBackoffMs: d.baseBackoffMs, headers: undefined })),
+  Config.mapOrFail((llm) => Either.map(checkKey(llm, "OPENAI_API_KEY", "DECORUM_ENGINE", "OPENAI_BASE_URL"), () => llm))
+)
 
 /** An LLM mode against api.openai.com needs a key; self-hosted servers usually do not. */
 const checkKey = (llm: LlmSettings, key: string, mode: string, base: string): Either.Either<void, ConfigError.ConfigError> =>
@@ -306,9 +307,9 @@ const make = (options: EngineOptions = {}): Effect.Effect<EngineSettings, Config
         mode: yield* checked<EngineModes.EngineMode>("llm.mode", llm.mode, oneOf("local", "llm", "cascade"), "local"),
         apiKey: llm.apiKey === undefined ? undefined : Redacted.isRedacted(llm.apiKey) ? llm.apiKey : Redacted.make(llm.apiKey),
         baseURL: yield* checked("llm.baseURL", llm.baseURL?.trim() || undefined, httpUrl, OpenAiClient.DEFAULT_BASE_URL),
-        model: llm.model?.trim() || "gpt-4o-mini",
+        model: llm.model?.trim() || OpenAiEvaluation.DEFAULT_MODEL,
         timeoutMs: yield* checked("llm.timeoutMs", llm.timeoutMs, wholeNumber(1), d.timeoutMs),
-        cascadeBand: yield* checked("llm.cascadeBand", llm.cascadeBand, (raw) => band(raw), [0.25, 0.75] as const),
+        cascadeBand: yield* checked("llm.cascadeBand", llm.cascadeBand, (raw) => band(raw), EngineModes.DEFAULT_BAND),
         llmAttributes: llm.llmAttributes ?? false,
         structuredOutput: yield* checked<OpenAiClient.StructuredOutput>("llm.structuredOutput", llm.structuredOutput, oneOf("auto", "json_schema", "json_object"), "auto"),
         temperature: yield* checked("llm.temperature", llm.temperature, number(0, 2), undefined),
