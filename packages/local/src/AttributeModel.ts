@@ -19,18 +19,31 @@ export interface Contribution {
   readonly weight: number
 }
 
+/**
+ * What a model set computed about one text, once: normalised tokens, features, raw head scores.
+ * Immutable; `predict` and `explain` read it and never recompute it, in any order, any number of
+ * times. Only the model set that made an analysis knows its contents: given another set's
+ * analysis (or a plain `{ text }`), a model set analyses `text` itself.
+ */
+export interface TextAnalysis {
+  /** The text as given. Every span an explanation returns is a slice of it. */
+  readonly text: string
+}
+
 export interface AttributeModelService {
   /** The model set's version, e.g. `local-2026.11.1`; goes into `X-Model-Version`. */
   readonly version: string
   /** Labels this model set can score. */
   readonly labels: ReadonlyArray<ModelLabel>
+  /** Analyse a text once; every prediction and explanation of that text reads the result. */
+  readonly analyse: (text: string) => TextAnalysis
   /** Probabilities in [0, 1] for the requested labels. Synchronous and fast: this is the hot path. */
-  readonly predict: (text: string, labels: ReadonlyArray<ModelLabel>) => Readonly<Partial<Record<ModelLabel, number>>>
+  readonly predict: (analysis: TextAnalysis, labels: ReadonlyArray<ModelLabel>) => Readonly<Partial<Record<ModelLabel, number>>>
   /**
    * The spans that drove a label's score, strongest first, at most `limit`. Every span is a
-   * verbatim slice of `text`.
+   * verbatim slice of `analysis.text`.
    */
-  readonly explain: (text: string, label: ModelLabel, limit?: number) => ReadonlyArray<Contribution>
+  readonly explain: (analysis: TextAnalysis, label: ModelLabel, limit?: number) => ReadonlyArray<Contribution>
 }
 
 export class AttributeModel extends Context.Tag("@decorum/local/AttributeModel")<AttributeModel, AttributeModelService>() {}

@@ -92,7 +92,7 @@ const main = () => {
     // What users get: the spam checker's verdict (signals blended with the model's probability).
     const verdicts = (texts: ReadonlyArray<string>, p: ReadonlyArray<number>) =>
       texts.map((text, i) => {
-        const model: AttributeModelService = { version: set.version, labels: ["SPAM"], predict: () => ({ SPAM: p[i]! }), explain: () => [] }
+        const model: AttributeModelService = { version: set.version, labels: ["SPAM"], analyse: (t) => ({ text: t }), predict: () => ({ SPAM: p[i]! }), explain: () => [] }
         return checkSpam(model, { comment: text, article: null }).is_spam ? 1 : 0
       })
     for (const video of D.YOUTUBE_VIDEOS) {

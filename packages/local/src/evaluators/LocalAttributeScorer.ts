@@ -13,10 +13,11 @@ import { clamp01 } from "../internal/text/words.js"
 export const analyzeAttributes = (model: AttributeModelService, input: AttributeAnalysisInput): AttributeAnalysis => {
   const missing = input.attributes.filter((a) => !model.labels.includes(a))
   if (missing.length > 0) throw new MissingLabels(missing)
-  const whole = model.predict(input.text, input.attributes)
-  // A span covering the whole text (the Google-shaped family's default) is the summary itself.
+  // The text is analysed once; a span covering it whole (the Google-shaped family's default) is
+  // the summary itself, and every other span is a text of its own.
+  const whole = model.predict(model.analyse(input.text), input.attributes)
   const perSpan = input.spans.map((s) =>
-    s.begin === 0 && s.end === input.text.length ? whole : model.predict(input.text.slice(s.begin, s.end), input.attributes)
+    s.begin === 0 && s.end === input.text.length ? whole : model.predict(model.analyse(input.text.slice(s.begin, s.end)), input.attributes)
   )
   const out: Partial<Record<Perspective.Attribute, AttributeResult>> = {}
   for (const a of input.attributes) {

@@ -8,7 +8,7 @@ import { splitSentences } from "@decorum/core"
 import { CommentScorer } from "@decorum/core"
 import { type CommentScoreInput, type Evaluated, Native, ProviderFailure } from "@decorum/domain"
 import { Effect, Layer } from "effect"
-import { AttributeModel, type AttributeModelService, type ModelLabel } from "../AttributeModel.js"
+import { AttributeModel, type AttributeModelService, type ModelLabel, type TextAnalysis } from "../AttributeModel.js"
 import { findFallacies } from "../internal/cues/fallacies.js"
 import { MILD_PROFANITY, SECOND_PERSON } from "../internal/cues/wordLists.js"
 import { lowEffortForm } from "../internal/cues/patterns.js"
@@ -56,7 +56,7 @@ const hasSecondPerson = (tokens: ReadonlyArray<Token>, range: Range): boolean =>
 /** Objectionable spans from the model's explanations, nested spans folded into the outer one. */
 const objectionableSpans = (
   model: AttributeModelService,
-  text: string,
+  analysis: TextAnalysis,
   probabilities: Readonly<Partial<Record<ModelLabel, number>>>
 ): Array<Span> => {
   const spans: Array<Span> = []
@@ -65,7 +65,7 @@ const objectionableSpans = (
     const p = probabilities[label] ?? 0
     if (label !== "PROFANITY" && p < LABEL_THRESHOLD) continue
     if (label === "PROFANITY" && p < 0.15) continue
-    for (const c of model.explain(text, label, 6)) {
+    for (const c of model.explain(analysis, label, 6)) {
       if (c.weight < SPAN_THRESHOLD || c.end <= c.begin) continue
       const same = spans.find((s) => s.begin === c.begin && s.end === c.end)
       if (same) {
@@ -108,12 +108,14 @@ export const scoreComment = (model: AttributeModelService, input: CommentScoreIn
   const tokens = tokenize(text)
   const sentences = splitSentences(text)
   const labels = SCORED.filter((l) => model.labels.includes(l))
-  const p = model.predict(text, labels)
+  // one analysis of the comment: every score and explanation below reads it
+  const analysis = model.analyse(text)
+  const p = model.predict(analysis, labels)
   const toxicity = clamp01(p.TOXICITY ?? 0)
   const replying = input.replyTo !== null && input.replyTo.trim().length > 0
 
   // ---- objectionable phrases
-  const spans = objectionableSpans(model, text, p)
+  const spans = objectionableSpans(model, analysis, p)
   const objectionable: Array<Native.ObjectionablePhrase & { readonly range: Range }> = spans.map((s) => {
     const directed = s.labels.has("INSULT") && (hasSecondPerson(tokens, s) || (s.end - s.begin < 40 && hasSecondPerson(tokens, sentenceOf(sentences, s))))
     const rewrite = intensifierRewrite(text, tokens, s)
@@ -156,7 +158,7 @@ export const scoreComment = (model: AttributeModelService, input: CommentScoreIn
   const overall = Math.min(5, Math.max(1, Math.round(raw)))
 
   // ---- toxicity explanation
-  const toxicityExplanation = explainToxicity(model, text, toxicity, objectionable)
+  const toxicityExplanation = explainToxicity(model, analysis, toxicity, objectionable)
 
   return {
     logical_fallacies: verbatimOnly(text, fallacies, (f) => f.quoted_logical_fallacy_example),
@@ -180,7 +182,7 @@ const normalise = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " "
 
 const explainToxicity = (
   model: AttributeModelService,
-  text: string,
+  analysis: TextAnalysis,
   toxicity: number,
   objectionable: ReadonlyArray<Native.ObjectionablePhrase>
 ): string => {
@@ -199,8 +201,8 @@ const explainToxicity = (
     return `Toxicity ${level}, driven by ${joined}.`
   }
   if (toxicity >= 0.3 && model.labels.includes("TOXICITY")) {
-    const spans = model.explain(text, "TOXICITY", 3).filter((c) => c.end > c.begin && c.weight > 0.3)
-    if (spans.length > 0) return `Toxicity ${level}, driven by negative or dismissive wording: ${list(spans.map((c) => text.slice(c.begin, c.end)))}.`
+    const spans = model.explain(analysis, "TOXICITY", 3).filter((c) => c.end > c.begin && c.weight > 0.3)
+    if (spans.length > 0) return `Toxicity ${level}, driven by negative or dismissive wording: ${list(spans.map((c) => analysis.text.slice(c.begin, c.end)))}.`
     return `Toxicity ${level}; no single phrase stands out.`
   }
   return `No toxic language found (toxicity ${level}).`

@@ -79,7 +79,7 @@ export const spamProbability = (signalLogit: number, modelP: number | undefined,
 export const checkSpam = (model: AttributeModelService, input: SpamCheckInput): Native.SpamCheck => {
   const text = input.comment
   const evidence = detectSpam(text, tokenize(text))
-  const modelP = model.labels.includes("SPAM") ? model.predict(text, ["SPAM"]).SPAM : undefined
+  const modelP = model.labels.includes("SPAM") ? model.predict(model.analyse(text), ["SPAM"]).SPAM : undefined
   const p = spamProbability(evidence.logit, modelP, model.version === CUE_MODEL_VERSION ? CUE_MODEL_SPAM_BLEND : SPAM_BLEND)
   const isSpam = p >= 0.5
   // Little text to judge: shrink the confidence towards "cannot tell".

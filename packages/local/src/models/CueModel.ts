@@ -10,7 +10,7 @@
  * goes above 0.7. The numbers are approximations, not probabilities learnt from data.
  */
 import { Layer } from "effect"
-import { AttributeModel, type AttributeModelService, type Contribution, type ModelLabel } from "../AttributeModel.js"
+import { AttributeModel, type AttributeModelService, type Contribution, type ModelLabel, type TextAnalysis } from "../AttributeModel.js"
 import { type Analysis, analyze, CUE_MODEL_VERSION, LABELS, labelContributions, labelProbability } from "../internal/cues/cues.js"
 import { round4 } from "../internal/text/words.js"
 
@@ -19,30 +19,29 @@ export { CUE_MODEL_VERSION }
 
 const DEFAULT_EXPLAIN_LIMIT = 8
 
-/**
- * Builds the cue model service. The last analysis is memoised (one entry), because the
- * evaluators ask for several labels and explanations of the same comment in a row.
- */
-export const makeCueModel = (): AttributeModelService => {
-  let last: Analysis | null = null
-  const analysisOf = (text: string): Analysis => {
-    if (last !== null && last.text === text) return last
-    last = analyze(text)
-    return last
-  }
-  return {
-    version: CUE_MODEL_VERSION,
-    labels: LABELS,
-    predict: (text, labels) => {
-      const analysis = analysisOf(text)
-      const out: Partial<Record<ModelLabel, number>> = {}
-      for (const label of labels) out[label] = round4(labelProbability(analysis, label))
-      return out
-    },
-    explain: (text, label, limit = DEFAULT_EXPLAIN_LIMIT): ReadonlyArray<Contribution> =>
-      labelContributions(analysisOf(text), label, limit).map((c) => ({ begin: c.begin, end: c.end, weight: round4(c.weight) }))
-  }
+/** The cue model's analysis of a text; another set's analysis (or a plain `{ text }`) is analysed anew. */
+const cueAnalysis = (input: TextAnalysis): Analysis => (analyses.has(input) ? (input as Analysis) : remember(analyze(input.text)))
+/** Analyses this module made (so a foreign `TextAnalysis` is never mistaken for one). */
+const analyses = new WeakSet<object>()
+const remember = (a: Analysis): Analysis => {
+  analyses.add(a)
+  return a
 }
+
+/** Builds the cue model service: `analyse` runs every cue once; `predict` and `explain` read the result. */
+export const makeCueModel = (): AttributeModelService => ({
+  version: CUE_MODEL_VERSION,
+  labels: LABELS,
+  analyse: (text) => remember(analyze(text)),
+  predict: (input, labels) => {
+    const analysis = cueAnalysis(input)
+    const out: Partial<Record<ModelLabel, number>> = {}
+    for (const label of labels) out[label] = round4(labelProbability(analysis, label))
+    return out
+  },
+  explain: (input, label, limit = DEFAULT_EXPLAIN_LIMIT): ReadonlyArray<Contribution> =>
+    labelContributions(cueAnalysis(input), label, limit).map((c) => ({ begin: c.begin, end: c.end, weight: round4(c.weight) }))
+})
 
 /** The cue model as the `AttributeModel` of the local evaluators. */
 export const CueModel: Layer.Layer<AttributeModel> = Layer.sync(AttributeModel, makeCueModel)

@@ -2,15 +2,17 @@
  * The loaded model set: predicts calibrated probabilities and explains them with the n-grams
  * that drove the score, quoted as verbatim spans of the original text.
  *
- * One featuriser pass per text serves every requested label; each weight family is one pass over
- * the features (slot-major weights). Buffers are reused, so predict allocates little. A ModelSet
- * is not re-entrant (JavaScript is single-threaded; do not share one across worker threads).
+ * `analyse(text)` featurises a text once and scores every trained head in one pass over the
+ * slot-major weight table; `predict` and `explain` are pure functions of that analysis, so a
+ * request that needs several labels and explanations of one comment featurises it once, and in
+ * any order. The featuriser's scratch buffers are reused between analyses (a ModelSet is not
+ * shared across worker threads); an analysis owns copies of what it keeps.
  */
-import type { Contribution, ModelLabel } from "../AttributeModel.js"
-import { type Evidence, identityEvidence, threatEvidence } from "../internal/model/evidence.js"
-import { Featurizer } from "../internal/model/features.js"
+import type { Contribution, ModelLabel, TextAnalysis } from "../AttributeModel.js"
+import { type Evidence, type EvidenceKind, identityEvidence, threatEvidence } from "../internal/model/evidence.js"
+import { Featurizer, hasBigram } from "../internal/model/features.js"
 import { decodeQuantised, type LabelEntry, type Manifest, type QuantisedTable, type WordWeightEntry } from "../internal/model/format.js"
-import { Normalizer } from "../internal/model/normalize.js"
+import { type NormalizedTokens, Normalizer } from "../internal/model/normalize.js"
 import { applyCalibration, sigmoid } from "../internal/calibration.js"
 
 
@@ -32,7 +34,6 @@ export class ModelSet {
   private readonly bits: number
   private readonly scales: Float64Array
   private readonly bias: Float64Array
-  private readonly raws: Float64Array
 
   /**
    * `files` maps a family's file name to its bytes. Families whose file is missing are skipped,
@@ -60,7 +61,6 @@ export class ModelSet {
     this.q = new Int16Array((1 << bits) * C)
     this.scales = new Float64Array(C)
     this.bias = new Float64Array(C)
-    this.raws = new Float64Array(C)
     let offset = 0
     for (const { labels, table } of loaded) {
       const L = table.labels
@@ -101,82 +101,88 @@ export class ModelSet {
     return this.entries.get(label)
   }
 
-  /** Raw log-odds of every trained head (features computed once, one pass over the table). */
-  private scoreAll(text: string): void {
+  /**
+   * Analyse a text once: normalise it, featurise it (recording which tokens each feature came
+   * from, for explanations) and score every trained head in one pass over the weight table. The
+   * result is immutable and reads nothing of this set's scratch buffers afterwards.
+   */
+  analyse(text: string): ModelSetAnalysis {
     const f = this.featurizer
-    f.run(text)
+    f.run(text, true)
+    const norm = f.normalizer
+    const n = norm.count
+    const tokens: NormalizedTokens = {
+      count: n,
+      tokens: Object.freeze(norm.tokens.slice(0, n)),
+      begins: Object.freeze(norm.begins.slice(0, n)),
+      ends: Object.freeze(norm.ends.slice(0, n)),
+      flags: Object.freeze(norm.flags.slice(0, n))
+    }
     const C = this.columns
-    const out = this.raws
-    out.fill(0)
+    const raws = new Float64Array(C)
     const mask = (1 << this.bits) - 1
     const q = this.q
     const idx = f.idx
     const val = f.val
-    for (let p = 0; p < f.nnz; p++) {
-      const base = (idx[p]! & mask) * C
-      const v = val[p]!
-      for (let c = 0; c < C; c++) out[c]! += q[base + c]! * v
+    if (C > 0) {
+      for (let p = 0; p < f.nnz; p++) {
+        const base = (idx[p]! & mask) * C
+        const v = val[p]!
+        for (let c = 0; c < C; c++) raws[c]! += q[base + c]! * v
+      }
+      for (let c = 0; c < C; c++) raws[c] = this.bias[c]! + raws[c]! * this.scales[c]!
     }
-    for (let c = 0; c < C; c++) out[c] = this.bias[c]! + out[c]! * this.scales[c]!
+    return new ModelSetAnalysis(this, text, tokens, raws, {
+      slots: idx.slice(0, f.nnz),
+      values: val.slice(0, f.nnz),
+      occSlot: f.occSlot.slice(0, f.occ),
+      tokenStart: f.tokenStart.slice(0, n + 1)
+    })
   }
 
-  /**
-   * Pattern evidence of a kind for `text`. The identity detector reads the normaliser's tokens,
-   * so it must run right after `scoreAll(text)` (which normalises), before anything else runs it.
-   */
-  private evidence(kind: "threat" | "identity", text: string): Evidence {
-    return kind === "threat" ? threatEvidence(text) : identityEvidence(this.featurizer.normalizer)
+  /** This set's analysis of `input`: itself when this set made it, otherwise a new analysis of its text. */
+  private analysisOf(input: string | TextAnalysis): ModelSetAnalysis {
+    if (typeof input === "string") return this.analyse(input)
+    return input instanceof ModelSetAnalysis && input.set === this ? input : this.analyse(input.text)
   }
 
-  /** 1: needs the trained heads, 2: needs the normaliser only (word-weight heads), 3: both. */
-  private needs(label: ModelLabel): number {
-    const entry = this.entries.get(label)
-    if (entry === undefined) return 0
-    if (entry.kind === "trained") return 1
-    if (entry.kind === "alias") return this.needs(entry.of)
-    if (entry.kind === "max") return entry.of.reduce((m, o) => m | this.needs(o), 0)
-    return 2
-  }
-
-  private valueOf(label: ModelLabel, text: string, normalized: boolean): number | undefined {
+  private valueOf(label: ModelLabel, a: ModelSetAnalysis): number | undefined {
     const entry = this.entries.get(label)
     if (entry === undefined) return undefined
     switch (entry.kind) {
       case "trained": {
-        const raw = this.raws[this.columnOf.get(label)!]!
+        const raw = a.raws[this.columnOf.get(label)!]!
         if (entry.evidence === undefined) return applyCalibration(entry.calibration, raw)
-        return applyCalibration(entry.calibration, raw + entry.evidence.weight * this.evidence(entry.evidence.kind, text).strength)
+        return applyCalibration(entry.calibration, raw + entry.evidence.weight * a.evidence(entry.evidence.kind).strength)
       }
       case "alias":
-        return this.valueOf(entry.of, text, normalized)
+        return this.valueOf(entry.of, a)
       case "max": {
         let m = 0
-        for (const o of entry.of) m = Math.max(m, this.valueOf(o, text, normalized) ?? 0)
+        for (const o of entry.of) m = Math.max(m, this.valueOf(o, a) ?? 0)
         return m
       }
-      case "lexicon": {
-        if (!normalized) this.featurizer.normalizer.run(text)
-        return wordWeightProbability(entry, this.featurizer.normalizer)
-      }
+      case "lexicon":
+        return wordWeightProbability(entry, a.tokens)
     }
   }
 
-  /** Calibrated probabilities for the requested labels (labels this set cannot score are left out). */
-  predict(text: string, labels: ReadonlyArray<ModelLabel>): Partial<Record<ModelLabel, number>> {
-    let needs = 0
-    for (const l of labels) needs |= this.needs(l)
-    if ((needs & 1) !== 0) this.scoreAll(text)
-    else if (needs !== 0) this.featurizer.normalizer.run(text)
+  /**
+   * Calibrated probabilities for the requested labels (labels this set cannot score are left out).
+   * Pure over the analysis; a string is analysed first.
+   */
+  predict(input: string | TextAnalysis, labels: ReadonlyArray<ModelLabel>): Partial<Record<ModelLabel, number>> {
+    const a = this.analysisOf(input)
     const out: Partial<Record<ModelLabel, number>> = {}
     for (const l of labels) {
-      const v = this.valueOf(l, text, true)
+      const v = this.valueOf(l, a)
       if (v !== undefined) out[l] = v
     }
     return out
   }
 
-  /** The label's raw log-odds for a text (trained heads, through aliases; NaN otherwise). For evaluation. */
-  raw(text: string, label: ModelLabel): number {
+  /** The label's raw log-odds (trained heads, through aliases; NaN otherwise). For evaluation. */
+  raw(input: string | TextAnalysis, label: ModelLabel): number {
     let target: ModelLabel = label
     let entry = this.entries.get(label)
     while (entry !== undefined && entry.kind === "alias") {
@@ -184,16 +190,17 @@ export class ModelSet {
       entry = this.entries.get(target)
     }
     if (entry === undefined || entry.kind !== "trained") return Number.NaN
-    this.scoreAll(text)
-    return this.raws[this.columnOf.get(target)!]!
+    return this.analysisOf(input).raws[this.columnOf.get(target)!]!
   }
 
   /**
    * The spans that pushed `label` up, strongest first: per token, the contributions of its word,
    * bigram (shared by its two tokens) and character n-gram features; adjacent positive tokens
    * are merged into phrases. Every span is `text.slice(begin, end)` of the original text.
+   * Pure over the analysis; a string is analysed first.
    */
-  explain(text: string, label: ModelLabel, limit = 5): Array<Contribution> {
+  explain(input: string | TextAnalysis, label: ModelLabel, limit = 5): Array<Contribution> {
+    const a = this.analysisOf(input)
     let target: ModelLabel = label
     let entry = this.entries.get(label)
     while (entry !== undefined && entry.kind === "alias") {
@@ -206,47 +213,52 @@ export class ModelSet {
       let best: ModelLabel | undefined
       let bestScore = -1
       for (const o of entry.of) {
-        const s = this.predict(text, [o])[o] ?? 0
+        const s = this.valueOf(o, a) ?? 0
         if (s > bestScore) {
           bestScore = s
           best = o
         }
       }
-      return best === undefined ? [] : this.explain(text, best, limit)
+      return best === undefined ? [] : this.explain(a, best, limit)
     }
-    const norm = this.featurizer.normalizer
+    const norm = a.tokens
     if (entry.kind === "lexicon") {
-      norm.run(text)
       const { hits } = wordWeightScore(entry, norm)
       return hits
         .filter((h) => h.weight > 0)
-        .sort((a, b) => b.weight - a.weight || a.begin - b.begin)
+        .sort((x, y) => y.weight - x.weight || x.begin - y.begin)
         .slice(0, limit)
     }
     const column = this.columnOf.get(target)!
     const scale = this.scales[column]!
     const C = this.columns
-    const f = this.featurizer
-    f.run(text, true)
+    const { slots, values, occSlot, tokenStart } = a.features
     const n = norm.count
     const tokenScore = new Float64Array(n)
     const mask = (1 << this.bits) - 1
-    // split each slot's contribution evenly over its occurrences
-    const occurrences = new Float64Array(f.nnz)
-    for (let o = 0; o < f.occ; o++) occurrences[f.occSlot[o]!]! += 1
-    for (let o = 0; o < f.occ; o++) {
-      const p = f.occSlot[o]!
-      const from = f.occFrom[o]!
-      if (from < 0) continue
-      const to = f.occTo[o]!
-      const c = (this.q[(f.idx[p]! & mask) * C + column]! * scale * f.val[p]!) / occurrences[p]!
-      const share = c / (to - from + 1)
-      for (let t = from; t <= to; t++) tokenScore[t]! += share
+    // split each slot's contribution evenly over its occurrences, and a bigram's over its two
+    // tokens; global features (after the last token's occurrences) belong to no token
+    const occurrences = new Float64Array(slots.length)
+    for (let o = 0; o < occSlot.length; o++) occurrences[occSlot[o]!]! += 1
+    const contribution = (o: number): number => {
+      const p = occSlot[o]!
+      return (this.q[(slots[p]! & mask) * C + column]! * scale * values[p]!) / occurrences[p]!
+    }
+    for (let t = 0; t < n; t++) {
+      let o = tokenStart[t]!
+      const end = tokenStart[t + 1]!
+      tokenScore[t]! += contribution(o++) // the word
+      if (hasBigram(norm.flags, t)) {
+        const share = contribution(o++) / 2
+        tokenScore[t - 1]! += share
+        tokenScore[t]! += share
+      }
+      for (; o < end; o++) tokenScore[t]! += contribution(o) // character n-grams
     }
     const spans: Array<Contribution> = []
     if (entry.evidence !== undefined) {
       // the matched pattern is a span of its own, weighted by its share of the log-odds
-      const e = this.evidence(entry.evidence.kind, text)
+      const e = a.evidence(entry.evidence.kind)
       const weight = Math.round(entry.evidence.weight * e.strength * 1e4) / 1e4
       if (weight > 0 && e.end > e.begin) spans.push({ begin: e.begin, end: e.end, weight })
     }
@@ -273,7 +285,44 @@ export class ModelSet {
       } else spans.push({ begin, end, weight: Math.round(sum * 1e4) / 1e4 })
       t = u + 1
     }
-    return spans.sort((a, b) => b.weight - a.weight || a.begin - b.begin).slice(0, limit)
+    return spans.sort((x, y) => y.weight - x.weight || x.begin - y.begin).slice(0, limit)
+  }
+}
+
+/** The features of an analysed text and, per occurrence, the token range it came from. */
+interface AnalysedFeatures {
+  readonly slots: Int32Array
+  readonly values: Float32Array
+  /** Per feature occurrence, in emission order: its position in `slots` (see `Featurizer.occSlot`). */
+  readonly occSlot: Int32Array
+  /** Where each token's occurrences start; entry `count` is where the global features start. */
+  readonly tokenStart: Int32Array
+}
+
+/**
+ * A `ModelSet`'s analysis of one text (see `TextAnalysis`). Everything is computed by
+ * `ModelSet.analyse` except the pattern evidence, computed on first use and kept: the analysis
+ * never changes observably. Its arrays are owned by the analysis: read them, never write them.
+ */
+export class ModelSetAnalysis implements TextAnalysis {
+  private threat: Evidence | undefined
+  private identity: Evidence | undefined
+
+  constructor(
+    /** The set that made this analysis (its weights give `raws` their meaning). */
+    readonly set: ModelSet,
+    readonly text: string,
+    /** The normalised tokens, with their ranges of `text`. */
+    readonly tokens: NormalizedTokens,
+    /** Raw log-odds of every trained head, by column. */
+    readonly raws: Float64Array,
+    readonly features: AnalysedFeatures
+  ) {}
+
+  /** Pattern evidence of a kind: threat patterns read the text, identity patterns the tokens. */
+  evidence(kind: EvidenceKind): Evidence {
+    if (kind === "threat") return (this.threat ??= threatEvidence(this.text))
+    return (this.identity ??= identityEvidence(this.tokens))
   }
 }
 
@@ -294,7 +343,7 @@ const compile = (entry: WordWeightEntry): CompiledWordWeights => {
 }
 
 /** The probability of a word-weight head, without collecting spans (hot path). */
-export const wordWeightProbability = (entry: WordWeightEntry, norm: Normalizer): number => {
+export const wordWeightProbability = (entry: WordWeightEntry, norm: NormalizedTokens): number => {
   let z = entry.bias
   const { words, starts } = compile(entry)
   let seen: Set<string> | undefined
@@ -326,7 +375,7 @@ export const wordWeightProbability = (entry: WordWeightEntry, norm: Normalizer):
 /** A word-weight head: sigmoid of a bias plus the weights of distinct matched words. */
 export const wordWeightScore = (
   entry: WordWeightEntry,
-  norm: Normalizer
+  norm: NormalizedTokens
 ): { p: number; hits: Array<Contribution> } => {
   let z = entry.bias
   const { words } = compile(entry)

@@ -41,8 +41,9 @@ export const loadModelSet = (directory: string = defaultModelDirectory(), option
 export const fromModelSet = (set: ModelSet): AttributeModelService => ({
   version: set.version,
   labels: set.labels,
-  predict: (text, labels) => set.predict(text, labels),
-  explain: (text, label, limit) => set.explain(text, label, limit)
+  analyse: (text) => set.analyse(text),
+  predict: (analysis, labels) => set.predict(analysis, labels),
+  explain: (analysis, label, limit) => set.explain(analysis, label, limit)
 })
 
 export const TrainedModel = {

@@ -1,6 +1,6 @@
 import { AttributeScorer, CommentScorer, SpamChecker } from "@decorum/core"
 import { Native, Perspective, ProviderFailure } from "@decorum/domain"
-import { AttributeModel, type AttributeModelService, CUE_MODEL_VERSION, CueModel, LocalCommentScorer, LocalEvaluators } from "@decorum/local"
+import { AttributeModel, type AttributeModelService, CUE_MODEL_VERSION, CueModel, LocalCommentScorer, LocalEvaluators, type ModelLabel, type TextAnalysis } from "@decorum/local"
 import { describe, expect, it, layer } from "@effect/vitest"
 import { Effect, Layer, Schema } from "effect"
 import { article, corpus } from "./fixtures.js"
@@ -45,7 +45,7 @@ layer(LocalEvaluators.evaluators.pipe(Layer.provideMerge(CueModel)))("local eval
         expect(text).toContain(insult!.quoted_objectionable_phrase)
         expect(insult!.explanation).toMatch(/insult directed at a person/iu)
         expect(r.toxicity_explanation).toMatch(/idiot/u)
-        const insultP = yield* Effect.map(AttributeModel, (m) => m.predict(text, ["INSULT"]).INSULT ?? 0)
+        const insultP = yield* Effect.map(AttributeModel, (m) => m.predict(m.analyse(text), ["INSULT"]).INSULT ?? 0)
         expect(insultP).toBeGreaterThan(0.7)
       }))
 
@@ -219,7 +219,8 @@ describe("evaluators on another model", () => {
   const partial: AttributeModelService = {
     version: "stub-1",
     labels: ["TOXICITY"],
-    predict: (_text, labels) => Object.fromEntries(labels.map((l) => [l, 0.5])),
+    analyse: (text) => ({ text }),
+    predict: (_analysis, labels) => Object.fromEntries(labels.map((l) => [l, 0.5])),
     explain: () => []
   }
   const stub = Layer.succeed(AttributeModel, partial)
@@ -234,6 +235,37 @@ describe("evaluators on another model", () => {
       expect(failure).toBeInstanceOf(ProviderFailure)
       expect(failure.message).toMatch(/INSULT/u)
     }).pipe(Effect.provide(LocalEvaluators.evaluators.pipe(Layer.provide(stub)))))
+
+  it.effect("analyse the comment once and read every score and explanation from that analysis", () => {
+    const analysed: Array<TextAnalysis> = []
+    const read: Array<TextAnalysis> = []
+    const labels: ReadonlyArray<ModelLabel> = ["TOXICITY", "INSULT", "PROFANITY", "THREAT", "IDENTITY_ATTACK", "SEVERE_TOXICITY", "CONSTRUCTIVE", "LOW_EFFORT"]
+    const counting: AttributeModelService = {
+      version: "counting-1",
+      labels,
+      analyse: (text) => {
+        const a = { text }
+        analysed.push(a)
+        return a
+      },
+      predict: (a, ls) => {
+        read.push(a)
+        return Object.fromEntries(ls.map((l) => [l, 0.9]))
+      },
+      explain: (a) => {
+        read.push(a)
+        return [{ begin: 0, end: 5, weight: 3 }]
+      }
+    }
+    return Effect.gen(function*() {
+      const comment = "idiot, you are wrong and I will find you"
+      const scored = yield* Effect.flatMap(CommentScorer, (s) => s.score({ comment, article, replyTo: null }))
+      expect(scored.value.objectionable_phrases.length).toBeGreaterThan(0)
+      expect(analysed).toHaveLength(1)
+      expect(read.length).toBeGreaterThan(2)
+      for (const a of read) expect(a).toBe(analysed[0])
+    }).pipe(Effect.provide(LocalCommentScorer.pipe(Layer.provide(Layer.succeed(AttributeModel, counting)))))
+  })
 
   it.effect("turn a throwing model into a provider failure", () =>
     Effect.gen(function*() {

@@ -53,9 +53,16 @@ describe("Featurizer", () => {
   it("tracks which tokens each feature occurrence came from", () => {
     const f = new Featurizer(config)
     f.run("hello world", true)
-    const froms = new Set<number>()
-    for (let o = 0; o < f.occ; o++) froms.add(f.occFrom[o]!)
-    expect([...froms].sort()).toEqual([-1, 0, 1])
+    // "<hello>" has 5 + 4 + 3 character n-grams of 3-5 letters, "<world>" too; "world" also has a bigram
+    expect([f.tokenStart[0], f.tokenStart[1], f.tokenStart[2]]).toEqual([0, 13, 27])
+    expect(f.hasBigram(0)).toBe(false)
+    expect(f.hasBigram(1)).toBe(true)
+    expect(f.occ).toBeGreaterThan(27) // then the globals
+    for (let o = 0; o < f.occ; o++) expect(f.occSlot[o]!).toBeLessThan(f.nnz)
+    // a clause break stops the bigram
+    f.run("hello. world", true)
+    expect(f.hasBigram(1)).toBe(false)
+    expect(f.tokenStart[2]! - f.tokenStart[1]!).toBe(13)
   })
 
   it("stays usable after the stamp generation wraps and for long texts", () => {

@@ -120,14 +120,32 @@ describe("shipped model files", () => {
     Effect.gen(function* () {
       const model = yield* AttributeModel
       expect(model.version).toBe(set.version)
-      const s = model.predict("you are an idiot", ["INSULT", "OBSCENE"])
+      const s = model.predict(model.analyse("you are an idiot"), ["INSULT", "OBSCENE"])
       expect(s.INSULT).toBeGreaterThan(0.5)
       expect(s.OBSCENE).toBeDefined()
     }).pipe(Effect.provide(TrainedModel.layer))
   )
 
+  it("score an analysis the same whatever was analysed or asked before it", () => {
+    const attack = "Muslims are vermin, deport them all. I will find you and hurt you."
+    const calm = "The library opens at nine on Saturdays."
+    const fresh = { p: set.predict(set.analyse(attack), set.labels), e: set.explain(set.analyse(attack), "IDENTITY_ATTACK", 5) }
+    expect(fresh.p.IDENTITY_ATTACK!).toBeGreaterThan(0.5)
+    const a = set.analyse(attack)
+    const b = set.analyse(calm)
+    // explanations first, then another text's scores, then this one's
+    const threat = set.explain(a, "THREAT", 5)
+    set.predict(b, set.labels)
+    set.explain(b, "IDENTITY_ATTACK", 5)
+    expect(set.explain(a, "IDENTITY_ATTACK", 5)).toEqual(fresh.e)
+    expect(set.predict(a, set.labels)).toEqual(fresh.p)
+    expect(set.explain(a, "THREAT", 5)).toEqual(threat)
+    expect(a.tokens.tokens.slice(0, 2)).toEqual(["muslims", "are"])
+    expect(Object.isFrozen(a.tokens.tokens)).toBe(true)
+  })
+
   it("give spam verdicts on the shipped model: YouTube share and engagement spam yes, ordinary comments and a sourced link no", () => {
-    const model: AttributeModelService = { version: set.version, labels: set.labels, predict: (t, l) => set.predict(t, l), explain: () => [] }
+    const model: AttributeModelService = { version: set.version, labels: set.labels, analyse: (t) => set.analyse(t), predict: (a, l) => set.predict(a, l), explain: () => [] }
     const verdict = (comment: string) => checkSpam(model, { comment, article: null })
     for (const text of ["Check out this video on YouTube:", "Like this comment if you are watching in 2015", "Check out my channel, I make music covers! Please subscribe"]) {
       expect(verdict(text).is_spam, text).toBe(true)

@@ -21,7 +21,7 @@
  */
 import { COLOUR_TERMS, GROUP_ATTACK_WORDS, IDENTITY_TERMS, PEOPLE_NOUNS, POLITICAL_GROUPS } from "../cues/wordLists.js"
 import { findThreats } from "../cues/patterns.js"
-import { FLAG_BREAK, type Normalizer } from "./normalize.js"
+import { FLAG_BREAK, type NormalizedTokens } from "./normalize.js"
 
 export type EvidenceKind = "threat" | "identity"
 
@@ -53,7 +53,7 @@ export const threatEvidence = (text: string): Evidence => {
   return best
 }
 
-const groupAt = (norm: Normalizer, i: number): number => {
+const groupAt = (norm: NormalizedTokens, i: number): number => {
   const t = norm.tokens[i]!
   if (IDENTITY_TERMS.has(t) && !POLITICAL_GROUPS.has(t)) return i
   if (COLOUR_TERMS.has(t) && i + 1 < norm.count && PEOPLE_NOUNS.has(norm.tokens[i + 1]!)) return i + 1
@@ -61,7 +61,7 @@ const groupAt = (norm: Normalizer, i: number): number => {
 }
 
 /** Whether a negator occurs in the clause of token `i` up to token `i` itself. */
-const negatedUpTo = (norm: Normalizer, i: number): boolean => {
+const negatedUpTo = (norm: NormalizedTokens, i: number): boolean => {
   for (let k = i; k >= 0; k--) {
     if (DENIALS.has(norm.tokens[k]!)) return true
     if ((norm.flags[k]! & FLAG_BREAK) !== 0) return false
@@ -70,13 +70,13 @@ const negatedUpTo = (norm: Normalizer, i: number): boolean => {
 }
 
 /** Whether tokens `from..to` lie in one clause (no boundary before any token after `from`). */
-const oneClause = (norm: Normalizer, from: number, to: number): boolean => {
+const oneClause = (norm: NormalizedTokens, from: number, to: number): boolean => {
   for (let k = from + 1; k <= to; k++) if ((norm.flags[k]! & FLAG_BREAK) !== 0) return false
   return true
 }
 
-/** The strongest identity-attack pattern over the normaliser's current tokens (call after `run`). */
-export const identityEvidence = (norm: Normalizer): Evidence => {
+/** The strongest identity-attack pattern over a text's normalised tokens. */
+export const identityEvidence = (norm: NormalizedTokens): Evidence => {
   const n = norm.count
   const tokens = norm.tokens
   for (let i = 0; i < n; i++) {

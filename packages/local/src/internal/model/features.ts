@@ -72,6 +72,9 @@ const scopeEnders = new Set(NEGATION_CLOSERS)
 const lengthBucket = (n: number): number =>
   n <= 3 ? n : n <= 5 ? 4 : n <= 8 ? 5 : n <= 12 ? 6 : n <= 20 ? 7 : n <= 35 ? 8 : n <= 60 ? 9 : n <= 100 ? 10 : n <= 200 ? 11 : 12
 
+/** Whether token `i` forms a bigram with token `i - 1`: bigrams do not cross clause breaks. */
+export const hasBigram = (flags: ArrayLike<number>, i: number): boolean => i > 0 && (flags[i]! & FLAG_BREAK) === 0
+
 /** Block ids, for explanation and tests. */
 export const BLOCK_WORD = 0
 export const BLOCK_CHAR = 1
@@ -85,12 +88,14 @@ export class Featurizer {
   val: Float32Array = new Float32Array(1024)
   nnz = 0
   /**
-   * With `track`, one record per feature occurrence: the slot position in `idx` and the token range
-   * `[occFrom, occTo]` it came from (`-1` for globals).
+   * With `track`, the position in `idx` of every feature occurrence, in emission order, and where
+   * each token's occurrences start (`tokenStart[i]`, `tokenStart[count]` = the first global). A
+   * token's occurrences are its word, then its bigram with the previous token when there is one
+   * (`hasBigram`), then its character n-grams: the token range of an occurrence follows from its
+   * place, so one number per occurrence is recorded.
    */
   occSlot: Int32Array = new Int32Array(1024)
-  occFrom: Int32Array = new Int32Array(1024)
-  occTo: Int32Array = new Int32Array(1024)
+  tokenStart: Int32Array = new Int32Array(257)
   occ = 0
 
   private readonly mask: number
@@ -113,7 +118,7 @@ export class Featurizer {
     this.mask = (1 << config.bits) - 1
   }
 
-  private add(hash: number, block: number, from: number, to: number) {
+  private add(hash: number, block: number) {
     const slot = hash & this.mask
     const tmask = this.tableKeys.length - 1
     let h = Math.imul(slot, 0x9e3779b1) >>> 0
@@ -144,8 +149,6 @@ export class Featurizer {
       const o = this.occ++
       if (o >= this.occSlot.length) this.growOcc()
       this.occSlot[o] = p
-      this.occFrom[o] = from
-      this.occTo[o] = to
     }
   }
 
@@ -182,12 +185,9 @@ export class Featurizer {
   }
 
   private growOcc() {
-    const size = this.occSlot.length * 2
-    for (const key of ["occSlot", "occFrom", "occTo"] as const) {
-      const b = new Int32Array(size)
-      b.set(this[key])
-      this[key] = b
-    }
+    const b = new Int32Array(this.occSlot.length * 2)
+    b.set(this.occSlot)
+    this.occSlot = b
   }
 
   /** Featurise `text`; returns `nnz`. With `track`, also records occurrences for explanations. */
@@ -208,6 +208,7 @@ export class Featurizer {
       this.negated = new Uint8Array(n * 2)
       this.wordHash = new Uint32Array(n * 2)
     }
+    if (track && this.tokenStart.length < n + 1) this.tokenStart = new Int32Array(n * 2 + 1)
     // negation scopes
     let scope = 0
     for (let i = 0; i < n; i++) {
@@ -222,11 +223,12 @@ export class Featurizer {
     for (let i = 0; i < n; i++) {
       const t = tokens[i]!
       const neg = this.negated[i] === 1
+      if (track) this.tokenStart[i] = this.occ
       const h = hashString(t, neg ? SEED_NEG_WORD : SEED_WORD)
       this.wordHash[i] = h
-      this.add(h, BLOCK_WORD, i, i)
-      if (i > 0 && (flags[i]! & FLAG_BREAK) === 0) {
-        this.add(fmix((Math.imul(this.wordHash[i - 1]!, 0x9e3779b1) ^ h ^ SEED_BIGRAM) >>> 0), BLOCK_WORD, i - 1, i)
+      this.add(h, BLOCK_WORD)
+      if (hasBigram(flags, i)) {
+        this.add(fmix((Math.imul(this.wordHash[i - 1]!, 0x9e3779b1) ^ h ^ SEED_BIGRAM) >>> 0), BLOCK_WORD)
       }
       // character n-grams of "<token>"
       const len = t.length + 2
@@ -242,23 +244,24 @@ export class Featurizer {
         for (let b = a; b < limit; b++) {
           hh ^= codes[b]!
           hh = Math.imul(hh, 0x01000193)
-          if (b - a + 1 >= charMin) this.add(fmix(hh), BLOCK_CHAR, i, i)
+          if (b - a + 1 >= charMin) this.add(fmix(hh), BLOCK_CHAR)
         }
       }
     }
     // globals
-    this.add(hashString("len:" + lengthBucket(n), SEED_GLOBAL), BLOCK_GLOBAL, -1, -1)
+    if (track) this.tokenStart[n] = this.occ
+    this.add(hashString("len:" + lengthBucket(n), SEED_GLOBAL), BLOCK_GLOBAL)
     let capsTokens = 0
     let urls = 0
     for (let i = 0; i < n; i++) {
       if ((flags[i]! & FLAG_CAPS) !== 0) capsTokens++
       if (tokens[i] === "xurl") urls++
     }
-    if (norm.letters >= 8 && norm.upper / norm.letters > 0.6) this.add(hashString("shout", SEED_GLOBAL), BLOCK_GLOBAL, -1, -1)
-    else if (capsTokens > 0) this.add(hashString("caps:" + Math.min(capsTokens, 3), SEED_GLOBAL), BLOCK_GLOBAL, -1, -1)
-    if (norm.bangs > 0) this.add(hashString("bang:" + Math.min(norm.bangs, 4), SEED_GLOBAL), BLOCK_GLOBAL, -1, -1)
-    if (urls > 0) this.add(hashString("urls:" + Math.min(urls, 3), SEED_GLOBAL), BLOCK_GLOBAL, -1, -1)
-    if (n === 0) this.add(hashString("empty", SEED_GLOBAL), BLOCK_GLOBAL, -1, -1)
+    if (norm.letters >= 8 && norm.upper / norm.letters > 0.6) this.add(hashString("shout", SEED_GLOBAL), BLOCK_GLOBAL)
+    else if (capsTokens > 0) this.add(hashString("caps:" + Math.min(capsTokens, 3), SEED_GLOBAL), BLOCK_GLOBAL)
+    if (norm.bangs > 0) this.add(hashString("bang:" + Math.min(norm.bangs, 4), SEED_GLOBAL), BLOCK_GLOBAL)
+    if (urls > 0) this.add(hashString("urls:" + Math.min(urls, 3), SEED_GLOBAL), BLOCK_GLOBAL)
+    if (n === 0) this.add(hashString("empty", SEED_GLOBAL), BLOCK_GLOBAL)
     // values: sublinear tf, L2 per block (globals stay 1)
     let sw = 0
     let sc = 0
@@ -279,6 +282,11 @@ export class Featurizer {
       else this.val[p] = 1
     }
     return this.nnz
+  }
+
+  /** Whether token `i` of the last text has a bigram with token `i - 1` (no clause break between them). */
+  hasBigram(i: number): boolean {
+    return hasBigram(this.normalizer.flags, i)
   }
 
   /** Block of slot position `p` of the last text. */

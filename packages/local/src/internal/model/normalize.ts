@@ -163,10 +163,23 @@ export interface NormalizerOptions {
 }
 
 /**
+ * Normalised tokens of one text: `count` tokens, each with its UTF-16 range of the original text
+ * (`begins`/`ends`) and `FLAG_*` bits. A `Normalizer` is one (until its next `run`); a
+ * `ModelSet`'s text analysis holds an immutable copy.
+ */
+export interface NormalizedTokens {
+  readonly count: number
+  readonly tokens: ReadonlyArray<string>
+  readonly begins: ReadonlyArray<number>
+  readonly ends: ReadonlyArray<number>
+  readonly flags: ReadonlyArray<number>
+}
+
+/**
  * Reusable normaliser. After `run(text)`, tokens `0..count-1` are in `tokens`, with their UTF-16
  * range of `text` in `begins`/`ends` and `FLAG_*` bits in `flags`.
  */
-export class Normalizer {
+export class Normalizer implements NormalizedTokens {
   readonly tokens: Array<string> = []
   readonly begins: Array<number> = []
   readonly ends: Array<number> = []
