@@ -2,7 +2,7 @@
  * The model sets behind the `AttributeModel` port: the trained set (`TrainedModel`, loading
  * `packages/local/models/`) and the cue model (`CueModel`, hand-written cues, no files).
  */
-export { ModelSet } from "./ModelSet.js"
+export { ModelSet, ModelSetAnalysis } from "./ModelSet.js"
 export { defaultModelDirectory, fromModelSet, loadModelSet, TrainedModel } from "./TrainedModel.js"
 export type { LoadOptions } from "./TrainedModel.js"
 export { CUE_MODEL_VERSION, CueModel, makeCueModel } from "./CueModel.js"
