@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { isMainThread, parentPort, workerData } from "node:worker_threads"
 import { unsupported } from "./NodeVersion.js"
 
 // Checked before the command (and with it the SQLite driver) is loaded: an unsupported Node.js gets
@@ -7,6 +8,10 @@ const refused = unsupported(process.versions.node)
 if (refused !== undefined) {
   process.stderr.write(`decorum: ${refused}\n`)
   process.exitCode = 1
+} else if (!isMainThread && parentPort !== null && (workerData as Record<string, unknown> | null)?.["decorum-score-worker"] === true) {
+  // A worker thread of `decorum score` (started on this same script): it scores, it runs no command.
+  const { runWorker } = await import("./Score.js")
+  await runWorker(parentPort)
 } else {
   const { run } = await import("./Cli.js")
   run(process.argv.slice(2)).then(

@@ -1,0 +1,149 @@
+/**
+ * `decorum score`: the same scores as the HTTP API for the same text, on worker threads; rows it
+ * cannot score reported with their line numbers and written with an error; `--resume`; CSV that
+ * quotes commas, quotes and newlines; the progress line.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { PassThrough } from "node:stream"
+import { afterAll, describe, expect, it } from "vitest"
+import { CsvParser, progressLine, score } from "../src/Score.js"
+import { runCliAsync, startServe, stop } from "./process.js"
+
+const dir = mkdtempSync(join(tmpdir(), "decorum-score-"))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+const TEXTS = [
+  "You are a complete idiot and everyone here knows it.",
+  "Thanks for the thoughtful article, I learned a lot.",
+  "I will find you and hurt you.",
+  "The council meeting is on Tuesday at <b>7pm</b>, see you there",
+  "What a stupid, stupid plan."
+]
+
+const csvCell = (s: string) => `"${s.replace(/"/g, "\"\"")}"`
+
+const captured = () => {
+  const stream = new PassThrough()
+  let text = ""
+  stream.on("data", (c: Buffer) => (text += c.toString()))
+  return { stream, text: () => text }
+}
+
+const jsonLines = (path: string) =>
+  readFileSync(path, "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>)
+
+describe("decorum score", () => {
+  it("gives the HTTP API's scores for the same texts, with two worker threads", async () => {
+    const input = join(dir, "same.csv")
+    writeFileSync(input, ["id,text", ...TEXTS.map((t, i) => `c${i},${csvCell(t)}`)].join("\n") + "\n")
+    const output = join(dir, "same.jsonl")
+    const attributes = ["TOXICITY", "INSULT", "THREAT"]
+    const run = await runCliAsync(["score", input, "--output", output, "--attributes", attributes.join(","), "--workers", "2"])
+    expect(run.code, run.stderr).toBe(0)
+    expect(run.stderr.trim().split("\n")).toHaveLength(1)
+    expect(run.stderr).toMatch(/Scored 5 rows .*2 workers/)
+    const rows = jsonLines(output)
+    expect(rows.map((r) => r["id"])).toEqual(TEXTS.map((_, i) => `c${i}`))
+
+    const server = await startServe(["--db", join(dir, "same.db")])
+    try {
+      const key = /^\s+(dk_\S+)\s*$/m.exec(server.output())![1]!
+      for (const [i, text] of TEXTS.entries()) {
+        const response = await fetch(`${server.url}/v1alpha1/comments:analyze?key=${key}`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ comment: { text }, requestedAttributes: Object.fromEntries(attributes.map((a) => [a, {}])) })
+        })
+        expect(response.status).toBe(200)
+        const body = (await response.json()) as { attributeScores: Record<string, { summaryScore: { value: number } }> }
+        for (const a of attributes) expect(rows[i]![a]).toBe(body.attributeScores[a]!.summaryScore.value)
+        expect(rows[i]!["model"]).toBe(response.headers.get("x-model-version"))
+      }
+    } finally {
+      await stop(server)
+    }
+  }, 60_000)
+
+  it("reports rows it cannot score with their line numbers and writes them with an error", async () => {
+    const input = join(dir, "bad.csv")
+    // Line 2: fine; lines 3-4: one quoted comment over two lines; line 5: empty; line 6: too long.
+    writeFileSync(input, `id,text\na,"fine, thanks"\nb,"two\nlines"\nc,\nd,${"x".repeat(20_481)}\n`)
+    const output = join(dir, "bad.jsonl")
+    const err = captured()
+    const summary = await score({ input, output, workers: 1, stderr: err.stream })
+    expect(summary).toMatchObject({ rows: 4, scored: 2, failed: 2 })
+    const rows = jsonLines(output)
+    expect(rows.map((r) => r["id"])).toEqual(["a", "b", "c", "d"])
+    expect(rows[2]).toEqual({ id: "c", line: 5, error: "Comment must be non-empty." })
+    expect(rows[3]).toMatchObject({ id: "d", line: 6, error: expect.stringContaining("too long") })
+    expect(err.text()).toContain("line 5 (id c): Comment must be non-empty.")
+    expect(err.text()).toContain("line 6 (id d)")
+  }, 30_000)
+
+  it("reads JSON lines from standard input; rows without an id are named by their line", async () => {
+    const stdin = new PassThrough()
+    stdin.end(`{"id": 7, "text": "you idiot"}\nnot json\n\n{"text": "lovely"}\n{"id": "x"}\n`)
+    const stdout = captured()
+    const err = captured()
+    await score({ input: "-", stdin, stdout: stdout.stream, stderr: err.stream, workers: 1, attributes: ["insult"] })
+    const rows = stdout.text().trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>)
+    expect(rows.map((r) => r["id"])).toEqual(["7", "2", "4", "x"])
+    expect(rows[0]!["INSULT"]).toEqual(expect.any(Number))
+    expect(rows[1]).toEqual({ id: "2", line: 2, error: "not valid JSON" })
+    expect(rows[3]).toEqual({ id: "x", line: 5, error: "no \"text\" string" })
+    expect(err.text().trim().split("\n").at(-1)).toMatch(/^Scored 2 rows, 2 could not be scored/)
+  }, 30_000)
+
+  it("--resume skips the ids already in the output and appends the rest (CSV output)", async () => {
+    const input = join(dir, "resume.csv")
+    writeFileSync(input, ["comment_id,body", ...TEXTS.map((t, i) => `r${i},${csvCell(t)}`)].join("\n") + "\n")
+    const output = join(dir, "resume.csv.out.csv")
+    const first = join(dir, "first.csv")
+    writeFileSync(first, ["comment_id,body", ...TEXTS.slice(0, 2).map((t, i) => `r${i},${csvCell(t)}`)].join("\n") + "\n")
+    const columns = { textColumn: "body", idColumn: "comment_id", workers: 1, stderr: captured().stream }
+    await score({ ...columns, input: first, output })
+    const resumed = await score({ ...columns, input, output, resume: true })
+    expect(resumed).toMatchObject({ rows: 3, skipped: 2 })
+    const lines = readFileSync(output, "utf8").trim().split("\n")
+    expect(lines[0]).toBe("id,TOXICITY,model,error")
+    expect(lines.slice(1).map((l) => l.split(",")[0])).toEqual(["r0", "r1", "r2", "r3", "r4"])
+  }, 30_000)
+
+  it("refuses an unknown attribute and a missing text column as usage errors (exit 2)", async () => {
+    const input = join(dir, "usage.csv")
+    writeFileSync(input, "id,comment\n1,hello\n")
+    const unknown = await runCliAsync(["score", input, "--attributes", "TOXICITY,NOPE"])
+    expect(unknown.code).toBe(2)
+    expect(unknown.stderr).toContain("unknown attribute \"NOPE\"")
+    const column = await runCliAsync(["score", input])
+    expect(column.code).toBe(2)
+    expect(column.stderr).toContain("no \"text\" column")
+  }, 30_000)
+})
+
+describe("CsvParser", () => {
+  it("splits records across chunk boundaries, with quoted commas, doubled quotes and newlines", () => {
+    const text = `id,text\r\n1,"a, ""b""\nc"\n2,plain\n3,"end"`
+    for (let cut = 1; cut < text.length; cut++) {
+      const parser = new CsvParser()
+      const records = [...parser.push(text.slice(0, cut)), ...parser.push(text.slice(cut)), ...parser.end()]
+      expect(records, `cut at ${cut}`).toEqual([
+        { line: 1, fields: ["id", "text"] },
+        { line: 2, fields: ["1", "a, \"b\"\nc"] },
+        { line: 4, fields: ["2", "plain"] },
+        { line: 5, fields: ["3", "end"] }
+      ])
+    }
+  })
+})
+
+describe("progressLine", () => {
+  it("shows a bar, rows, rows/s and an ETA when the size is known, and rows and rows/s otherwise", () => {
+    expect(progressLine({ rows: 50_000, seconds: 2, bytes: 250, totalBytes: 1000 })).toBe(
+      "[######------------------]  25%  50,000 rows  25,000 rows/s  ETA 6s"
+    )
+    expect(progressLine({ rows: 1200, seconds: 4, bytes: 10, totalBytes: undefined })).toBe("1,200 rows  300 rows/s")
+  })
+})
