@@ -8,7 +8,7 @@
  */
 import type { StoreFailure } from "@decorum/domain"
 import { Engine, EngineConfig, type EngineSettings } from "@decorum/engine"
-import { HttpConfig } from "@decorum/http"
+import { HttpConfig, Observability } from "@decorum/http"
 import { StoreLayer } from "@decorum/store-sql"
 import { Config, ConfigError, Effect, Either, Layer, Redacted } from "effect"
 import type { AppRequirements } from "./Handler.js"
@@ -38,6 +38,10 @@ export const httpLayer = (settings: EngineSettings) =>
 
 /** The engine, its `EngineConfig` and the HTTP settings, from the environment. */
 export const engineFromEnv = (): Layer.Layer<AppRequirements | EngineConfig, ConfigError.ConfigError | StoreFailure> =>
-  Layer.unwrapEffect(Effect.map(EngineConfig, (settings) => Layer.merge(Engine.layer, httpLayer(settings)))).pipe(
+  Layer.unwrapEffect(
+    Effect.map(EngineConfig, (settings) =>
+      // The access log; /metrics is per instance on Lambda, so it stays off (use OTLP or CloudWatch).
+      Layer.mergeAll(Engine.layer, httpLayer(settings), Observability.layer({ accessLog: settings.observability.accessLog })))
+  ).pipe(
     Layer.provideMerge(EngineConfig.layerConfig(config))
   )

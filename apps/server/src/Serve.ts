@@ -3,9 +3,9 @@
  * `@decorum/engine`), the HTTP contract (from `@decorum/http`) and Node's HTTP server. On a first
  * start with no account it creates one and prints a key and a curl line that works.
  */
-import { AccountStore, Auth, EngineInfo } from "@decorum/core"
+import { AccountStore, Auth, EngineInfo, ENGINE_VERSION } from "@decorum/core"
 import { Engine, EngineConfig, type EngineSettings } from "@decorum/engine"
-import { HttpApp, HttpConfig } from "@decorum/http"
+import { HttpApp, HttpConfig, Observability, Telemetry } from "@decorum/http"
 import { HttpApiBuilder, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Cause, Config, ConfigError, Context, Effect, Exit, Fiber, Layer, Logger, Redacted } from "effect"
@@ -18,6 +18,8 @@ export interface ServeOptions {
   readonly port?: number
   readonly host?: string
   readonly db?: string
+  /** `--metrics-port`: `/metrics` on its own listener. */
+  readonly metricsPort?: number
 }
 
 export const FIRST_ACCOUNT_EMAIL = "admin@localhost"
@@ -27,7 +29,8 @@ export const configWith = (options: ServeOptions): Config.Config<EngineSettings>
   Config.map(EngineConfig.config, (settings) => ({
     ...settings,
     store: options.db === undefined ? settings.store : { db: Redacted.make(options.db), source: "option" },
-    server: { port: options.port ?? settings.server.port, host: options.host ?? settings.server.host }
+    server: { port: options.port ?? settings.server.port, host: options.host ?? settings.server.host },
+    observability: options.metricsPort === undefined ? settings.observability : { ...settings.observability, metricsPort: options.metricsPort }
   }))
 
 /** The HTTP settings of the configuration, as the HTTP layer takes them. */
@@ -37,27 +40,48 @@ export const httpLayer = (settings: EngineSettings) =>
     publicBaseUrl: settings.http.publicUrl
   })
 
+/** Request ids, metrics and the access log, as the HTTP layer takes them. */
+export const observabilityLayer = (settings: EngineSettings) =>
+  Observability.layer({ metrics: settings.observability.metrics, accessLog: settings.observability.accessLog })
+
+/** OTLP export when `OTEL_EXPORTER_OTLP_ENDPOINT` is set; nothing otherwise. */
+export const telemetryLayer = (settings: EngineSettings, serviceVersion: string) =>
+  Telemetry.layer(settings.observability.otlp && { ...settings.observability.otlp, serviceVersion })
+
+/** `/metrics` alone on its own port (`--metrics-port`, `DECORUM_METRICS_PORT`), beside the API. */
+export class MetricsServer extends Context.Tag("@decorum/server/MetricsServer")<MetricsServer, HttpServer.HttpServer | null>() {}
+
+const metricsListener = (settings: EngineSettings) =>
+  settings.observability.metricsPort === null
+    ? Layer.succeed(MetricsServer, null)
+    : Layer.effect(MetricsServer, HttpServer.HttpServer).pipe(
+      Layer.provideMerge(HttpServer.serve(Observability.metricsApp)),
+      Layer.provide(NodeHttpServer.layer(createServer, { port: settings.observability.metricsPort, host: settings.server.host }))
+    )
+
 /** The whole server on the `EngineConfig` service. */
 export const layer: Layer.Layer<
-  HttpServer.HttpServer | EngineInfo | AccountStore,
+  HttpServer.HttpServer | EngineInfo | AccountStore | MetricsServer,
   ConfigError.ConfigError | StoreFailure | ServeError,
   EngineConfig
 > = Layer.unwrapEffect(
   Effect.map(EngineConfig, (settings) =>
     HttpApiBuilder.serve().pipe(
       Layer.provide(HttpApp.layer),
-      Layer.provideMerge(Layer.merge(Engine.layer, httpLayer(settings))),
+      Layer.provideMerge(Layer.mergeAll(Engine.layer, httpLayer(settings), observabilityLayer(settings))),
       Layer.provideMerge(NodeHttpServer.layer(createServer, { port: settings.server.port, host: settings.server.host })),
-      // No tracer is exported by this host, so spans are no-ops: building, timing and ending a span
-      // object for every request and every step cost more than the model nobody was reading them for.
-      Layer.provide(Layer.setTracerEnabled(false))
+      Layer.merge(metricsListener(settings).pipe(Layer.provide(Engine.layer))),
+      // With no OTLP endpoint nothing reads the spans: they are turned off (building, timing and
+      // ending a span object for every request and step costs more than the model). With one, the
+      // exporter's tracer records them.
+      Layer.provide(settings.observability.otlp === null ? Layer.setTracerEnabled(false) : telemetryLayer(settings, ENGINE_VERSION))
     ))
 )
 
 /** The whole server as one layer, configured from the environment and the flags, for `serve` and for tests. */
 export const serverLayer = (
   options: ServeOptions = {}
-): Layer.Layer<HttpServer.HttpServer | EngineInfo | AccountStore | EngineConfig, ConfigError.ConfigError | StoreFailure | ServeError> =>
+): Layer.Layer<HttpServer.HttpServer | EngineInfo | AccountStore | EngineConfig | MetricsServer, ConfigError.ConfigError | StoreFailure | ServeError> =>
   layer.pipe(Layer.provideMerge(EngineConfig.layerConfig(configWith(options))))
 
 const banner = (options: { url: string; db: string; model: string; version: string }) =>

@@ -6,12 +6,12 @@
  */
 import { Auth } from "@decorum/core"
 import { Engine } from "@decorum/engine"
-import { HttpApp, HttpConfig } from "@decorum/http"
+import { HttpApp, HttpConfig, Prometheus } from "@decorum/http"
 import { FakeChatServer } from "@decorum/openai"
 import { HttpApiBuilder, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Layer, Logger, LogLevel } from "effect"
+import { Effect, Layer, Logger, LogLevel, Metric } from "effect"
 import { createServer } from "node:http"
 import { expectOfficialClientParses } from "../../../packages/http/test/contract.js"
 import * as Respectify from "../../../packages/http/test/respectify.js"
@@ -90,11 +90,20 @@ const run = (path: Path) =>
     return { checked, score, mega, llmRequests: llm.requests.length }
   }).pipe(Effect.scoped, Logger.withMinimumLogLevel(LogLevel.Error))
 
+/** The value of one series in the registry's Prometheus rendering (0 when absent). */
+const series = Effect.map(Metric.snapshot, (pairs) => {
+  const text = Prometheus.render(pairs)
+  return (name: string) => Number(text.split("\n").find((l) => l.startsWith(`${name} `))?.slice(name.length + 1) ?? 0)
+})
+
 describe("the official Python client's checks on every engine path", () => {
   for (const path of ["local", "llm", "cascade", "fallback"] as const) {
     it.live(path, () =>
       Effect.gen(function*() {
+        const before = yield* series
         const { checked, llmRequests, mega, score } = yield* run(path)
+        const after = yield* series
+        const delta = (name: string) => after(name) - before(name)
         assert.deepStrictEqual([...checked].sort(), Object.keys(Respectify.modelFor).sort())
         // Not vacuous: the comment score has a fallacy and an objectionable phrase to hold.
         assert.isAbove(score.body.logical_fallacies.length, 0)
@@ -105,6 +114,12 @@ describe("the official Python client's checks on every engine path", () => {
         if (path === "llm" || path === "cascade") assert.include(model, "comment-score")
         if (path === "fallback") assert.include(score.headers.get("x-decorum-fallback") ?? "", "comment_score")
         else assert.isNull(score.headers.get("x-decorum-fallback"))
+        // The metrics say the same: which engine answered, and what the LLM was asked.
+        const answered = path === "local" ? "local" : path === "fallback" ? "fallback" : "llm"
+        assert.isAtLeast(delta(`decorum_evaluations_total{section="comment_score",engine="${answered}"}`), 2)
+        const ok = delta(`decorum_llm_calls_total{evaluation="comment_score",outcome="ok"}`)
+        const failed = delta(`decorum_llm_calls_total{evaluation="comment_score",outcome="server"}`)
+        assert.deepStrictEqual([ok > 0, failed > 0], [path === "llm" || path === "cascade", path === "fallback"])
       }))
   }
 })

@@ -19,6 +19,7 @@ import { EngineInfo } from "./EngineInfo.js"
 import { htmlToText } from "./Html.js"
 import { AttributeScorer } from "./Providers.js"
 import { splitSentences } from "./Sentences.js"
+import * as Metrics from "./Metrics.js"
 
 export type Family = "compat" | "google"
 
@@ -128,7 +129,9 @@ export const run = Effect.fnUntraced(function*(prepared: PreparedAnalyze) {
   // scored, and the answer still names the configured model set.
   const result: Evaluated<AttributeAnalysis> = attributes.length === 0
     ? { value: {}, provenance: { model: Option.match(yield* Effect.serviceOption(EngineInfo), { onNone: () => "none", onSome: (i) => i.modelVersion }) } }
-    : yield* (yield* AttributeScorer).analyze({ text: prepared.text, attributes, spans, context: prepared.context })
+    : yield* (yield* AttributeScorer).analyze({ text: prepared.text, attributes, spans, context: prepared.context }).pipe(
+      Effect.tap((r) => Metrics.countEvaluation("perspective", r.provenance))
+    )
   const attributeScores: Record<string, Perspective.AttributeScores> = {}
   for (const r of requested) {
     const scored = result.value[r.attribute]

@@ -2,10 +2,11 @@
  * The single evaluations behind `/v0.2/commentscore`, `/v0.2/antispam` and
  * `/v0.2/commentrelevance`: validate the request, resolve the article context, ask the provider.
  */
-import type { Account, EvaluationDetail, Native } from "@decorum/domain"
+import type { Account, Evaluated, EvaluationDetail, Native } from "@decorum/domain"
 import { Effect } from "effect"
 import * as ArticleContexts from "./ArticleContexts.js"
 import { validateComment } from "./Comment.js"
+import * as Metrics from "./Metrics.js"
 import { CommentScorer, RelevanceChecker, SpamChecker } from "./Providers.js"
 
 const optionalText = (s: string | null | undefined): string | null => (s === undefined || s === null || s.trim() === "" ? null : s)
@@ -30,40 +31,47 @@ export interface EvaluationOptions {
 
 const withDetail = (options: EvaluationOptions) => (options.detail ? { detail: options.detail } : {})
 
-export const scoreComment = Effect.fn("CommentScoring.score", { captureStackTrace: false })(function*(
+/** An evaluation's answer, counted by section and by the engine that answered (`Metrics.evaluations`). */
+const counted = <A, E, R>(section: string, evaluation: Effect.Effect<Evaluated<A>, E, R>) =>
+  Effect.tap(evaluation, (result) => Metrics.countEvaluation(section, result.provenance))
+
+export const scoreComment = Effect.fn("Evaluations.scoreComment", { captureStackTrace: false })(function*(
   account: Account,
   request: Native.CommentScoreRequest,
   options: EvaluationOptions = {}
 ) {
   const comment = yield* validateComment(request.comment)
   const article = yield* ArticleContexts.resolve(account, request.article_context_id, "comment scoring")
-  return yield* (yield* CommentScorer).score({ comment, article, replyTo: optionalText(request.reply_to_comment), ...withDetail(options) })
+  return yield* counted("comment_score", (yield* CommentScorer).score({ comment, article, replyTo: optionalText(request.reply_to_comment), ...withDetail(options) }))
 })
 
-export const checkSpam = Effect.fn("SpamCheck.check", { captureStackTrace: false })(function*(
+export const checkSpam = Effect.fn("Evaluations.checkSpam", { captureStackTrace: false })(function*(
   account: Account,
   request: Native.SpamCheckRequest,
   options: EvaluationOptions = {}
 ) {
   const comment = yield* validateComment(request.comment)
   const article = yield* ArticleContexts.resolveOptional(account, request.article_context_id)
-  return yield* (yield* SpamChecker).check({ comment, article, ...withDetail(options) })
+  return yield* counted("spam_check", (yield* SpamChecker).check({ comment, article, ...withDetail(options) }))
 })
 
-export const checkRelevance = Effect.fn("RelevanceCheck.check", { captureStackTrace: false })(function*(
+export const checkRelevance = Effect.fn("Evaluations.checkRelevance", { captureStackTrace: false })(function*(
   account: Account,
   request: Native.RelevanceRequest,
   options: EvaluationOptions = {}
 ) {
   const comment = yield* validateComment(request.comment)
   const article = yield* ArticleContexts.resolve(account, request.article_context_id, "relevance checking")
-  return yield* (yield* RelevanceChecker).check({
-    comment,
-    article,
-    bannedTopics: cleanTopics(request.banned_topics),
-    replyTo: optionalText(request.reply_to_comment),
-    ...withDetail(options)
-  })
+  return yield* counted(
+    "relevance_check",
+    (yield* RelevanceChecker).check({
+      comment,
+      article,
+      bannedTopics: cleanTopics(request.banned_topics),
+      replyTo: optionalText(request.reply_to_comment),
+      ...withDetail(options)
+    })
+  )
 })
 
-export { cleanTopics, optionalText, withDetail }
+export { cleanTopics, counted, optionalText, withDetail }

@@ -25,7 +25,7 @@ import { Effect, Either } from "effect"
 import * as Analyze from "./Analyze.js"
 import * as ArticleContexts from "./ArticleContexts.js"
 import { validateComment } from "./Comment.js"
-import { cleanTopics, type EvaluationOptions, optionalText, withDetail } from "./Evaluations.js"
+import { cleanTopics, counted, type EvaluationOptions, optionalText, withDetail } from "./Evaluations.js"
 import { type AttributeScorer, CommentScorer, RelevanceChecker, SpamChecker } from "./Providers.js"
 
 export const Flags = ["run_comment_score", "run_spam_check", "run_relevance_check", "run_perspective"] as const
@@ -53,7 +53,7 @@ const perspectiveAttributes = (
   )
 }
 
-export const megacall = Effect.fn("Megacall.evaluate", { captureStackTrace: false })(function*(
+export const megacall = Effect.fn("Megacall.megacall", { captureStackTrace: false })(function*(
   account: Account,
   request: Native.MegacallRequest,
   /** The raw body, to find flags this version does not offer. */
@@ -100,15 +100,15 @@ export const megacall = Effect.fn("Megacall.evaluate", { captureStackTrace: fals
     Record<SectionName, Effect.Effect<Evaluated<unknown>, ProviderFailure, CommentScorer | SpamChecker | RelevanceChecker | AttributeScorer>>
   > = {}
   if (runScore) {
-    sections.comment_score = Effect.flatMap(CommentScorer, (s) => s.score({ comment, article: article!, replyTo, ...detail }))
+    sections.comment_score = Effect.flatMap(CommentScorer, (s) => counted("comment_score", s.score({ comment, article: article!, replyTo, ...detail })))
   }
   if (runSpam) {
-    sections.spam_check = Effect.flatMap(SpamChecker, (s) => s.check({ comment, article, ...detail }))
+    sections.spam_check = Effect.flatMap(SpamChecker, (s) => counted("spam_check", s.check({ comment, article, ...detail })))
   }
   if (runRelevance) {
     sections.relevance_check = Effect.flatMap(
       RelevanceChecker,
-      (s) => s.check({ comment, article: article!, bannedTopics: cleanTopics(request.banned_topics), replyTo, ...detail })
+      (s) => counted("relevance_check", s.check({ comment, article: article!, bannedTopics: cleanTopics(request.banned_topics), replyTo, ...detail }))
     )
   }
   if (runPerspective) {

@@ -3,8 +3,9 @@
  * account so that it can be exported for calibration (`decorum feedback export`).
  */
 import { type Account, InvalidRequest, Perspective, UnsupportedAttribute } from "@decorum/domain"
-import { Effect } from "effect"
+import { Effect, Metric } from "effect"
 import { commentText, readContext } from "./Analyze.js"
+import * as Metrics from "./Metrics.js"
 import { SuggestionStore } from "./Stores.js"
 
 export const suggestScore = Effect.fn("Suggest.suggestScore", { captureStackTrace: false })(function*(account: Account, request: Perspective.SuggestCommentScoreRequest) {
@@ -38,6 +39,7 @@ export const suggestScore = Effect.fn("Suggest.suggestScore", { captureStackTrac
     sessionId: request.sessionId ?? null,
     communityId: request.communityId ?? null
   })
+  yield* Metric.increment(Metrics.suggestionsStored)
   const response: Perspective.SuggestCommentScoreResponse = {
     ...(request.clientToken ? { clientToken: request.clientToken } : {}),
     ...(request.languages && request.languages.length > 0 ? { requestedLanguages: request.languages } : {})

@@ -42,6 +42,18 @@ export interface EngineSettings {
   readonly fetch: { readonly allowPrivate: boolean; readonly timeoutMs: number; readonly maxBytes: number }
   /** `DECORUM_ENGINE`, `OPENAI_*` and `DECORUM_LLM_*`, `DECORUM_CASCADE_BAND`. */
   readonly llm: LlmSettings
+  readonly observability: ObservabilitySettings
+}
+
+export interface ObservabilitySettings {
+  /** `DECORUM_METRICS`: serve `GET /metrics` (Prometheus text) on the API's port. Default false. */
+  readonly metrics: boolean
+  /** `DECORUM_METRICS_PORT` (the CLI's `--metrics-port`): serve `/metrics` on this port instead; null: none. */
+  readonly metricsPort: number | null
+  /** `DECORUM_ACCESS_LOG`: one log line per request (method, path, route, status, duration; never keys). Default false. */
+  readonly accessLog: boolean
+  /** `OTEL_EXPORTER_OTLP_ENDPOINT` (with `OTEL_SERVICE_NAME`, `OTEL_EXPORTER_OTLP_HEADERS`): OTLP/HTTP export; null: none. */
+  readonly otlp: { readonly endpoint: string; readonly serviceName: string; readonly headers: Readonly<Record<string, string>> } | null
 }
 
 export interface LlmSettings {
@@ -227,6 +239,38 @@ const fetchConfig: Config.Config<EngineSettings["fetch"]> = Config.all({
   maxBytes: withDefault(variable("DECORUM_FETCH_MAX_BYTES", wholeNumber(1)), FetchDefaults.maxBytes)
 })
 
+/** `OTEL_EXPORTER_OTLP_HEADERS`: comma-separated `key=value` pairs, values URL-encoded (the OpenTelemetry spec). */
+const otlpHeaders: Check<Record<string, string>> = (raw) => {
+  const headers: Record<string, string> = {}
+  for (const part of raw.split(",")) {
+    if (part.trim() === "") continue
+    const eq = part.indexOf("=")
+    if (eq <= 0) return Either.left("must be comma-separated key=value pairs")
+    try {
+      headers[part.slice(0, eq).trim()] = decodeURIComponent(part.slice(eq + 1).trim())
+    } catch {
+      return Either.left("must be comma-separated key=value pairs with URL-encoded values")
+    }
+  }
+  return Either.right(headers)
+}
+
+const observabilityConfig: Config.Config<ObservabilitySettings> = Config.all({
+  metrics: withDefault(variable("DECORUM_METRICS", boolean), false),
+  metricsPort: Config.map(variable("DECORUM_METRICS_PORT", wholeNumber(0, 65535)), Option.getOrNull),
+  accessLog: withDefault(variable("DECORUM_ACCESS_LOG", boolean), false),
+  endpoint: variable("OTEL_EXPORTER_OTLP_ENDPOINT", httpUrl),
+  serviceName: withDefault(variable("OTEL_SERVICE_NAME", anyText), "decorum"),
+  headers: withDefault(variable("OTEL_EXPORTER_OTLP_HEADERS", otlpHeaders, { secret: true }), {})
+}).pipe(
+  Config.map(({ accessLog, endpoint, headers, metrics, metricsPort, serviceName }): ObservabilitySettings => ({
+    metrics,
+    metricsPort,
+    accessLog,
+    otlp: Option.match(endpoint, { onNone: () => null, onSome: (url) => ({ endpoint: url, serviceName, headers }) })
+  }))
+)
+
 /** Every variable of the README's table (and the finer LLM knobs of docs/llm.md). */
 const config: Config.Config<EngineSettings> = Config.all({
   store: storeConfig,
@@ -241,7 +285,8 @@ const config: Config.Config<EngineSettings> = Config.all({
   }),
   model: modelConfig,
   fetch: fetchConfig,
-  llm: llmConfig
+  llm: llmConfig,
+  observability: observabilityConfig
 })
 
 // ---------------------------------------------------------------- from options
@@ -264,6 +309,8 @@ export interface EngineOptions {
   readonly fetch?: LocalEngine.FetchOptions
   /** LLM modes (`local` by default). See `docs/llm.md`. */
   readonly llm?: LlmOptions
+  /** Metrics, access log, OTLP export (all off by default). */
+  readonly observability?: Partial<ObservabilitySettings>
 }
 
 const checked = <A>(name: string, value: A | undefined | null, check: (raw: string) => Either.Either<unknown, string>, fallback: A) =>
@@ -279,7 +326,7 @@ const make = (options: EngineOptions = {}): Effect.Effect<EngineSettings, Config
     const db = options.db === undefined ? "./decorum.db" : Redacted.isRedacted(options.db) ? Redacted.value(options.db) : options.db
     yield* Either.mapLeft(checkDb(db), (reason) => invalid("db", undefined, reason))
     const rate = options.rateLimit ?? null
-    const settings: EngineSettings = {
+    const settings: Omit<EngineSettings, "observability"> = {
       store: { db: Redacted.make(db.trim()), source: options.db === undefined ? "default" : "option" },
       server: {
         port: yield* checked("port", options.port, checkPort, 8080),
@@ -322,8 +369,21 @@ const make = (options: EngineOptions = {}): Effect.Effect<EngineSettings, Config
         headers: llm.headers
       }
     }
+    const observability = options.observability ?? {}
+    const otlp = observability.otlp ?? null
+    const withObservability: EngineSettings = {
+      ...settings,
+      observability: {
+        metrics: observability.metrics ?? false,
+        metricsPort: observability.metricsPort === undefined || observability.metricsPort === null
+          ? null
+          : yield* checked("observability.metricsPort", observability.metricsPort, wholeNumber(0, 65535), 0),
+        accessLog: observability.accessLog ?? false,
+        otlp: otlp === null ? null : { ...otlp, endpoint: yield* checked("observability.otlp.endpoint", otlp.endpoint, httpUrl, "") }
+      }
+    }
     yield* checkKey(settings.llm, "llm.apiKey", "llm.mode", "llm.baseURL")
-    return settings
+    return withObservability
   })
 
 // ---------------------------------------------------------------- for hosts

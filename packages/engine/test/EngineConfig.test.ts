@@ -45,7 +45,8 @@ describe("EngineConfig from the environment", () => {
           breakerCooldownMs: 30_000,
           baseBackoffMs: 250,
           headers: undefined
-        }
+        },
+        observability: { metrics: false, metricsPort: null, accessLog: false, otlp: null }
       })
     }))
 
@@ -97,7 +98,12 @@ describe("EngineConfig from the environment", () => {
         [{ DECORUM_LLM_CACHE_SIZE: "lots" }, "DECORUM_LLM_CACHE_SIZE=lots: must be a whole number >= 0"],
         [{ DECORUM_LLM_BREAKER_THRESHOLD: "0" }, "DECORUM_LLM_BREAKER_THRESHOLD=0: must be a whole number >= 1"],
         [{ DECORUM_LLM_BREAKER_COOLDOWN_MS: "-5" }, "DECORUM_LLM_BREAKER_COOLDOWN_MS=-5: must be a whole number >= 0"],
-        [{ DECORUM_ENGINE: "llm" }, "OPENAI_API_KEY: is required with DECORUM_ENGINE=llm against api.openai.com"]
+        [{ DECORUM_ENGINE: "llm" }, "OPENAI_API_KEY: is required with DECORUM_ENGINE=llm against api.openai.com"],
+        [{ DECORUM_METRICS: "maybe" }, "DECORUM_METRICS=maybe: must be true or false"],
+        [{ DECORUM_METRICS_PORT: "99999" }, "DECORUM_METRICS_PORT=99999: must be a whole number from 0 to 65535"],
+        [{ DECORUM_ACCESS_LOG: "sometimes" }, "DECORUM_ACCESS_LOG=sometimes: must be true or false"],
+        [{ OTEL_EXPORTER_OTLP_ENDPOINT: "collector:4318" }, "OTEL_EXPORTER_OTLP_ENDPOINT=collector:4318: must be an http:// or https:// URL"],
+        [{ OTEL_EXPORTER_OTLP_HEADERS: "api-key" }, "OTEL_EXPORTER_OTLP_HEADERS: must be comma-separated key=value pairs"]
       ]
       for (const [env, message] of cases) {
         assert.include(yield* problem(env), message, JSON.stringify(env))

@@ -8,7 +8,7 @@ import { Auth, EngineInfo, RateLimiter } from "@decorum/core"
 import { DecorumLayerConfig, Decorum } from "@decorum/embedded"
 import { EngineConfig, type EngineSettings } from "@decorum/engine"
 import { Handler, Settings } from "@decorum/lambda"
-import { serverLayer } from "@decorum/server"
+import { MetricsServer, serverLayer } from "@decorum/server"
 import { HttpServer } from "@effect/platform"
 import { assert, describe, it } from "@effect/vitest"
 import { ConfigProvider, Context, Effect, Either, Layer, Redacted } from "effect"
@@ -56,7 +56,14 @@ const environment = (port: number): Record<string, string> => ({
   DECORUM_LLM_BREAKER_COOLDOWN_MS: "999",
   DECORUM_FETCH_ALLOW_PRIVATE: "true",
   DECORUM_FETCH_TIMEOUT_MS: "777",
-  DECORUM_FETCH_MAX_BYTES: "4096"
+  DECORUM_FETCH_MAX_BYTES: "4096",
+  DECORUM_METRICS: "true",
+  DECORUM_METRICS_PORT: "0",
+  DECORUM_ACCESS_LOG: "true",
+  // Nothing listens on the discard port: the exports fail quietly, the hosts still start.
+  OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:9",
+  OTEL_SERVICE_NAME: "decorum-hosts",
+  OTEL_EXPORTER_OTLP_HEADERS: "x-api-key=abc%20def"
 })
 
 const expected = (port: number) => ({
@@ -82,6 +89,12 @@ const expected = (port: number) => ({
     breakerCooldownMs: 999,
     baseBackoffMs: 250,
     headers: undefined
+  },
+  observability: {
+    metrics: true,
+    metricsPort: 0,
+    accessLog: true,
+    otlp: { endpoint: "http://127.0.0.1:9", serviceName: "decorum-hosts", headers: { "x-api-key": "abc def" } }
   }
 })
 
@@ -132,6 +145,12 @@ describe("one EngineConfig in every host", () => {
         statuses.push(res.status)
       }
       assert.deepStrictEqual(statuses, [200, 200, 429], "DECORUM_RATE_LIMIT_BURST=2 requests, then 429")
+      // DECORUM_METRICS on the API's port, DECORUM_METRICS_PORT on its own listener.
+      const metrics = yield* Effect.promise(() => fetch(`${url}/metrics`).then((r) => r.text()))
+      assert.include(metrics, `decorum_http_requests_total{route="/v0.2/usercheck",family="native",status="429"} 1`)
+      const listener = Context.get(context, MetricsServer)!.address
+      const apart = yield* Effect.promise(() => fetch(`http://127.0.0.1:${listener._tag === "TcpAddress" ? listener.port : 0}/metrics`).then((r) => r.text()))
+      assert.include(apart, "# TYPE decorum_http_requests_total counter")
     }).pipe(Effect.scoped))
 
   it.live("the Lambda handler", () =>

@@ -9,6 +9,7 @@ import { DecorumApi } from "./Api.js"
 import { BatchDispatcher } from "./Batch.js"
 import { familyOfPath, renderDefect } from "./ErrorMapping.js"
 import { CompatLive, GoogleLive, NativeLive, OpsLive, PerspectiveCompatLive } from "./Handlers.js"
+import * as Observability from "./Observability.js"
 import { json } from "./Respond.js"
 
 /** Every group of the API with its handlers. Requires the core's ports and EngineInfo, HttpConfig. */
@@ -26,36 +27,48 @@ const notFound = (path: string, method: string) => {
 
 /**
  * Applied around the whole app, before the response is written: names the engine and model set
- * on every response, and answers unknown routes and unexpected failures in the family's envelope
- * instead of an empty body. It also provides the `BatchDispatcher` through which `POST /batch`
- * runs each part through this same app (same routes, auth, handlers and envelope).
+ * (and the request id) on every response, and answers unknown routes and unexpected failures in
+ * the family's envelope instead of an empty body. It also provides the `BatchDispatcher` through
+ * which `POST /batch` runs each part through this same app (same routes, auth, handlers and
+ * envelope). Around it all, `Observability.observe`: request ids, metrics, access log.
  */
 export const EnvelopeMiddleware = HttpApiBuilder.middleware(
-  Effect.map(EngineInfo, (info) => (app: HttpApp.Default): HttpApp.Default => {
-    const enveloped: HttpApp.Default = Effect.gen(function*() {
-      const request = yield* HttpServerRequest.HttpServerRequest
-      const path = request.url.split("?")[0] ?? "/"
-      const response = yield* app.pipe(
-        Effect.catchAllCause((cause) => {
-          const failure = Cause.failureOption(cause)
-          if (Option.isSome(failure) && (failure.value as { _tag?: unknown })?._tag === "RouteNotFound") {
-            return Effect.succeed(notFound(path, request.method))
-          }
-          if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause)
-          return Effect.logError("Request failed", cause).pipe(Effect.as(json(renderDefect(familyOfPath(path)).body, 500)))
+  Effect.map(
+    Effect.all([EngineInfo, Effect.serviceOption(Observability.ObservabilityConfig)]),
+    ([info, observability]) => (app: HttpApp.Default): HttpApp.Default => {
+      const envelope = (requestId: string | null): HttpApp.Default =>
+        Effect.gen(function*() {
+          const request = yield* HttpServerRequest.HttpServerRequest
+          const path = request.url.split("?")[0] ?? "/"
+          const response = yield* app.pipe(
+            Effect.catchAllCause((cause) => {
+              const failure = Cause.failureOption(cause)
+              if (Option.isSome(failure) && (failure.value as { _tag?: unknown })?._tag === "RouteNotFound") {
+                return Effect.succeed(notFound(path, request.method))
+              }
+              if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause)
+              return Effect.logError("Request failed", cause).pipe(Effect.as(json(renderDefect(familyOfPath(path)).body, 500)))
+            })
+          )
+          return HttpServerResponse.setHeaders(response, {
+            "x-engine-version": info.engineVersion,
+            ...(response.headers["x-model-version"] === undefined ? { "x-model-version": info.modelVersion } : {}),
+            ...(requestId === null ? {} : { "x-request-id": requestId })
+          })
         })
-      )
-      return HttpServerResponse.setHeaders(response, {
-        "x-engine-version": info.engineVersion,
-        ...(response.headers["x-model-version"] === undefined ? { "x-model-version": info.modelVersion } : {})
+      // `POST /batch` answers each of its parts by running this same app on a synthetic request
+      // (inside the batch's own request id).
+      const dispatcher = BatchDispatcher.of({
+        dispatch: (inner) => Effect.provideService(envelope(null), HttpServerRequest.HttpServerRequest, inner)
       })
-    })
-    // `POST /batch` answers each of its parts by running this same app on a synthetic request.
-    const dispatcher = BatchDispatcher.of({
-      dispatch: (inner) => Effect.provideService(enveloped, HttpServerRequest.HttpServerRequest, inner)
-    })
-    return Effect.provideService(enveloped, BatchDispatcher, dispatcher)
-  })
+      const settings = Option.getOrElse(observability, () => Observability.defaults)
+      return Effect.provideService(
+        Observability.observe(settings, info, (requestId) => envelope(requestId)),
+        BatchDispatcher,
+        dispatcher
+      )
+    }
+  )
 )
 
 /** The API plus `/openapi.json` and the interactive reference at `/docs` (served inline, offline). */

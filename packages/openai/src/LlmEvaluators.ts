@@ -8,6 +8,7 @@
  * `ProviderFailure` naming the model and prompt (`openai:<model>@<prompt>-<version>`).
  */
 import { createHash } from "node:crypto"
+import { Metrics } from "@decorum/core"
 import {
   type AttributeAnalysis,
   type AttributeAnalysisInput,
@@ -22,7 +23,7 @@ import {
   type SpamCheck,
   type SpamCheckInput
 } from "@decorum/domain"
-import { Duration, Effect, Either, ParseResult, Schema } from "effect"
+import { Duration, Effect, Either, Metric, ParseResult, Schema } from "effect"
 import { strictJsonSchema } from "./JsonSchema.js"
 import { LlmClient, LlmError } from "./LlmClient.js"
 import * as AttributesPrompt from "./prompts/Attributes.js"
@@ -177,7 +178,28 @@ export const make = (policy: LlmPolicy): Effect.Effect<LlmEvaluatorsService, nev
       }
       const decode = Schema.decodeUnknown(prompt.answer)
 
-      const once = client.complete(request).pipe(semaphore.withPermits(1), Effect.retry(retry))
+      const calls = Metric.tagged(Metrics.llmCalls, "evaluation", evaluation)
+      const retries = Metric.tagged(Metrics.llmRetries, "evaluation", evaluation)
+      const timeouts = Metric.tagged(Metrics.llmTimeouts, "evaluation", evaluation)
+      const cacheHits = Metric.tagged(Metrics.llmCacheHits, "evaluation", evaluation)
+      // Every request to the provider is counted with its outcome; every one after the first is a retry.
+      const attempt = (first: boolean) =>
+        (first ? Effect.void : Metric.increment(retries)).pipe(
+          Effect.zipRight(client.complete(request)),
+          Effect.tapBoth({
+            onFailure: (e) => Metric.increment(Metric.tagged(calls, "outcome", e.kind)),
+            onSuccess: () => Metric.increment(Metric.tagged(calls, "outcome", "ok"))
+          }),
+          semaphore.withPermits(1)
+        )
+      const once = Effect.suspend(() => {
+        let first = true
+        return Effect.suspend(() => {
+          const isFirst = first
+          first = false
+          return attempt(isFirst)
+        }).pipe(Effect.retry(retry))
+      })
       const answer = once.pipe(
         Effect.flatMap((json) =>
           decode(json).pipe(
@@ -205,10 +227,13 @@ export const make = (policy: LlmPolicy): Effect.Effect<LlmEvaluatorsService, nev
         () => new LlmError({ kind: "unavailable", message: "The LLM circuit is open after repeated failures; not calling it." })
       )
 
+      const circuitGauge = Effect.flatMap(breaker.state, (state) => Metric.set(Metrics.llmCircuitState, Metrics.circuitStateValue(state)))
       return Effect.flatMap(cache.get(key), (hit) =>
         hit !== undefined
-          ? Effect.succeed({ value: hit as A, provenance: { model } })
+          ? Effect.as(Metric.increment(cacheHits), { value: hit as A, provenance: { model } })
           : guarded.pipe(
+            Effect.tapError((e) => (e.kind === "timeout" ? Metric.increment(timeouts) : Effect.void)),
+            Effect.ensuring(circuitGauge),
             Effect.tap((value) => cache.set(key, value)),
             Effect.map((value): Evaluated<A> => ({ value, provenance: { model } })),
             Effect.tapError((e) => Effect.logWarning("LLM evaluation failed", { model, evaluation, kind: e.kind, message: e.message })),

@@ -20,14 +20,20 @@ export const host = Options.text("host").pipe(
   Options.optional
 )
 
-export const command = Command.make("serve", { port, host, db }, (args) =>
+export const metricsPort = typed("metrics-port", "PORT", parsePort, "a port number").pipe(
+  Options.withDescription("Serve GET /metrics (Prometheus text) on this port, apart from the API (or $DECORUM_METRICS_PORT)."),
+  Options.optional
+)
+
+export const command = Command.make("serve", { port, host, db, metricsPort }, (args) =>
   Effect.tryPromise({
     try: async () => {
       const { serve } = await import("../Serve.js")
       await serve({
         ...Option.match(args.port, { onNone: () => ({}), onSome: (port) => ({ port }) }),
         ...Option.match(args.host, { onNone: () => ({}), onSome: (host) => ({ host }) }),
-        ...Option.match(args.db, { onNone: () => ({}), onSome: (db) => ({ db }) })
+        ...Option.match(args.db, { onNone: () => ({}), onSome: (db) => ({ db }) }),
+        ...Option.match(args.metricsPort, { onNone: () => ({}), onSome: (metricsPort) => ({ metricsPort }) })
       })
     },
     catch: (e) => new CommandFailure({ message: e instanceof Error ? e.message : String(e) })

@@ -1,0 +1,92 @@
+/**
+ * The engine's metrics, on effect's `Metric` module (the default registry): what the hosts
+ * expose as Prometheus text at `/metrics` and export over OTLP. Names follow Prometheus
+ * conventions (`_total` counters, `_seconds` histograms); label values are bounded (routes are
+ * templates, never raw paths; no keys, emails or comment text).
+ */
+import type { Provenance } from "@decorum/domain"
+import { Effect, Metric, MetricBoundaries } from "effect"
+
+// ---------------------------------------------------------------- HTTP
+
+/** Requests answered, by `route` (the template, or `unmatched`), `family` and `status`. */
+export const httpRequests = Metric.counter("decorum_http_requests_total", {
+  description: "HTTP requests answered, by route template, API family and status.",
+  incremental: true
+})
+
+/** Time from request to response, by `route` and `family`. */
+export const httpDuration = Metric.histogram(
+  "decorum_http_request_duration_seconds",
+  MetricBoundaries.fromIterable([0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]),
+  "Time to answer an HTTP request, by route template and API family."
+)
+
+// ---------------------------------------------------------------- evaluations
+
+export type AnsweredBy = "local" | "llm" | "fallback"
+
+/** Evaluations answered, by `section` and `engine`: `local`, `llm`, or `fallback` (the local model after the LLM failed). */
+export const evaluations = Metric.counter("decorum_evaluations_total", {
+  description: "Evaluations answered, by section and by the engine that answered (local, llm, fallback).",
+  incremental: true
+})
+
+/** Which engine answered, from an answer's provenance: LLM models are named `<provider>:<model>@<prompt>`. */
+export const answeredBy = (provenance: Provenance): AnsweredBy =>
+  provenance.fallbackFrom !== undefined ? "fallback" : /^[a-z][\w-]*:[^@]+@/.test(provenance.model) ? "llm" : "local"
+
+/** Counts one answered evaluation. */
+export const countEvaluation = (section: string, provenance: Provenance): Effect.Effect<void> =>
+  Metric.increment(Metric.tagged(Metric.tagged(evaluations, "section", section), "engine", answeredBy(provenance)))
+
+// ---------------------------------------------------------------- LLM
+
+/** Requests sent to the LLM provider (each retry is one more), by `evaluation` and `outcome` (`ok` or the error kind). */
+export const llmCalls = Metric.counter("decorum_llm_calls_total", {
+  description: "Requests sent to the LLM provider, by evaluation and outcome (ok, or the kind of error).",
+  incremental: true
+})
+
+/** Retries of a failed LLM request (transient errors, rate limits), by `evaluation`. */
+export const llmRetries = Metric.counter("decorum_llm_retries_total", {
+  description: "LLM requests retried after a transient failure, by evaluation.",
+  incremental: true
+})
+
+/** Evaluations that ran past the LLM deadline (the local model answered instead), by `evaluation`. */
+export const llmTimeouts = Metric.counter("decorum_llm_timeouts_total", {
+  description: "LLM evaluations that ran past their deadline, by evaluation.",
+  incremental: true
+})
+
+/** Evaluations answered from the LLM answer cache, by `evaluation`. */
+export const llmCacheHits = Metric.counter("decorum_llm_cache_hits_total", {
+  description: "LLM evaluations answered from the in-memory answer cache, by evaluation.",
+  incremental: true
+})
+
+/** The LLM circuit breaker: 0 closed, 1 half-open, 2 open. */
+export const llmCircuitState = Metric.gauge("decorum_llm_circuit_state", {
+  description: "LLM circuit breaker state: 0 closed, 1 half-open, 2 open."
+})
+
+export const circuitStateValue = (state: "closed" | "half-open" | "open"): number => (state === "closed" ? 0 : state === "half-open" ? 1 : 2)
+
+// ---------------------------------------------------------------- stores
+
+/** Score suggestions (`suggestscore`) stored. */
+export const suggestionsStored = Metric.counter("decorum_suggestions_stored_total", {
+  description: "Score suggestions (suggestscore) stored.",
+  incremental: true
+})
+
+// ---------------------------------------------------------------- build
+
+/** Always 1; the labels name the engine version and the model set (`X-Engine-Version`, `X-Model-Version`). */
+export const modelInfo = Metric.gauge("decorum_model_info", {
+  description: "The engine version and the model set answering (always 1)."
+})
+
+export const recordModelInfo = (info: { readonly engineVersion: string; readonly modelVersion: string }): Effect.Effect<void> =>
+  Metric.set(Metric.tagged(Metric.tagged(modelInfo, "engine_version", info.engineVersion), "model_version", info.modelVersion), 1)

@@ -1,0 +1,132 @@
+/**
+ * What an operator sees of each request: its id (`X-Request-Id`, on every response and every log
+ * line of the request), an access log line when asked for, and the request metrics behind
+ * `GET /metrics` (Prometheus text) when metrics are on.
+ *
+ * Off by default; the hosts turn it on from `DECORUM_METRICS` and `DECORUM_ACCESS_LOG` (see
+ * `EngineConfig`). With both off a request costs one id and one log annotation more, nothing else.
+ */
+import { EngineInfo, Metrics } from "@decorum/core"
+import { type HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Context, Effect, Layer, Metric } from "effect"
+import { randomUUID } from "node:crypto"
+import { DecorumApi } from "./Api.js"
+import { type Family, familyOfPath } from "./ErrorMapping.js"
+import * as Prometheus from "./Prometheus.js"
+
+/** The settings; absent means both off. */
+export class ObservabilityConfig extends Context.Tag("@decorum/http/ObservabilityConfig")<
+  ObservabilityConfig,
+  {
+    /** Serve `GET /metrics` on the API's port and record the request metrics. */
+    readonly metrics: boolean
+    /** One log line per request: method, path (no query string), route, status, duration. Never keys. */
+    readonly accessLog: boolean
+  }
+>() {}
+
+export const defaults: ObservabilityConfig["Type"] = { metrics: false, accessLog: false }
+
+export const layer = (options: Partial<ObservabilityConfig["Type"]> = {}) =>
+  Layer.succeed(ObservabilityConfig, ObservabilityConfig.of({ ...defaults, ...options }))
+
+// ---------------------------------------------------------------- request ids
+
+/** A client's id is kept when it is 1 to 128 characters of `A-Z a-z 0-9 . _ : -`; otherwise one is made. */
+const WELL_FORMED = /^[A-Za-z0-9._:-]{1,128}$/
+
+export const requestIdOf = (header: string | undefined): string => (header !== undefined && WELL_FORMED.test(header) ? header : randomUUID())
+
+// ---------------------------------------------------------------- routes
+
+interface Route {
+  readonly method: string
+  readonly template: string
+  readonly pattern: RegExp | null
+}
+
+/** The API's routes, as metric labels: the path template (`/v0.2/article-contexts/:id`), never a raw path. */
+const routes: ReadonlyArray<Route> = Object.values(DecorumApi.groups).flatMap((group) =>
+  Object.values(group.endpoints).map((endpoint): Route => {
+    // `::` is the router's escaped colon (`comments::analyze` is `/comments:analyze`).
+    const template = endpoint.path.replace(/::/g, ":")
+    return {
+      method: endpoint.method,
+      template,
+      pattern: /\/:\w/.test(template)
+        ? new RegExp(`^${template.replace(/[.$*+?()[\]{}|\\^]/g, "\\$&").replace(/\/:\w+/g, "/[^/]+")}$`)
+        : null
+    }
+  })
+)
+const staticRoutes = new Map(routes.filter((r) => r.pattern === null).map((r) => [`${r.method} ${r.template}`, r.template]))
+const paramRoutes = routes.filter((r) => r.pattern !== null)
+
+/** The route template a request matched, or `unmatched`. */
+export const routeOf = (method: string, path: string): string =>
+  staticRoutes.get(`${method} ${path}`) ?? paramRoutes.find((r) => r.method === method && r.pattern!.test(path))?.template ?? "unmatched"
+
+// ---------------------------------------------------------------- metrics
+
+/** `GET /metrics`: every metric of the registry in the Prometheus text format, with the model info. */
+export const metricsResponse = (info: EngineInfo["Type"]) => Effect.gen(function*() {
+  yield* Metrics.recordModelInfo(info)
+  return HttpServerResponse.text(yield* Prometheus.scrape, { contentType: Prometheus.CONTENT_TYPE })
+})
+
+/** An app that answers `GET /metrics` and 404 to anything else (the separate `--metrics-port` listener). */
+export const metricsApp: HttpApp.Default<never, EngineInfo> = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+  request.method === "GET" && request.url.split("?")[0] === "/metrics"
+    ? Effect.flatMap(EngineInfo, metricsResponse)
+    : Effect.succeed(HttpServerResponse.text("Not Found\n", { status: 404 })))
+
+const record = (route: string, family: Family, status: number, seconds: number) =>
+  Effect.zipRight(
+    Metric.increment(Metric.tagged(Metric.tagged(Metric.tagged(Metrics.httpRequests, "route", route), "family", family), "status", String(status))),
+    Metric.update(Metric.tagged(Metric.tagged(Metrics.httpDuration, "route", route), "family", family), seconds)
+  )
+
+// ---------------------------------------------------------------- the wrapper
+
+/**
+ * Wraps the app: the request id (from `X-Request-Id` when well-formed) on the response and on
+ * every log line; with metrics on, `GET /metrics` and the request metrics; with the access log on,
+ * one line per request.
+ */
+export const observe = (
+  settings: ObservabilityConfig["Type"],
+  info: EngineInfo["Type"],
+  /** The app, told the request id so that it sets it with its own headers (one copy of the response). */
+  app: (requestId: string) => HttpApp.Default
+): HttpApp.Default =>
+  !settings.metrics && !settings.accessLog
+    ? Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+      const id = requestIdOf(request.headers["x-request-id"])
+      return Effect.annotateLogs(app(id), "request_id", id)
+    })
+    : Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const id = requestIdOf(request.headers["x-request-id"])
+      const path = request.url.split("?")[0] ?? "/"
+      if (settings.metrics && request.method === "GET" && path === "/metrics") {
+        return HttpServerResponse.setHeader(yield* metricsResponse(info), "x-request-id", id)
+      }
+      const started = performance.now()
+      const response = yield* Effect.annotateLogs(app(id), "request_id", id)
+      const seconds = (performance.now() - started) / 1000
+      const route = routeOf(request.method, path)
+      if (settings.metrics) yield* record(route, familyOfPath(path), response.status, seconds)
+      if (settings.accessLog) {
+        yield* Effect.logInfo("access").pipe(
+          Effect.annotateLogs({
+            request_id: id,
+            method: request.method,
+            path,
+            route,
+            status: response.status,
+            duration_ms: Math.round(seconds * 1e4) / 10
+          })
+        )
+      }
+      return response
+    })
