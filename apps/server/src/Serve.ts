@@ -51,6 +51,7 @@ export const telemetryLayer = (settings: EngineSettings, serviceVersion: string)
 /** `/metrics` alone on its own port (`--metrics-port`, `DECORUM_METRICS_PORT`), beside the API. */
 export class MetricsServer extends Context.Tag("@decorum/server/MetricsServer")<MetricsServer, HttpServer.HttpServer | null>() {}
 
+/** Built after the API (it needs its `EngineInfo`), never beside it: a failing start must not race a listener. */
 const metricsListener = (settings: EngineSettings) =>
   settings.observability.metricsPort === null
     ? Layer.succeed(MetricsServer, null)
@@ -70,7 +71,7 @@ export const layer: Layer.Layer<
       Layer.provide(HttpApp.layer),
       Layer.provideMerge(Layer.mergeAll(Engine.layer, httpLayer(settings), observabilityLayer(settings))),
       Layer.provideMerge(NodeHttpServer.layer(createServer, { port: settings.server.port, host: settings.server.host })),
-      Layer.merge(metricsListener(settings).pipe(Layer.provide(Engine.layer))),
+      (api) => metricsListener(settings).pipe(Layer.provideMerge(api)),
       // With no OTLP endpoint nothing reads the spans: they are turned off (building, timing and
       // ending a span object for every request and step costs more than the model). With one, the
       // exporter's tracer records them.
