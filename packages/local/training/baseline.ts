@@ -1,0 +1,448 @@
+/**
+ * The plain reference every shipped head must beat (issue 11): scikit-learn's recipe
+ *
+ *   TfidfVectorizer(analyzer="word", ngram_range=(1, 2), sublinear_tf=True)   (lowercase, token \b\w\w+\b)
+ *   TfidfVectorizer(analyzer="char_wb", ngram_range=(2, 5), sublinear_tf=True)
+ *   hstack -> LogisticRegression(C=4)   (L2, intercept not penalised)
+ *
+ * re-implemented in TypeScript, one logistic regression per head, trained on the same rows.
+ *
+ * Vocabulary: every n-gram seen in the training texts gets its own column (min_df 1, as
+ * scikit-learn's default). N-grams are identified by a 52-bit hash of their text (two independent
+ * 32-bit FNV-1a hashes), so the expected number of pairs of distinct n-grams sharing a column is
+ * about V^2 / 2^53 (V = 5 million n-grams: 0.003). The report prints V.
+ * N-grams not seen in training are dropped at transform time, like an unknown vocabulary term.
+ *
+ * Weighting: tf' = 1 + ln(tf), idf = ln((1 + n) / (1 + df)) + 1 (smooth_idf), each vectoriser's row
+ * L2-normalised on its own, then the two blocks side by side (so a row's norm is sqrt 2, as in the
+ * scikit-learn pipeline).
+ *
+ * Solver: L-BFGS on the mean log loss + (1 / (2 C n)) ||w||^2, the objective scikit-learn's lbfgs
+ * minimises, run until the gradient's largest component is below `gtol` (default 1e-5, ten times
+ * tighter than scikit-learn's tol) or the objective stops moving.
+ */
+
+export interface TfidfMatrix {
+  readonly rows: number
+  readonly rowPtr: Int32Array
+  readonly col: Int32Array
+  readonly val: Float32Array
+}
+
+const WORD_SEEDS = [0x9747b28c, 0x2f1e3d4c] as const
+const CHAR_SEEDS = [0x5bd1e995, 0x1b873593] as const
+const TWO20 = 1048576
+
+/** Python's `\w`: letters, marks, digits, underscore. */
+const WORD_RUN = /[\p{L}\p{M}\p{N}_]+/gu
+const SPACES = /\s+/u
+
+/** Word tokens as scikit-learn's default token_pattern `(?u)\b\w\w+\b` finds them, lower-cased. */
+export const wordTokens = (text: string): Array<string> => {
+  const out: Array<string> = []
+  for (const m of text.toLowerCase().matchAll(WORD_RUN)) if (m[0].length >= 2) out.push(m[0])
+  return out
+}
+
+/** Character n-grams as scikit-learn's `char_wb` analyser builds them (for tests and explanations). */
+export const charWbGrams = (text: string, min = 2, max = 5): Array<string> => {
+  const out: Array<string> = []
+  for (const word of text.toLowerCase().split(SPACES)) {
+    if (word === "") continue
+    const w = ` ${word} `
+    for (let n = min; n <= max; n++) {
+      let offset = 0
+      out.push(w.slice(offset, offset + n))
+      while (offset + n < w.length) {
+        offset++
+        out.push(w.slice(offset, offset + n))
+      }
+      if (offset === 0) break
+    }
+  }
+  return out
+}
+
+const fnv = (h: number, code: number) => Math.imul(h ^ code, 0x01000193) >>> 0
+/** 52 bits of two 32-bit hashes; doubled (+1 for characters) it stays an exact integer below 2^53. */
+const key52 = (a: number, b: number) => a * TWO20 + (b & (TWO20 - 1))
+
+/**
+ * Counts of every word 1-2-gram and char_wb 2-5-gram of `text`, keyed by their 52-bit hash; word
+ * keys are even, character keys odd, so the two blocks never share a key.
+ */
+export const ngramCounts = (text: string, into: Map<number, number> = new Map()): Map<number, number> => {
+  into.clear()
+  const bump = (k: number) => into.set(k, (into.get(k) ?? 0) + 1)
+  // words
+  const tokens = wordTokens(text)
+  let prevA = 0
+  let prevB = 0
+  for (let t = 0; t < tokens.length; t++) {
+    const tok = tokens[t]!
+    let a = WORD_SEEDS[0]
+    let b = WORD_SEEDS[1]
+    for (let i = 0; i < tok.length; i++) {
+      const c = tok.charCodeAt(i)
+      a = fnv(a, c)
+      b = fnv(b, c)
+    }
+    bump(key52(a, b) * 2)
+    if (t > 0) {
+      // the bigram "prev tok": continue the previous token's hash over " " + tok
+      let ba = fnv(prevA, 32)
+      let bb = fnv(prevB, 32)
+      for (let i = 0; i < tok.length; i++) {
+        const c = tok.charCodeAt(i)
+        ba = fnv(ba, c)
+        bb = fnv(bb, c)
+      }
+      bump(key52(ba, bb) * 2)
+    }
+    prevA = a
+    prevB = b
+  }
+  // characters (char_wb 2..5)
+  for (const word of text.toLowerCase().split(SPACES)) {
+    if (word === "") continue
+    const len = word.length + 2
+    const code = (i: number) => (i === 0 || i === len - 1 ? 32 : word.charCodeAt(i - 1))
+    for (let n = 2; n <= 5; n++) {
+      // scikit-learn emits the whole padded word once when it is no longer than n, then stops
+      if (n > len) break
+      for (let offset = 0; offset + n <= len; offset++) {
+        let a = CHAR_SEEDS[0]
+        let b = CHAR_SEEDS[1]
+        for (let i = offset; i < offset + n; i++) {
+          const c = code(i)
+          a = fnv(a, c)
+          b = fnv(b, c)
+        }
+        bump(key52(a, b) * 2 + 1)
+      }
+    }
+  }
+  return into
+}
+
+/** A fitted TF-IDF vocabulary (word block first, then character block). */
+export class Tfidf {
+  private constructor(
+    private readonly column: Map<number, number>,
+    readonly idf: Float32Array,
+    readonly wordColumns: number
+  ) {}
+
+  get columns(): number {
+    return this.idf.length
+  }
+
+  static fit(texts: Iterable<string>): Tfidf {
+    const df = new Map<number, number>()
+    const counts = new Map<number, number>()
+    let n = 0
+    for (const text of texts) {
+      n++
+      for (const k of ngramCounts(text, counts).keys()) df.set(k, (df.get(k) ?? 0) + 1)
+    }
+    // deterministic column order: word keys then char keys, each ascending
+    const keys = [...df.keys()].sort((a, b) => (a % 2) - (b % 2) || a - b)
+    const column = new Map<number, number>()
+    const idf = new Float32Array(keys.length)
+    let words = 0
+    keys.forEach((k, j) => {
+      column.set(k, j)
+      idf[j] = Math.log((1 + n) / (1 + df.get(k)!)) + 1
+      if (k % 2 === 0) words++
+    })
+    return new Tfidf(column, idf, words)
+  }
+
+  transform(texts: ReadonlyArray<string>): TfidfMatrix {
+    const rowPtr = new Int32Array(texts.length + 1)
+    let col = new Int32Array(1 << 20)
+    let val = new Float32Array(1 << 20)
+    let nnz = 0
+    const counts = new Map<number, number>()
+    const rowCols: Array<number> = []
+    const rowVals: Array<number> = []
+    texts.forEach((text, r) => {
+      rowCols.length = 0
+      rowVals.length = 0
+      let sw = 0
+      let sc = 0
+      for (const [k, c] of ngramCounts(text, counts)) {
+        const j = this.column.get(k)
+        if (j === undefined) continue
+        const v = (1 + Math.log(c)) * this.idf[j]!
+        rowCols.push(j)
+        rowVals.push(v)
+        if (j < this.wordColumns) sw += v * v
+        else sc += v * v
+      }
+      const iw = sw > 0 ? 1 / Math.sqrt(sw) : 0
+      const ic = sc > 0 ? 1 / Math.sqrt(sc) : 0
+      while (nnz + rowCols.length > col.length) {
+        const c2 = new Int32Array(col.length * 2)
+        c2.set(col)
+        col = c2
+        const v2 = new Float32Array(val.length * 2)
+        v2.set(val)
+        val = v2
+      }
+      for (let p = 0; p < rowCols.length; p++) {
+        const j = rowCols[p]!
+        col[nnz] = j
+        val[nnz] = rowVals[p]! * (j < this.wordColumns ? iw : ic)
+        nnz++
+      }
+      rowPtr[r + 1] = nnz
+    })
+    return { rows: texts.length, rowPtr, col: col.subarray(0, nnz), val: val.subarray(0, nnz) }
+  }
+}
+
+export interface LogisticFit {
+  readonly weights: Float64Array
+  readonly bias: number
+  readonly iterations: number
+  /** Largest |gradient component| of the objective at the returned point. */
+  readonly gradient: number
+  readonly converged: boolean
+}
+
+export interface LogisticOptions {
+  /** Inverse regularisation strength, scikit-learn's C. */
+  readonly C: number
+  readonly gtol?: number
+  readonly maxIterations?: number
+  readonly memory?: number
+}
+
+const log1pExp = (z: number) => (z > 0 ? z + Math.log1p(Math.exp(-z)) : Math.log1p(Math.exp(z)))
+
+/**
+ * L2-regularised logistic regression on rows `rows` of `X` with 0/1 targets `y[r]`:
+ * minimise (1/n) sum log(1 + exp(-s z)) + (1 / (2 C n)) ||w||^2 (bias unpenalised) with L-BFGS.
+ */
+export const fitLogistic = (
+  X: TfidfMatrix,
+  rows: ReadonlyArray<number>,
+  y: ArrayLike<number>,
+  options: LogisticOptions
+): LogisticFit => {
+  const d = X.rowPtr.length > 0 ? columnsOf(X) : 0
+  const n = rows.length
+  const lambda = 1 / (options.C * n)
+  const gtol = options.gtol ?? 1e-5
+  const maxIt = options.maxIterations ?? 500
+  const m = options.memory ?? 8
+  const D = d + 1 // last coordinate is the bias
+  const { rowPtr, col, val } = X
+  const z = new Float64Array(n)
+
+  /** objective and gradient at x (gradient written into g) */
+  const evaluate = (x: Float64Array, g: Float64Array): number => {
+    const b = x[d]!
+    let loss = 0
+    for (let i = 0; i < n; i++) {
+      const r = rows[i]!
+      let s = b
+      for (let k = rowPtr[r]!; k < rowPtr[r + 1]!; k++) s += x[col[k]!]! * val[k]!
+      z[i] = s
+    }
+    g.fill(0)
+    let gb = 0
+    for (let i = 0; i < n; i++) {
+      const r = rows[i]!
+      const t = y[r]! >= 0.5 ? 1 : 0
+      const s = z[i]!
+      loss += t === 1 ? log1pExp(-s) : log1pExp(s)
+      const p = s >= 0 ? 1 / (1 + Math.exp(-s)) : Math.exp(s) / (1 + Math.exp(s))
+      const e = (p - t) / n
+      gb += e
+      for (let k = rowPtr[r]!; k < rowPtr[r + 1]!; k++) g[col[k]!]! += e * val[k]!
+    }
+    let reg = 0
+    for (let j = 0; j < d; j++) {
+      const w = x[j]!
+      reg += w * w
+      g[j]! += lambda * w
+    }
+    g[d] = gb
+    return loss / n + 0.5 * lambda * reg
+  }
+
+  const x = new Float64Array(D)
+  const g = new Float64Array(D)
+  const xNew = new Float64Array(D)
+  const gNew = new Float64Array(D)
+  const dir = new Float64Array(D)
+  const S: Array<Float32Array> = []
+  const Y: Array<Float32Array> = []
+  const rho: Array<number> = []
+  const alpha = new Float64Array(m)
+  let f = evaluate(x, g)
+  const maxAbs = (v: Float64Array) => {
+    let a = 0
+    for (let j = 0; j < v.length; j++) a = Math.max(a, Math.abs(v[j]!))
+    return a
+  }
+  let it = 0
+  let converged = maxAbs(g) <= gtol
+  while (!converged && it < maxIt) {
+    it++
+    // two-loop recursion
+    for (let j = 0; j < D; j++) dir[j] = -g[j]!
+    const k = S.length
+    for (let i = k - 1; i >= 0; i--) {
+      let a = 0
+      const s = S[i]!
+      for (let j = 0; j < D; j++) a += s[j]! * dir[j]!
+      a *= rho[i]!
+      alpha[i] = a
+      const yy = Y[i]!
+      for (let j = 0; j < D; j++) dir[j]! -= a * yy[j]!
+    }
+    if (k > 0) {
+      const s = S[k - 1]!
+      const yy = Y[k - 1]!
+      let sy = 0
+      let yy2 = 0
+      for (let j = 0; j < D; j++) {
+        sy += s[j]! * yy[j]!
+        yy2 += yy[j]! * yy[j]!
+      }
+      const gamma = sy / yy2
+      for (let j = 0; j < D; j++) dir[j]! *= gamma
+    }
+    for (let i = 0; i < k; i++) {
+      let bb = 0
+      const yy = Y[i]!
+      for (let j = 0; j < D; j++) bb += yy[j]! * dir[j]!
+      bb *= rho[i]!
+      const s = S[i]!
+      const c = alpha[i]! - bb
+      for (let j = 0; j < D; j++) dir[j]! += c * s[j]!
+    }
+    let slope = 0
+    for (let j = 0; j < D; j++) slope += g[j]! * dir[j]!
+    if (slope >= 0) {
+      // not a descent direction: restart from steepest descent
+      S.length = 0
+      Y.length = 0
+      rho.length = 0
+      for (let j = 0; j < D; j++) dir[j] = -g[j]!
+      slope = 0
+      for (let j = 0; j < D; j++) slope -= g[j]! * g[j]!
+    }
+    // backtracking line search (Armijo); the first step of the first iteration is scaled
+    let step = k === 0 ? 1 / Math.max(1, Math.sqrt(-slope)) : 1
+    let fNew = Number.POSITIVE_INFINITY
+    for (let tries = 0; tries < 40; tries++) {
+      for (let j = 0; j < D; j++) xNew[j] = x[j]! + step * dir[j]!
+      fNew = evaluate(xNew, gNew)
+      if (fNew <= f + 1e-4 * step * slope) break
+      step *= 0.5
+    }
+    if (!(fNew < f)) break
+    const s = new Float32Array(D)
+    const yy = new Float32Array(D)
+    let sy = 0
+    for (let j = 0; j < D; j++) {
+      s[j] = xNew[j]! - x[j]!
+      yy[j] = gNew[j]! - g[j]!
+      sy += s[j]! * yy[j]!
+    }
+    if (sy > 1e-12) {
+      if (S.length === m) {
+        S.shift()
+        Y.shift()
+        rho.shift()
+      }
+      S.push(s)
+      Y.push(yy)
+      rho.push(1 / sy)
+    }
+    const rel = (f - fNew) / Math.max(Math.abs(f), Math.abs(fNew), 1)
+    x.set(xNew)
+    g.set(gNew)
+    f = fNew
+    converged = maxAbs(g) <= gtol || rel < 1e-10
+  }
+  return { weights: x.subarray(0, d), bias: x[d]!, iterations: it, gradient: maxAbs(g), converged }
+}
+
+const columnsOf = (X: TfidfMatrix): number => {
+  let d = 0
+  for (let k = 0; k < X.col.length; k++) if (X.col[k]! >= d) d = X.col[k]! + 1
+  return d
+}
+
+/** Log-odds of row `r` of `X` under a fitted model (columns beyond the model's width count zero). */
+export const scoreTfidfRow = (X: TfidfMatrix, r: number, fit: LogisticFit): number => {
+  let s = fit.bias
+  const w = fit.weights
+  for (let k = X.rowPtr[r]!; k < X.rowPtr[r + 1]!; k++) {
+    const j = X.col[k]!
+    if (j < w.length) s += w[j]! * X.val[k]!
+  }
+  return s
+}
+
+/** The baseline for a set of heads: one vocabulary, one logistic regression per head. */
+export interface PlainBaseline {
+  readonly tfidf: Tfidf
+  readonly heads: ReadonlyMap<string, LogisticFit>
+  /** Log-odds of every head for each text. */
+  readonly score: (texts: ReadonlyArray<string>) => Map<string, Float64Array>
+}
+
+export interface BaselineRow {
+  readonly text: string
+  /** Label per head in [0, 1], binarised at 0.5; missing or NaN = the row does not label that head. */
+  readonly labels: Readonly<Partial<Record<string, number>>>
+}
+
+export const trainPlainBaseline = (
+  rows: ReadonlyArray<BaselineRow>,
+  heads: ReadonlyArray<string>,
+  options: { readonly C?: number; readonly gtol?: number; readonly log?: (s: string) => void } = {}
+): PlainBaseline => {
+  const log = options.log ?? (() => {})
+  const t0 = Date.now()
+  const texts = rows.map((e) => e.text)
+  const tfidf = Tfidf.fit(texts)
+  const X = tfidf.transform(texts)
+  log(`baseline: ${tfidf.columns} columns (${tfidf.wordColumns} word), ${X.val.length} non-zeros over ${X.rows} rows, ${((Date.now() - t0) / 1000).toFixed(0)} s`)
+  const fits = new Map<string, LogisticFit>()
+  for (const head of heads) {
+    const t1 = Date.now()
+    const idx: Array<number> = []
+    const y = new Float64Array(rows.length)
+    rows.forEach((e, r) => {
+      const v = e.labels[head]
+      if (v === undefined || Number.isNaN(v)) return
+      idx.push(r)
+      y[r] = v >= 0.5 ? 1 : 0
+    })
+    if (idx.length === 0) continue
+    const fit = fitLogistic(X, idx, y, { C: options.C ?? 4, gtol: options.gtol ?? 1e-5 })
+    fits.set(head, fit)
+    log(`  ${head}: ${idx.length} rows, ${fit.iterations} L-BFGS iterations, max |gradient| ${fit.gradient.toExponential(1)}${fit.converged ? "" : " (not converged)"}, ${((Date.now() - t1) / 1000).toFixed(0)} s`)
+  }
+  return {
+    tfidf,
+    heads: fits,
+    score: (texts) => {
+      const M = tfidf.transform(texts)
+      const out = new Map<string, Float64Array>()
+      for (const [head, fit] of fits) {
+        const s = new Float64Array(texts.length)
+        for (let r = 0; r < texts.length; r++) s[r] = scoreTfidfRow(M, r, fit)
+        out.set(head, s)
+      }
+      return out
+    }
+  }
+}
