@@ -80,8 +80,8 @@ export const ngramCounts = (text: string, into: Map<number, number> = new Map())
   let prevB = 0
   for (let t = 0; t < tokens.length; t++) {
     const tok = tokens[t]!
-    let a = WORD_SEEDS[0]
-    let b = WORD_SEEDS[1]
+    let a: number = WORD_SEEDS[0]
+    let b: number = WORD_SEEDS[1]
     for (let i = 0; i < tok.length; i++) {
       const c = tok.charCodeAt(i)
       a = fnv(a, c)
@@ -111,8 +111,8 @@ export const ngramCounts = (text: string, into: Map<number, number> = new Map())
       // scikit-learn emits the whole padded word once when it is no longer than n, then stops
       if (n > len) break
       for (let offset = 0; offset + n <= len; offset++) {
-        let a = CHAR_SEEDS[0]
-        let b = CHAR_SEEDS[1]
+        let a: number = CHAR_SEEDS[0]
+        let b: number = CHAR_SEEDS[1]
         for (let i = offset; i < offset + n; i++) {
           const c = code(i)
           a = fnv(a, c)
@@ -132,6 +132,20 @@ export class Tfidf {
     readonly idf: Float32Array,
     readonly wordColumns: number
   ) {}
+
+  /** The n-gram key of every column, in column order (for saving a fitted vocabulary). */
+  keys(): Float64Array {
+    const out = new Float64Array(this.idf.length)
+    for (const [k, j] of this.column) out[j] = k
+    return out
+  }
+
+  /** A vocabulary saved with `keys()`. */
+  static restore(keys: Float64Array, idf: Float32Array, wordColumns: number): Tfidf {
+    const column = new Map<number, number>()
+    keys.forEach((k, j) => column.set(k, j))
+    return new Tfidf(column, idf, wordColumns)
+  }
 
   get columns(): number {
     return this.idf.length
@@ -217,6 +231,8 @@ export interface LogisticOptions {
   readonly gtol?: number
   readonly maxIterations?: number
   readonly memory?: number
+  /** Progress every 50 iterations. */
+  readonly log?: (s: string) => void
 }
 
 const log1pExp = (z: number) => (z > 0 ? z + Math.log1p(Math.exp(-z)) : Math.log1p(Math.exp(z)))
@@ -369,6 +385,7 @@ export const fitLogistic = (
     g.set(gNew)
     f = fNew
     converged = maxAbs(g) <= gtol || rel < 1e-10
+    if (it % 50 === 0) options.log?.(`    iteration ${it}: objective ${f.toFixed(6)}, max |gradient| ${maxAbs(g).toExponential(1)}`)
   }
   return { weights: x.subarray(0, d), bias: x[d]!, iterations: it, gradient: maxAbs(g), converged }
 }
@@ -404,6 +421,73 @@ export interface BaselineRow {
   readonly labels: Readonly<Partial<Record<string, number>>>
 }
 
+const plainBaseline = (tfidf: Tfidf, fits: ReadonlyMap<string, LogisticFit>): PlainBaseline => ({
+  tfidf,
+  heads: fits,
+  score: (texts) => {
+    const M = tfidf.transform(texts)
+    const out = new Map<string, Float64Array>()
+    for (const [head, fit] of fits) {
+      const s = new Float64Array(texts.length)
+      for (let r = 0; r < texts.length; r++) s[r] = scoreTfidfRow(M, r, fit)
+      out.set(head, s)
+    }
+    return out
+  }
+})
+
+/**
+ * A trained baseline as bytes (vocabulary, idf and every head's weights), so that repeated
+ * evaluations of the same training rows need not retrain it.
+ */
+export const saveBaseline = (b: PlainBaseline): Uint8Array => {
+  const heads = [...b.heads]
+  const header = JSON.stringify({
+    columns: b.tfidf.columns,
+    wordColumns: b.tfidf.wordColumns,
+    heads: heads.map(([name, f]) => ({ name, bias: f.bias, iterations: f.iterations, gradient: f.gradient, converged: f.converged }))
+  })
+  const d = b.tfidf.columns
+  const headerBytes = new TextEncoder().encode(header)
+  const pad = (8 - ((4 + headerBytes.length) % 8)) % 8
+  const size = 4 + headerBytes.length + pad + 8 * d + 4 * d + 4 * d * heads.length
+  const out = new Uint8Array(size)
+  new DataView(out.buffer).setUint32(0, headerBytes.length, true)
+  out.set(headerBytes, 4)
+  let o = 4 + headerBytes.length + pad
+  out.set(new Uint8Array(b.tfidf.keys().buffer), o)
+  o += 8 * d
+  out.set(new Uint8Array(b.tfidf.idf.buffer, b.tfidf.idf.byteOffset, 4 * d), o)
+  o += 4 * d
+  for (const [, f] of heads) {
+    out.set(new Uint8Array(Float32Array.from(f.weights).buffer), o)
+    o += 4 * d
+  }
+  return out
+}
+
+export const loadBaseline = (bytes: Uint8Array): PlainBaseline => {
+  const copy = bytes.slice()
+  const len = new DataView(copy.buffer).getUint32(0, true)
+  const header = JSON.parse(new TextDecoder().decode(copy.subarray(4, 4 + len))) as {
+    columns: number
+    wordColumns: number
+    heads: Array<{ name: string; bias: number; iterations: number; gradient: number; converged: boolean }>
+  }
+  const d = header.columns
+  let o = 4 + len + ((8 - ((4 + len) % 8)) % 8)
+  const keys = new Float64Array(copy.buffer, o, d)
+  o += 8 * d
+  const idf = new Float32Array(copy.buffer, o, d)
+  o += 4 * d
+  const fits = new Map<string, LogisticFit>()
+  for (const h of header.heads) {
+    fits.set(h.name, { weights: Float64Array.from(new Float32Array(copy.buffer, o, d)), bias: h.bias, iterations: h.iterations, gradient: h.gradient, converged: h.converged })
+    o += 4 * d
+  }
+  return plainBaseline(Tfidf.restore(keys, idf, header.wordColumns), fits)
+}
+
 export const trainPlainBaseline = (
   rows: ReadonlyArray<BaselineRow>,
   heads: ReadonlyArray<string>,
@@ -427,22 +511,9 @@ export const trainPlainBaseline = (
       y[r] = v >= 0.5 ? 1 : 0
     })
     if (idx.length === 0) continue
-    const fit = fitLogistic(X, idx, y, { C: options.C ?? 4, gtol: options.gtol ?? 1e-5 })
+    const fit = fitLogistic(X, idx, y, { C: options.C ?? 4, gtol: options.gtol ?? 1e-5, log })
     fits.set(head, fit)
     log(`  ${head}: ${idx.length} rows, ${fit.iterations} L-BFGS iterations, max |gradient| ${fit.gradient.toExponential(1)}${fit.converged ? "" : " (not converged)"}, ${((Date.now() - t1) / 1000).toFixed(0)} s`)
   }
-  return {
-    tfidf,
-    heads: fits,
-    score: (texts) => {
-      const M = tfidf.transform(texts)
-      const out = new Map<string, Float64Array>()
-      for (const [head, fit] of fits) {
-        const s = new Float64Array(texts.length)
-        for (let r = 0; r < texts.length; r++) s[r] = scoreTfidfRow(M, r, fit)
-        out.set(head, s)
-      }
-      return out
-    }
-  }
+  return plainBaseline(tfidf, fits)
 }

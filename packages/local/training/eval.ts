@@ -18,6 +18,8 @@ import {
 import { applyCalibration } from "../src/internal/calibration.js"
 import { GUARDRAILS, KNOWN_FAILURES, OBFUSCATIONS, OBFUSCATION_TOLERANCE, check } from "../test/models/guardrails.js"
 import * as D from "./data.js"
+import { protocols, recordTestRead, testReads, type Split } from "./protocols.js"
+import { baselineScorer, compare, report, reportSuite, trainBaseline, type Scorer } from "./versus.js"
 import {
   C3_LABELS, dataDir, featurise, loadSplits, makeFeaturizer, MODELS_DIR, rawScore, TOXICITY_LABELS, trainHeads,
   trainSpam, TRAIN_TOXICITY, YOUTUBE_TEST_VIDEO
@@ -36,33 +38,49 @@ const table = (header: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<
 }
 
 const main = () => {
+  const started = Date.now()
   const dir = dataDir()
   const modelsDir = process.argv.includes("--models") ? process.argv[process.argv.indexOf("--models") + 1]! : MODELS_DIR
   const set = loadModelSet(modelsDir)
   const splits = loadSplits(dir, log)
   console.log(`# Decorum local models ${set.version}: evaluation\n`)
 
-  // ------------------------------------------------ Jigsaw held-out
+  // ------------------------------------------------ toxicity heads vs the plain baseline (issue 11)
+  const split: Split = process.argv.includes("--test") ? "test" : "dev"
+  const t0 = Date.now()
+  log("plain baseline (TF-IDF word 1-2 + char_wb 2-5, logistic regression C=4) on the same training rows")
+  const baseline = trainBaseline(splits.toxTrain, TOXICITY_LABELS, log)
+  log(`  trained in ${((Date.now() - t0) / 1000).toFixed(0)} s`)
   {
-    log("baseline: plain word+char n-gram logistic regression on the Jigsaw training rows")
-    const f = makeFeaturizer({})
-    const jigsawTrain = splits.toxTrain.filter((e) => e.source === "jigsaw-toxic-comment-2018-random-11k")
-    const baselineOptions: TrainOptions = { ...TRAIN_TOXICITY, nbAlpha: undefined }
-    const baseline = trainHeads(featurise(f, jigsawTrain), TOXICITY_LABELS, baselineOptions)
-    const test = splits.jigsawTest
-    const rows: Array<Array<string | number>> = []
-    for (const label of TOXICITY_LABELS) {
-      const y = test.map((e) => e.labels[label]!)
-      const local = test.map((e) => set.predict(e.text, [label])[label]!)
-      const raw = test.map((e) => set.raw(e.text, label))
-      const base = test.map((e) => rawScore(f, baseline.get(label)!, e.text))
-      const positives = y.filter((v) => v >= 0.5).length
-      const meanP = local.reduce((a, b) => a + b, 0) / local.length
-      rows.push([label, positives, f3(rocAuc(raw, y)), f3(rocAuc(base, y)), f3(rocAuc(local, y)), pct(positives / y.length), pct(meanP), f3(calibrationError(local, y))])
+    const jigsawSource = "jigsaw-toxic-comment-2018-random-11k"
+    const natural = split === "dev" ? splits.toxCalib.filter((e) => e.source === jigsawSource) : splits.jigsawTest
+    const others = splits.toxCalib.filter((e) => e.source !== jigsawSource)
+    const p = protocols(dir, split, natural, others, splits.toxTrain.map((e) => e.text))
+    const reads = split === "test" ? recordTestRead(modelsDir, set.version) : (testReads(modelsDir)[set.version] ?? 0)
+    console.log(`## Toxicity heads vs the plain baseline, ${split} split
+`)
+    console.log(
+      `Baseline: TF-IDF word 1-2 + char_wb 2-5 (sublinear tf, smooth idf, L2 per block), logistic regression C=4 per head, ` +
+        `trained in this run on the ${baseline.heads.size > 0 ? "same" : "no"} training rows (shared-data corpora only: ${baseline.tfidf.columns} n-gram columns). ` +
+        `Test split of ${set.version} read ${reads} time${reads === 1 ? "" : "s"}${split === "test" ? " (this run included)" : ""}; ` +
+        `${p.droppedDuplicates} cross-domain rows dropped as exact duplicates of training texts.\n`
+    )
+    const modelScorer: Scorer = (texts) => {
+      const out = new Map<ModelLabel, Float64Array>(TOXICITY_LABELS.map((l) => [l, new Float64Array(texts.length)]))
+      texts.forEach((text, i) => {
+        const s = set.predict(text, TOXICITY_LABELS)
+        for (const l of TOXICITY_LABELS) out.get(l)![i] = s[l]!
+      })
+      return out
     }
-    console.log(`## Jigsaw/Wikipedia held-out (${test.length} comments of jigsaw-toxic-comment-PARTIAL not in the training sample)\n`)
-    table(["label", "positives", "ROC AUC (model)", "ROC AUC (baseline)", "ROC AUC (calibrated score)", "base rate", "mean score", "ECE"], rows)
+    const results = compare(p.sets, TOXICITY_LABELS, modelScorer, baselineScorer(baseline))
+    const losses = report(results, TOXICITY_LABELS, set.version)
+    console.log(losses.length === 0 ? `${set.version} beats the plain baseline on every head with a label, in both protocols.\n` : `${set.version} does not beat the plain baseline on: ${losses.join("; ")}.\n`)
   }
+
+  // ------------------------------------------------ functional suite
+  console.log(`## Functional suite (scripts/functional.ts, HateCheck-style; score > 0.5 = toxic)\n`)
+  reportSuite((text, label) => set.predict(text, [label])[label]!, baseline, set.version)
 
   // ------------------------------------------------ Perspective scale
   {
@@ -80,7 +98,11 @@ const main = () => {
           [`comments at or above ${t}: local / Perspective / both`, `${local.filter((v) => v >= t).length} / ${api.filter((v) => v >= t).length} / ${local.filter((v, i) => v >= t && api[i]! >= t).length}`]
         ]),
         ["mean score: local / Perspective", `${f3(local.reduce((a, b) => a + b, 0) / local.length)} / ${f3(api.reduce((a, b) => a + b, 0) / api.length)}`],
-        ["ROC AUC against the human label: local / Perspective", `${f3(rocAuc(local, human))} / ${f3(rocAuc(api, human))}`]
+        ["ROC AUC against the human label: local / Perspective", `${f3(rocAuc(local, human))} / ${f3(rocAuc(api, human))}`],
+        [
+          "false positives at 0.5 (share of the human-benign rows scored >= 0.5): local / Perspective",
+          `${pct(local.filter((v, i) => v >= 0.5 && human[i]! < 0.5).length / human.filter((v) => v < 0.5).length)} / ${pct(api.filter((v, i) => v >= 0.5 && human[i]! < 0.5).length / human.filter((v) => v < 0.5).length)}`
+        ]
       ]
     )
   }
@@ -140,6 +162,7 @@ const main = () => {
   }
 
   guardrails(set)
+  log(`npm run eval took ${((Date.now() - started) / 1000).toFixed(0)} s`)
 }
 
 export const guardrails = (set: ReturnType<typeof loadModelSet>) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { charWbGrams, fitLogistic, ngramCounts, Tfidf, trainPlainBaseline, wordTokens } from "../../scripts/baseline.js"
+import { charWbGrams, fitLogistic, loadBaseline, ngramCounts, saveBaseline, Tfidf, trainPlainBaseline, wordTokens } from "../../scripts/baseline.js"
 import { rocAuc } from "../../src/model/train.js"
 
 const POSITIVE = ["you are a stupid idiot", "shut up moron", "what an idiot you are", "stupid moron go away", "idiot idiot idiot", "you moron"]
@@ -94,5 +94,17 @@ describe("plain baseline logistic regression", () => {
     expect(b.heads.get("THREAT")).toBeDefined()
     const s = b.score(["i will hurt you", "i will help you"]).get("THREAT")!
     expect(s[0]!).toBeGreaterThan(s[1]!)
+  })
+})
+
+describe("plain baseline persistence", () => {
+  it("a saved and reloaded baseline scores exactly as the trained one", () => {
+    const rows = [...POSITIVE.map((text) => ({ text, labels: { TOXICITY: 1 } })), ...NEGATIVE.map((text) => ({ text, labels: { TOXICITY: 0 } }))]
+    const b = trainPlainBaseline(rows, ["TOXICITY"])
+    const again = loadBaseline(saveBaseline(b))
+    const texts = ["you idiot", "thanks for the sources", "zzz unseen"]
+    const s1 = b.score(texts).get("TOXICITY")!
+    const s2 = again.score(texts).get("TOXICITY")!
+    texts.forEach((_, i) => expect(s2[i]!).toBeCloseTo(s1[i]!, 5))
   })
 })
