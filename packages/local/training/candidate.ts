@@ -1,5 +1,5 @@
 /**
- * `node packages/local/scripts/run.mjs candidate`: a dev-only experiment for issue 11 part 2.
+ * `node packages/local/training/run.mjs candidate`: a dev-only experiment for issue 11 part 2.
  * Trains a candidate toxicity family on the runtime's own features (so it would ship without any
  * runtime change) and compares it with the plain baseline on the DEV halves of both protocols.
  * Never reads a test split.
@@ -11,7 +11,7 @@
  * per head on the enriched dev set.
  */
 import type { ModelLabel } from "../src/AttributeModel.js"
-import { rocAuc } from "../src/model/train.js"
+import { rocAuc } from "./fit.js"
 import { fitLogistic, type LogisticFit, type TfidfMatrix } from "./baseline.js"
 import { dataDir, featurise, loadSplits, makeFeaturizer, MODELS_DIR, TOXICITY_LABELS } from "./pipeline.js"
 import { labelled, protocols } from "./protocols.js"

@@ -79,7 +79,7 @@ const main = () => {
   }
 
   // ------------------------------------------------ functional suite
-  console.log(`## Functional suite (scripts/functional.ts, HateCheck-style; score > 0.5 = toxic)\n`)
+  console.log(`## Functional suite (training/functional.ts, HateCheck-style; score > 0.5 = toxic)\n`)
   reportSuite((text, label) => set.predict(text, [label])[label]!, baseline, set.version)
 
   // ------------------------------------------------ Perspective scale

@@ -4,7 +4,7 @@
  * expects ("toxic" = TOXICITY should be above 0.5; THREAT cases also check the THREAT head).
  *
  * It is an evaluation set, never training data: its sentences are worded differently from the
- * augmentation templates (scripts/augment.ts) and the guardrails (test/model/guardrails.ts), so a
+ * augmentation templates (training/augment.ts) and the guardrails (test/models/guardrails.ts), so a
  * model cannot pass it by having memorised them. `npm run eval` reports the share of correct
  * answers per functionality; failures are listed in docs/models.md, not frozen by a test.
  */

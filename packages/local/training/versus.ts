@@ -1,10 +1,11 @@
 /**
  * The head-by-head comparison of issue 11: every toxicity head of a model set against the plain
- * baseline (scripts/baseline.ts, trained in the same run on the same rows) and against the
- * model's own TOXICITY head, on the in-domain and cross-domain protocols (scripts/protocols.ts).
+ * baseline (training/baseline.ts, trained in the same run on the same rows) and against the
+ * model's own TOXICITY head, on the in-domain and cross-domain protocols (training/protocols.ts).
  */
 import type { ModelLabel } from "../src/AttributeModel.js"
-import { rocAuc, sigmoid } from "../src/model/train.js"
+import { sigmoid } from "../src/internal/calibration.js"
+import { rocAuc } from "./fit.js"
 import { createHash } from "node:crypto"
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
@@ -22,14 +23,14 @@ const NOT_BASELINE = new Set(["decorum-augmentation", "wikipedia-talk-context-to
 
 /**
  * The baseline of issue 11 on the shared-data rows of a training set. A trained baseline is kept in
- * `scripts/.cache/` under the sha256 of its training rows and labels, so re-running the evaluation
+ * `training/.cache/` under the sha256 of its training rows and labels, so re-running the evaluation
  * on the same rows (the dev split, then the test split) trains it once.
  */
 export const trainBaseline = (train: ReadonlyArray<D.Example>, heads: ReadonlyArray<ModelLabel>, log: (s: string) => void): PlainBaseline => {
   const rows = train.filter((e) => !NOT_BASELINE.has(e.source))
   const hash = createHash("sha256").update(`baseline-v1 C=4 ${heads.join(",")}\n`)
   for (const e of rows) hash.update(`${e.text}\u0000${heads.map((h) => e.labels[h] ?? "").join(",")}\n`)
-  const file = join(PACKAGE_DIR, "scripts", ".cache", `baseline-${hash.digest("hex").slice(0, 16)}.bin`)
+  const file = join(PACKAGE_DIR, "training", ".cache", `baseline-${hash.digest("hex").slice(0, 16)}.bin`)
   if (existsSync(file)) {
     log(`baseline: cached in ${file}`)
     return loadBaseline(readFileSync(file))
