@@ -61,7 +61,7 @@ const main = () => {
 `)
     console.log(
       `Baseline: TF-IDF word 1-2 + char_wb 2-5 (sublinear tf, smooth idf, L2 per block), logistic regression C=4 per head, ` +
-        `trained in this run on the ${baseline.heads.size > 0 ? "same" : "no"} training rows (shared-data corpora only: ${baseline.tfidf.columns} n-gram columns). ` +
+        `trained on the same training rows as the model (shared-data corpora only: ${baseline.tfidf.columns} n-gram columns; trained by this run, or by an earlier one on identical rows and loaded from training/.cache). ` +
         `Test split of ${set.version} read ${reads} time${reads === 1 ? "" : "s"}${split === "test" ? " (this run included)" : ""}; ` +
         `${p.droppedDuplicates} cross-domain rows dropped as exact duplicates of training texts.\n`
     )
