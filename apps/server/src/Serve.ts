@@ -11,7 +11,9 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { Cause, Config, ConfigError, Context, Effect, Exit, Fiber, Layer, Logger, Redacted } from "effect"
 import type { StoreFailure } from "@decorum/domain"
 import type { ServeError } from "@effect/platform/HttpServerError"
+import cluster from "node:cluster"
 import { createServer } from "node:http"
+import { availableParallelism } from "node:os"
 
 /** What the command line sets; each overrides its variable (`--port` over `PORT`, ...). */
 export interface ServeOptions {
@@ -20,6 +22,8 @@ export interface ServeOptions {
   readonly db?: string
   /** `--metrics-port`: `/metrics` on its own listener. */
   readonly metricsPort?: number
+  /** Server processes sharing the port (node:cluster). Default: one per core; 1 serves in this process. */
+  readonly workers?: number
 }
 
 export const FIRST_ACCOUNT_EMAIL = "admin@localhost"
@@ -109,8 +113,17 @@ const firstRun = (url: string) =>
     ].join("\n")
   })
 
-/** Starts the server and runs until SIGINT or SIGTERM. */
-export const serve = async (options: ServeOptions = {}): Promise<void> => {
+/** What a cluster worker tells the primary once it listens, so the banner is printed once. */
+interface Listening {
+  readonly type: "decorum-listening"
+  readonly url: string
+  readonly db: string
+  readonly model: string
+  readonly version: string
+}
+
+/** One server process until SIGINT or SIGTERM; a cluster worker reports to the primary instead of printing. */
+const serveProcess = async (options: ServeOptions): Promise<void> => {
   const program = Effect.scoped(
     Effect.gen(function*() {
       const context = yield* Layer.build(serverLayer(options))
@@ -119,6 +132,11 @@ export const serve = async (options: ServeOptions = {}): Promise<void> => {
       const db = Redacted.value(Context.get(context, EngineConfig).store.db)
       const port = address._tag === "TcpAddress" ? address.port : 0
       const url = `http://localhost:${port}`
+      if (cluster.isWorker) {
+        const listening: Listening = { type: "decorum-listening", url, db, model: info.modelVersion, version: info.engineVersion }
+        process.send?.(listening)
+        return yield* Effect.never
+      }
       const hint = yield* Effect.provide(firstRun(url), context)
       process.stdout.write(`${banner({ url, db, model: info.modelVersion, version: info.engineVersion })}\n\n${hint}\n`)
       return yield* Effect.never
@@ -134,10 +152,82 @@ export const serve = async (options: ServeOptions = {}): Promise<void> => {
   const exit = await Effect.runPromise(Fiber.await(fiber))
   process.off("SIGINT", stop)
   process.off("SIGTERM", stop)
+  // A cluster worker's channel to the primary would keep it alive once the server has closed.
+  if (cluster.isWorker) cluster.worker?.disconnect()
   if (Exit.isFailure(exit) && !Cause.isInterruptedOnly(exit.cause)) {
     const failure = Cause.failureOption(exit.cause)
     throw new Error(failure._tag === "Some" ? describeFailure(failure.value) : Cause.pretty(exit.cause))
   }
+}
+
+/** A worker that dies sooner than this after its start is restarted after a pause, not at once. */
+const QUICK_DEATH_MS = 5_000
+
+/**
+ * The cluster primary: forks `count` workers running this same command (they share the port),
+ * prints the banner once (creating the first account once), restarts a worker that dies, and on
+ * SIGINT or SIGTERM stops every worker (each finishes its in-flight requests) and returns.
+ */
+const servePrimary = async (count: number): Promise<void> => {
+  const started = new Map<number, number>()
+  let stopping = false
+  let announced = false
+  let startupFailure: string | undefined
+  const fork = () => started.set(cluster.fork().id, Date.now())
+  let finish: () => void = () => {}
+  const finished = new Promise<void>((resolve) => (finish = resolve))
+  const live = () => Object.values(cluster.workers ?? {}).filter((w) => w !== undefined && !w.isDead())
+
+  const stop = () => {
+    if (stopping) return
+    stopping = true
+    for (const worker of live()) worker!.process.kill("SIGTERM")
+    if (live().length === 0) finish()
+  }
+  cluster.on("message", (_worker, message: Listening) => {
+    if (message?.type !== "decorum-listening" || announced) return
+    announced = true
+    const hint = Effect.runPromise(
+      Effect.provide(firstRun(message.url), Engine.storeLayer(Redacted.make(message.db))).pipe(
+        Effect.catchAll((e) => Effect.succeed(`(could not check the accounts: ${e.message})`))
+      )
+    )
+    void hint.then((text) => process.stdout.write(`${banner(message)}\n  workers: ${count} processes\n\n${text}\n`))
+  })
+  cluster.on("exit", (worker, code, signal) => {
+    const life = Date.now() - (started.get(worker.id) ?? 0)
+    started.delete(worker.id)
+    if (stopping) {
+      if (live().length === 0) finish()
+      return
+    }
+    if (!announced) {
+      // No worker ever listened: a configuration or port problem every restart would repeat.
+      startupFailure = `a server process could not start (exit code ${code ?? signal})`
+      stop()
+      return
+    }
+    process.stderr.write(`decorum: server process ${worker.process.pid} exited (${code ?? signal}); starting another\n`)
+    if (life < QUICK_DEATH_MS) setTimeout(() => stopping || fork(), 1_000)
+    else fork()
+  })
+  process.once("SIGINT", stop)
+  process.once("SIGTERM", stop)
+  for (let i = 0; i < count; i++) fork()
+  await finished
+  process.off("SIGINT", stop)
+  process.off("SIGTERM", stop)
+  if (startupFailure !== undefined) throw new Error(startupFailure)
+}
+
+/**
+ * Starts the server and runs until SIGINT or SIGTERM: `workers` processes on one port (default
+ * one per core), or this process alone with `workers: 1`.
+ */
+export const serve = async (options: ServeOptions = {}): Promise<void> => {
+  const workers = options.workers ?? availableParallelism()
+  if (cluster.isPrimary && workers > 1) return servePrimary(workers)
+  return serveProcess(options)
 }
 
 /** A start-up failure in words an operator can act on (a busy port, an unreadable database, ...). */

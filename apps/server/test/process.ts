@@ -42,7 +42,9 @@ export interface Running {
 /** Starts `decorum serve` and resolves once it has printed its banner. */
 export const startServe = async (args: ReadonlyArray<string>, env: Record<string, string> = {}): Promise<Running> => {
   const cli = await bundleCli()
-  const child = spawn(process.execPath, [cli, "serve", "--port", "0", "--host", "127.0.0.1", ...args], {
+  // One process unless a test asks for workers: the suite stays light on CI's two cores.
+  const workers = args.includes("--workers") ? [] : ["--workers", "1"]
+  const child = spawn(process.execPath, [cli, "serve", "--port", "0", "--host", "127.0.0.1", ...workers, ...args], {
     cwd: root,
     // The bundle lives elsewhere than the sources, so point it at the shipped model files.
     env: { ...process.env, DECORUM_ENGINE: "local", DECORUM_MODEL_DIR: join(root, "packages/local/models"), ...env }

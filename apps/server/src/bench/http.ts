@@ -10,7 +10,7 @@
  * single evaluation), to show where the time goes.
  *
  * Options (env): BENCH_DURATION (seconds, default 10), BENCH_CONNECTIONS (default 32), BENCH_STEPS=0
- * (skip the per-route table), BENCH_BIN (the `decorum` entry point to measure; default this build's).
+ * (skip the per-route table), BENCH_WORKERS (`decorum serve --workers`, default 1), BENCH_BIN (the `decorum` entry point to measure; default this build's).
  */
 import autocannon from "autocannon"
 import { type ChildProcess, spawn } from "node:child_process"
@@ -86,7 +86,10 @@ const main = async () => {
   const dir = mkdtempSync(join(tmpdir(), "decorum-bench-"))
   const children: Array<ChildProcess> = []
   try {
-    const decorum = spawn(process.execPath, [bin, "serve", "--port", "0", "--host", "127.0.0.1", "--db", join(dir, "bench.db")], {
+    // One server process (the per-core figure) unless BENCH_WORKERS says otherwise; an older build
+    // (BENCH_BIN) may not know the flag, so it gets none.
+    const workers = process.env["BENCH_WORKERS"] ?? (process.env["BENCH_BIN"] ? undefined : "1")
+    const decorum = spawn(process.execPath, [bin, "serve", "--port", "0", "--host", "127.0.0.1", "--db", join(dir, "bench.db"), ...(workers ? ["--workers", workers] : [])], {
       stdio: ["ignore", "pipe", "inherit"],
       env: { ...process.env, DECORUM_ENGINE: "local" }
     })

@@ -25,7 +25,15 @@ export const metricsPort = typed("metrics-port", "PORT", parsePort, "a port numb
   Options.optional
 )
 
-export const command = Command.make("serve", { port, host, db, metricsPort }, (args) =>
+export const workers = typed("workers", "N", (raw) => {
+  const n = Number(raw)
+  return Number.isInteger(n) && n >= 1 && n <= 256 ? Option.some(n) : Option.none()
+}, "a whole number from 1 to 256").pipe(
+  Options.withDescription("Server processes sharing the port (default: one per core; 1 serves in a single process)."),
+  Options.optional
+)
+
+export const command = Command.make("serve", { port, host, db, metricsPort, workers }, (args) =>
   Effect.tryPromise({
     try: async () => {
       const { serve } = await import("../Serve.js")
@@ -33,7 +41,8 @@ export const command = Command.make("serve", { port, host, db, metricsPort }, (a
         ...Option.match(args.port, { onNone: () => ({}), onSome: (port) => ({ port }) }),
         ...Option.match(args.host, { onNone: () => ({}), onSome: (host) => ({ host }) }),
         ...Option.match(args.db, { onNone: () => ({}), onSome: (db) => ({ db }) }),
-        ...Option.match(args.metricsPort, { onNone: () => ({}), onSome: (metricsPort) => ({ metricsPort }) })
+        ...Option.match(args.metricsPort, { onNone: () => ({}), onSome: (metricsPort) => ({ metricsPort }) }),
+        ...Option.match(args.workers, { onNone: () => ({}), onSome: (workers) => ({ workers }) })
       })
     },
     catch: (e) => new CommandFailure({ message: e instanceof Error ? e.message : String(e) })

@@ -1,0 +1,86 @@
+/**
+ * `decorum serve --workers 2`: two processes on one port, the banner printed once, a worker that
+ * dies replaced, and SIGTERM lets an in-flight request finish before everything exits with 0.
+ * Linux only (worker processes are found through /proc).
+ */
+import { readdirSync, readFileSync } from "node:fs"
+import { mkdtempSync, rmSync } from "node:fs"
+import { request } from "node:http"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll, describe, expect, it } from "vitest"
+import { startServe, stop } from "./process.js"
+
+const dir = mkdtempSync(join(tmpdir(), "decorum-workers-"))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+/** The live child processes of `pid`. */
+const children = (pid: number): Array<number> =>
+  readdirSync("/proc").filter((d) => /^\d+$/.test(d)).flatMap((d) => {
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, "utf8")
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+      return Number(fields[1]) === pid && fields[0] !== "Z" ? [Number(d)] : []
+    } catch {
+      return []
+    }
+  })
+
+/** Waits, yielding to the event loop, until `check` holds. */
+const until = async (check: () => boolean, what: string, limitMs = 30_000) => {
+  const deadline = Date.now() + limitMs
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}
+
+describe.runIf(process.platform === "linux")("decorum serve --workers 2", () => {
+  it("serves from two processes, replaces one that dies, and drains on SIGTERM with exit 0", async () => {
+    const server = await startServe(["--db", join(dir, "workers.db"), "--workers", "2"])
+    let exited: number | null | undefined
+    server.child.on("exit", (code) => (exited = code))
+    try {
+      const pid = server.child.pid!
+      await until(() => children(pid).length === 2, "two worker processes")
+      expect(server.output().match(/listening on/g)).toHaveLength(1)
+      expect(server.output()).toContain("workers: 2 processes")
+      expect((await fetch(`${server.url}/healthz`)).status).toBe(200)
+
+      // A worker dies: another takes its place and the port keeps answering.
+      const [victim] = children(pid)
+      process.kill(victim!, "SIGKILL")
+      await until(() => /starting another/.test(server.output()), "the restart message")
+      await until(() => children(pid).length === 2 && !children(pid).includes(victim!), "a replacement worker")
+      for (let i = 0; i < 10; i++) expect((await fetch(`${server.url}/healthz`)).status).toBe(200)
+
+      // A request whose body is still arriving when SIGTERM comes is answered, then all exit 0.
+      const key = /^\s+(dk_\S+)\s*$/m.exec(server.output())![1]!
+      const body = JSON.stringify({ comment: { text: "you are an idiot" }, requestedAttributes: { TOXICITY: {} } })
+      const answered = new Promise<number>((resolve, reject) => {
+        const req = request(`${server.url}/v1alpha1/comments:analyze?key=${key}`, {
+          method: "POST",
+          headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) }
+        }, (res) => {
+          res.resume()
+          res.on("end", () => resolve(res.statusCode!))
+        })
+        req.on("error", reject)
+        req.write(body.slice(0, 10))
+        // The first bytes have reached a worker (the request is in flight) before the signal.
+        req.on("socket", (socket) =>
+          socket.on("connect", () =>
+            setTimeout(() => {
+              server.child.kill("SIGTERM")
+              setTimeout(() => req.end(body.slice(10)), 300)
+            }, 300)))
+      })
+      expect(await answered).toBe(200)
+      await until(() => exited !== undefined, "the primary to exit")
+      expect(exited).toBe(0)
+      expect(children(pid)).toEqual([])
+    } finally {
+      await stop(server)
+    }
+  }, 90_000)
+})
