@@ -125,7 +125,7 @@ export const make = (email: string = DEFAULT_ACCOUNT): Effect.Effect<DecorumServ
       analyze: (request, options = {}) =>
         run(Effect.flatMap(
           decode(Perspective.AnalyzeCommentRequest, Perspective.normalizeRequestKeys(request)),
-          (r) => Analyze.analyze(r, options.family ?? "compat")
+          (r) => Analyze.analyze(r, options.family ?? "compat", account)
         )),
       suggestScore: (request) =>
         run(Effect.flatMap(

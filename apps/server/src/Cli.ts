@@ -8,6 +8,7 @@ import { ENGINE_VERSION } from "@decorum/core"
 import { Command, HelpDoc, ValidationError } from "@effect/cli"
 import { NodeContext } from "@effect/platform-node"
 import { Console, Effect } from "effect"
+import * as Adapt from "./cli/Adapt.js"
 import * as Feedback from "./cli/Feedback.js"
 import * as Keys from "./cli/Keys.js"
 import * as Score from "./cli/Score.js"
@@ -15,7 +16,7 @@ import * as Serve from "./cli/Serve.js"
 import * as Topics from "./cli/Topics.js"
 
 /** Every command group; a new one is a module under `cli/` exporting `command`, added here. */
-export const commands = [Serve.command, Keys.command, Topics.command, Feedback.command, Score.command] as const
+export const commands = [Serve.command, Keys.command, Topics.command, Feedback.command, Score.command, Adapt.command] as const
 
 export const root = Command.make("decorum").pipe(
   Command.withDescription("Self-hosted comment moderation: a Perspective API drop-in with offline models and LLM evaluation."),

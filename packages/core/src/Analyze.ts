@@ -4,7 +4,9 @@
  * from the `AttributeScorer` port.
  */
 import {
+  type Account,
   type AttributeAnalysis,
+  type AttributeResult,
   type Evaluated,
   InvalidComment,
   InvalidRequest,
@@ -15,6 +17,7 @@ import {
   UnsupportedAttribute
 } from "@decorum/domain"
 import { Effect, Option } from "effect"
+import * as Adaptation from "./Adaptation.js"
 import { EngineInfo } from "./EngineInfo.js"
 import { htmlToText } from "./Html.js"
 import { AttributeScorer } from "./Providers.js"
@@ -121,8 +124,39 @@ export const prepare = Effect.fnUntraced(function*(request: Perspective.AnalyzeC
   return { text, context, requested, spans, languages, clientToken: request.clientToken ?? null } satisfies PreparedAnalyze
 })
 
+/**
+ * The account's adopted adapters (`Adaptation`), applied to the shipped scores; the provenance
+ * says which: `<model>+site.<adapter id>`. Without a `SiteAdapters` service, the scores as they are.
+ */
+const withAdapters = (result: Evaluated<AttributeAnalysis>, account: Account, prepared: PreparedAnalyze) =>
+  Effect.map(Effect.serviceOption(Adaptation.SiteAdapters), (service): Evaluated<AttributeAnalysis> => {
+    if (Option.isNone(service)) return result
+    const adapters = service.value.forAccount(account.id)
+    if (adapters.size === 0) return result
+    const value: Partial<Record<Perspective.Attribute, AttributeResult>> = { ...result.value }
+    const used: Array<number> = []
+    for (const [attribute, scored] of Object.entries(result.value)) {
+      const adapter = adapters.get(attribute as Perspective.Attribute)
+      if (!adapter || !scored) continue
+      used.push(adapter.id)
+      value[attribute as Perspective.Attribute] = {
+        ...scored,
+        summary: Adaptation.adaptScore(adapter, scored.summary, prepared.text),
+        spans: scored.spans.map((v, i) => {
+          const span = prepared.spans[i]
+          return span === undefined ? v : Adaptation.adaptScore(adapter, v, prepared.text.slice(span.begin, span.end))
+        })
+      }
+    }
+    if (used.length === 0) return result
+    return {
+      value,
+      provenance: { ...result.provenance, model: result.provenance.model + Adaptation.provenanceSuffix(used) }
+    }
+  })
+
 /** Scores a prepared request. The response keys echo the names as requested. */
-export const run = Effect.fnUntraced(function*(prepared: PreparedAnalyze) {
+export const run = Effect.fnUntraced(function*(prepared: PreparedAnalyze, account?: Account) {
   const { requested, spans } = prepared
   const attributes = [...new Set(requested.map((r) => r.attribute))]
   // Every requested attribute may have been dropped (`dropUnsupportedAttributes`): nothing is
@@ -132,9 +166,10 @@ export const run = Effect.fnUntraced(function*(prepared: PreparedAnalyze) {
     : yield* (yield* AttributeScorer).analyze({ text: prepared.text, attributes, spans, context: prepared.context }).pipe(
       Effect.tap((r) => Metrics.countEvaluation("perspective", r.provenance))
     )
+  const adapted = account === undefined ? result : yield* withAdapters(result, account, prepared)
   const attributeScores: Record<string, Perspective.AttributeScores> = {}
   for (const r of requested) {
-    const scored = result.value[r.attribute]
+    const scored = adapted.value[r.attribute]
     if (!scored) continue
     if (r.threshold !== null && scored.summary < r.threshold) continue
     const spanScores: Array<Perspective.SpanScore> = []
@@ -155,12 +190,12 @@ export const run = Effect.fnUntraced(function*(prepared: PreparedAnalyze) {
     languages: prepared.languages,
     ...(prepared.clientToken ? { clientToken: prepared.clientToken } : {})
   }
-  return { value: response, provenance: result.provenance } satisfies Evaluated<Perspective.AnalyzeCommentResponse>
+  return { value: response, provenance: adapted.provenance } satisfies Evaluated<Perspective.AnalyzeCommentResponse>
 })
 
 /**
  * Validates and scores an analyze request. One span for the whole call, without a stack trace:
  * this runs on every request, and its two steps are too cheap to be worth spans of their own.
  */
-export const analyze = (request: Perspective.AnalyzeCommentRequest, family: Family) =>
-  Effect.flatMap(prepare(request, family), run).pipe(Effect.withSpan("Analyze.analyze", { captureStackTrace: false }))
+export const analyze = (request: Perspective.AnalyzeCommentRequest, family: Family, account?: Account) =>
+  Effect.flatMap(prepare(request, family), (prepared) => run(prepared, account)).pipe(Effect.withSpan("Analyze.analyze", { captureStackTrace: false }))

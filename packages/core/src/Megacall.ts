@@ -116,7 +116,7 @@ export const megacall = Effect.fn("Megacall.megacall", { captureStackTrace: fals
       comment: { text: comment, type: "PLAIN_TEXT" },
       requestedAttributes: perspectiveAttributes(request.requested_attributes)
     }, "compat")
-    sections.perspective = Analyze.run(prepared)
+    sections.perspective = Analyze.run(prepared, account)
   }
 
   const settled = yield* Effect.all(

@@ -2,9 +2,10 @@
  * In-memory implementations of every store port: for tests, and for embedding without a database.
  * Nothing here survives the process.
  */
-import type { Account, AccountId, ApiKeyInfo, ArticleContext, ScoreSuggestion } from "@decorum/domain"
+import type { Account, AccountId, ApiKeyInfo, ArticleContext, Perspective, ScoreSuggestion } from "@decorum/domain"
 import { AccountId as AccountIdSchema } from "@decorum/domain"
 import { Context, Effect, Layer, Option } from "effect"
+import { AdapterStore, type StoredAdapter } from "./Adaptation.js"
 import { AccountStore, ArticleContextStore, StoreHealth, SuggestionStore } from "./Stores.js"
 
 interface KeyRow {
@@ -108,16 +109,39 @@ export const make = Effect.sync(() => {
       )
   })
 
-  return { accountStore, contextStore, suggestionStore }
+  // Append-only, as in SQL: a reset is a row without params.
+  const adapterRows: Array<{ id: number; accountId: AccountId; attribute: Perspective.Attribute; params: StoredAdapter["params"] | null; createdAt: Date }> = []
+  const adapterStore = AdapterStore.of({
+    save: ({ accountId, attribute, params }) =>
+      Effect.sync(() => {
+        const id = adapterRows.length + 1
+        adapterRows.push({ id, accountId, attribute, params, createdAt: new Date() })
+        return id
+      }),
+    reset: (accountId, attribute) =>
+      Effect.sync(() => {
+        const attributes = attribute !== undefined ? [attribute] : [...new Set(adapterRows.filter((r) => r.accountId === accountId).map((r) => r.attribute))]
+        for (const a of attributes) adapterRows.push({ id: adapterRows.length + 1, accountId, attribute: a, params: null, createdAt: new Date() })
+      }),
+    active: Effect.sync(() => {
+      const latest = new Map<string, (typeof adapterRows)[number]>()
+      for (const r of adapterRows) latest.set(`${r.accountId} ${r.attribute}`, r)
+      return [...latest.values()].flatMap((r) => (r.params === null ? [] : [{ ...r, params: r.params }]))
+    }),
+    version: Effect.sync(() => adapterRows.length)
+  })
+
+  return { accountStore, contextStore, suggestionStore, adapterStore }
 })
 
 /** All store ports, in memory. */
-export const layer: Layer.Layer<AccountStore | ArticleContextStore | SuggestionStore | StoreHealth> = Layer.effectContext(
-  Effect.map(make, ({ accountStore, contextStore, suggestionStore }) =>
+export const layer: Layer.Layer<AccountStore | ArticleContextStore | SuggestionStore | StoreHealth | AdapterStore> = Layer.effectContext(
+  Effect.map(make, ({ accountStore, contextStore, suggestionStore, adapterStore }) =>
     Context.empty().pipe(
       Context.add(AccountStore, accountStore),
       Context.add(ArticleContextStore, contextStore),
       Context.add(SuggestionStore, suggestionStore),
+      Context.add(AdapterStore, adapterStore),
       Context.add(StoreHealth, StoreHealth.of({ ping: Effect.void }))
     )
   )

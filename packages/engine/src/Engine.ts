@@ -12,6 +12,7 @@ import {
   type AccountStore,
   type ArticleContextStore,
   type ArticleFetcher,
+  Adaptation,
   type AttributeScorer,
   type CommentScorer,
   ENGINE_VERSION,
@@ -48,6 +49,8 @@ export type EngineServices =
   | SuggestionStore
   | StoreHealth
   | EngineInfo
+  | Adaptation.AdapterStore
+  | Adaptation.SiteAdapters
 
 /** The store a spec names: `memory`, a `postgres://` URL, or a SQLite file path. */
 export const storeLayer = (db: Redacted.Redacted<string>) => (Redacted.value(db) === "memory" ? MemoryStores.layer : StoreLayer.fromUrl(db))
@@ -78,6 +81,9 @@ const logConfiguration = ({ llm }: EngineSettings) =>
       })
   })
 
+/** How often a server checks the store's adapter version (a single-row query). */
+export const ADAPTER_POLL = "2 seconds"
+
 /** The engine for given settings. */
 export const fromSettings = (
   settings: EngineSettings
@@ -91,7 +97,10 @@ export const fromSettings = (
       Layer.provide(OpenAiEvaluation.layer(openAiOptions(llm)))
     )
   const limiter = settings.http.rateLimit === null ? RateLimiter.unlimited : RateLimiter.memory(settings.http.rateLimit)
-  return Layer.mergeAll(providers, engineInfo(settings), limiter, Layer.effectDiscard(logConfiguration(settings))).pipe(
+  // Every account's adopted adapters, reloaded within `ADAPTER_POLL` of a change in the store
+  // (another instance's `decorum adapt` included), off the request path.
+  const adapters = Adaptation.layer({ poll: ADAPTER_POLL })
+  return Layer.mergeAll(providers, engineInfo(settings), limiter, adapters, Layer.effectDiscard(logConfiguration(settings))).pipe(
     Layer.provideMerge(local),
     Layer.provideMerge(storeLayer(settings.store.db))
   )
@@ -115,3 +124,6 @@ export const layerOptions = (
 
 /** Only what creating an article context needs (the topic profiler and URL fetcher), for the CLI. */
 export const topicLayer = (settings: Pick<EngineSettings, "fetch">) => LocalEngine.topicLayer({ fetch: settings.fetch })
+
+/** What `decorum adapt` needs besides the store: the shipped models, to score the corrected texts. */
+export const adaptLayer = (settings: Pick<EngineSettings, "model">) => LocalEngine.layer({ model: settings.model })

@@ -151,9 +151,9 @@ const compatHandlers = (group: "compat" | "perspectiveCompat") =>
         inFamily(
           "compat",
           Effect.gen(function*() {
-            yield* headerAccount
+            const account = yield* headerAccount
             const request = yield* perspectiveBody(Perspective.AnalyzeCommentRequest)
-            return evaluated("perspective", yield* Analyze.analyze(request, "compat"))
+            return evaluated("perspective", yield* Analyze.analyze(request, "compat", account))
           })
         ))
       .handleRaw("suggestscore", () =>
@@ -176,9 +176,9 @@ export const GoogleLive = HttpApiBuilder.group(DecorumApi, "google", (handlers) 
       inFamily(
         "google",
         Effect.gen(function*() {
-          yield* googleAccount
+          const account = yield* googleAccount
           const request = yield* perspectiveBody(Perspective.AnalyzeCommentRequest)
-          return evaluated("perspective", yield* Analyze.analyze(request, "google"))
+          return evaluated("perspective", yield* Analyze.analyze(request, "google", account))
         })
       ))
     .handleRaw("suggestscore", () =>

@@ -84,6 +84,21 @@ const initialSchema = (d: Dialect): ReadonlyArray<string> => [
   `create index score_suggestions_account_id_idx on score_suggestions (account_id, created_at)`
 ]
 
+// Per-account adapters (`Adaptation` in the core). Append-only: a reset is a row with null
+// params, so the latest row per account and attribute is what is in force and `max(id)` is a
+// version counter every instance can poll cheaply.
+const siteAdapters = (d: Dialect): ReadonlyArray<string> => [
+  `create table site_adapters (
+    id ${d.id},
+    account_id ${d.ref} not null references accounts (id),
+    attribute text not null,
+    params text,
+    report text,
+    created_at ${d.timestamp} not null
+  )`,
+  `create index site_adapters_account_idx on site_adapters (account_id, attribute, id)`
+]
+
 const runStatements = (statements: (d: Dialect) => ReadonlyArray<string>) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
@@ -95,5 +110,6 @@ const runStatements = (statements: (d: Dialect) => ReadonlyArray<string>) =>
 
 /** Keys are `<id>_<name>`, the shape `Migrator.fromRecord` reads. */
 export const migrations: Record<string, Effect.Effect<void, SqlError, SqlClient.SqlClient>> = {
-  "1_initial_schema": runStatements(initialSchema)
+  "1_initial_schema": runStatements(initialSchema),
+  "2_site_adapters": runStatements(siteAdapters)
 }

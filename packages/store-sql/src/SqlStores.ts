@@ -7,7 +7,7 @@
  * as is; rows are decoded with schemas, so a timestamp comes back as a `Date` from either dialect.
  * Every database failure is a `StoreFailure` naming the operation; none is a defect.
  */
-import { AccountStore, type ArticleContextSummary, ArticleContextStore, StoreHealth, SuggestionStore } from "@decorum/core"
+import { AccountStore, Adaptation, type ArticleContextSummary, ArticleContextStore, StoreHealth, SuggestionStore } from "@decorum/core"
 import type { Account, ApiKeyInfo, ArticleContext, ScoreSuggestion } from "@decorum/domain"
 import { AccountId, ArticleContextId, StoreFailure } from "@decorum/domain"
 import * as SqlClient from "@effect/sql/SqlClient"
@@ -16,7 +16,7 @@ import { Clock, Context, Effect, Layer, Option, ParseResult, Schema, type Scope 
 import * as KeyCache from "./KeyCache.js"
 
 /** Every store port, as a layer provides them. */
-export type Stores = AccountStore | ArticleContextStore | SuggestionStore | StoreHealth
+export type Stores = AccountStore | ArticleContextStore | SuggestionStore | StoreHealth | Adaptation.AdapterStore
 
 // ---------------------------------------------------------------------------------------------
 // Row schemas. PostgreSQL returns `bigint` (ids, counts) as strings and `timestamptz` as Date;
@@ -75,6 +75,16 @@ const ContextSummaryRow = Schema.Struct({
   text_length: DbNumber,
   created_at: DbDate
 })
+
+const AdapterRow = Schema.Struct({
+  id: DbNumber,
+  account_id: DbAccountId,
+  attribute: Schema.String,
+  params: Schema.String,
+  created_at: DbDate
+})
+
+const VersionRow = Schema.Struct({ version: Schema.NullOr(DbNumber) })
 
 const SuggestionRow = Schema.Struct({
   id: DbNumber,
@@ -352,6 +362,57 @@ export const make = Effect.gen(function*() {
     }
   })
 
+  const adapterStore = Adaptation.AdapterStore.of({
+    save: ({ accountId, attribute, params, report }) =>
+      Effect.gen(function*() {
+        const createdAt = yield* now
+        const rows = yield* sql`insert into site_adapters ${
+          sql.insert({
+            account_id: accountId,
+            attribute,
+            params: JSON.stringify(params),
+            report: JSON.stringify(report),
+            created_at: encodeDate(createdAt)
+          })
+        } returning id`.pipe(Effect.flatMap(decodeRows(IdRow)))
+        const id = rows[0]?.id
+        if (id === undefined) return yield* new StoreFailure({ operation: "AdapterStore.save", message: "the inserted adapter was not returned" })
+        return id
+      }).pipe(operation("AdapterStore.save")),
+    reset: (accountId, attribute) =>
+      Effect.gen(function*() {
+        const createdAt = encodeDate(yield* now)
+        const attributes = attribute !== undefined
+          ? [attribute]
+          : (yield* sql`select distinct attribute from site_adapters where account_id = ${accountId}`.pipe(
+            Effect.flatMap(decodeRows(Schema.Struct({ attribute: Schema.String })))
+          )).map((r) => r.attribute)
+        for (const a of attributes) {
+          yield* sql`insert into site_adapters ${sql.insert({ account_id: accountId, attribute: a, params: null, report: null, created_at: createdAt })}`
+        }
+      }).pipe(operation("AdapterStore.reset")),
+    active: sql`select s.id, s.account_id, s.attribute, s.params, s.created_at from site_adapters s
+        where s.params is not null
+          and s.id = (select max(l.id) from site_adapters l where l.account_id = s.account_id and l.attribute = s.attribute)`.pipe(
+      Effect.flatMap(decodeRows(AdapterRow)),
+      Effect.map((rows) =>
+        rows.map((r): Adaptation.StoredAdapter => ({
+          id: r.id,
+          accountId: r.account_id,
+          attribute: r.attribute as Adaptation.StoredAdapter["attribute"],
+          params: JSON.parse(r.params) as Adaptation.AdapterParams,
+          createdAt: r.created_at
+        }))
+      ),
+      operation("AdapterStore.active")
+    ),
+    version: sql`select max(id) as version from site_adapters`.pipe(
+      Effect.flatMap(decodeRows(VersionRow)),
+      Effect.map((rows) => rows[0]?.version ?? 0),
+      operation("AdapterStore.version")
+    )
+  })
+
   const health = StoreHealth.of({
     ping: sql`select 1 as ok`.pipe(Effect.asVoid, operation("StoreHealth.ping"))
   })
@@ -360,6 +421,7 @@ export const make = Effect.gen(function*() {
     Context.add(AccountStore, accountStore),
     Context.add(ArticleContextStore, contextStore),
     Context.add(SuggestionStore, suggestionStore),
+    Context.add(Adaptation.AdapterStore, adapterStore),
     Context.add(StoreHealth, health)
   )
 })

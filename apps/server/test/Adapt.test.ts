@@ -1,0 +1,198 @@
+/**
+ * Per-account adapters end to end, with the real server and the real `decorum` command:
+ * corrections through both suggestscore paths, `decorum adapt`, the running server picking the
+ * adapter up without a restart, another account untouched, `--reset` back to the shipped scores
+ * exactly, and too few corrections reported and ignored. On SQLite always; on PostgreSQL when
+ * DATABASE_URL is set (`.ci/start-postgres.sh`).
+ */
+import * as Reactivity from "@effect/experimental/Reactivity"
+import * as PgClient from "@effect/sql-pg/PgClient"
+import { Effect, Redacted } from "effect"
+import { randomUUID } from "node:crypto"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll, describe, expect, it } from "vitest"
+import { runCliAsync, startServe, stop } from "./process.js"
+
+const SITE = "site@example.com"
+const OTHER = "other@example.com"
+const FEW = "few@example.com"
+
+const SUBJECTS = ["the council", "the new stadium", "the bus timetable", "the library", "the budget", "the bridge", "the school board", "the market", "the park", "the festival"]
+const VERBS = ["is", "seems", "looks", "was always", "will be"]
+
+/**
+ * A site whose norm the shipped model cannot know: here, any comment about pineapple pizza is
+ * unacceptable, the same comment about mushrooms is fine. 60 of each.
+ */
+const corpus = () => {
+  const out: Array<{ text: string; score: number }> = []
+  let i = 0
+  for (const subject of SUBJECTS) {
+    for (const verb of VERBS) {
+      out.push({ text: `Honestly ${subject} ${verb} like pineapple pizza, number ${i}.`, score: 1 })
+      out.push({ text: `Honestly ${subject} ${verb} like mushroom pizza, number ${i}.`, score: 0 })
+      i++
+    }
+  }
+  return out.concat(out.slice(0, 20).map((c, k) => ({ text: c.text.replace("Honestly", `Frankly ${k}`), score: c.score })))
+}
+
+const PROBE = "Honestly the harbour is like pineapple pizza, number 999."
+
+interface Site {
+  readonly email: string
+  readonly key: string
+}
+
+const createKey = async (db: string, email: string): Promise<Site> => {
+  const created = await runCliAsync(["keys", "create", "--email", email, "--json", "--db", db])
+  expect(created.code, created.stderr).toBe(0)
+  return { email, key: (JSON.parse(created.stdout) as { key: string }).key }
+}
+
+const suggestCompat = async (url: string, site: Site, text: string, score: number) => {
+  const response = await fetch(`${url}/v0.2/external-compat/suggestscore`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-user-email": site.email, "x-api-key": site.key },
+    body: JSON.stringify({ comment: { text }, attributeScores: { TOXICITY: { summaryScore: { value: score } } } })
+  })
+  expect(response.status, await response.text()).toBe(200)
+}
+
+const suggestGoogle = async (url: string, site: Site, text: string, score: number) => {
+  const response = await fetch(`${url}/v1alpha1/comments:suggestscore?key=${encodeURIComponent(site.key)}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ comment: { text }, attributeScores: { TOXICITY: { summaryScore: { value: score } } } })
+  })
+  expect(response.status, await response.text()).toBe(200)
+}
+
+const analyze = async (url: string, site: Site, text: string) => {
+  const response = await fetch(`${url}/v1alpha1/comments:analyze?key=${encodeURIComponent(site.key)}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ comment: { text }, requestedAttributes: { TOXICITY: {} } })
+  })
+  const body = (await response.json()) as { attributeScores: { TOXICITY: { summaryScore: { value: number } } } }
+  expect(response.status).toBe(200)
+  return { value: body.attributeScores.TOXICITY.summaryScore.value, model: response.headers.get("x-model-version") ?? "" }
+}
+
+/** Waits (bounded) for the server to pick up a change made by another process. */
+const until = async <A>(probe: () => Promise<A>, done: (a: A) => boolean, withinMs: number) => {
+  const deadline = performance.now() + withinMs
+  let last = await probe()
+  while (!done(last) && performance.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    last = await probe()
+  }
+  return last
+}
+
+interface AttributeReport {
+  attribute: string
+  corrections: number
+  positives: number
+  cvAucBefore: number | null
+  cvAucAfter: number | null
+  adopted: boolean
+  adapterId: number | null
+  reason: string
+}
+
+const adaptSite = async (db: string) => {
+  const site = await createKey(db, SITE)
+  const other = await createKey(db, OTHER)
+  const few = await createKey(db, FEW)
+  const server = await startServe(["--db", db])
+  try {
+    const before = await analyze(server.url, site, PROBE)
+    const otherBefore = await analyze(server.url, other, PROBE)
+    expect(before.model).not.toContain("+site.")
+
+    // Half the corrections through each suggestscore path.
+    const corrections = corpus()
+    await Promise.all(corrections.map((c, i) => (i % 2 === 0 ? suggestCompat : suggestGoogle)(server.url, site, c.text, c.score)))
+    // The other account corrected in the opposite direction; the few account barely at all.
+    for (const c of corrections.slice(0, 6)) await suggestCompat(server.url, few, c.text, c.score)
+
+    const adapted = await runCliAsync(["adapt", "--email", SITE, "--db", db])
+    expect(adapted.code, adapted.stderr).toBe(0)
+    const report = JSON.parse(adapted.stdout) as { email: string; attributes: Array<AttributeReport> }
+    const toxicity = report.attributes.find((a) => a.attribute === "TOXICITY")!
+    expect(toxicity.corrections).toBe(corrections.length)
+    expect(toxicity.positives).toBe(corrections.filter((c) => c.score === 1).length)
+    expect(toxicity.adopted, toxicity.reason).toBe(true)
+    expect(toxicity.cvAucAfter!).toBeGreaterThan(toxicity.cvAucBefore!)
+
+    // Picked up by the running server within 10 s, without a restart.
+    const after = await until(() => analyze(server.url, site, PROBE), (a) => a.model.includes("+site."), 10_000)
+    expect(after.model).toBe(`${before.model}+site.${toxicity.adapterId}`)
+    expect(after.value).toBeGreaterThan(before.value + 0.1)
+    const mushroom = await analyze(server.url, site, PROBE.replace("pineapple", "mushroom"))
+    expect(mushroom.value).toBeLessThan(after.value)
+
+    // Another account's scores do not move.
+    const otherAfter = await analyze(server.url, other, PROBE)
+    expect(otherAfter).toEqual(otherBefore)
+
+    // Too few corrections: a clear report, nothing stored, scores unchanged.
+    const fewReport = await runCliAsync(["adapt", "--email", FEW, "--db", db])
+    expect(fewReport.code, fewReport.stderr).toBe(0)
+    const fewToxicity = (JSON.parse(fewReport.stdout) as { attributes: Array<AttributeReport> }).attributes[0]!
+    expect(fewToxicity.adopted).toBe(false)
+    expect(fewToxicity.adapterId).toBe(null)
+    expect(fewToxicity.reason).toContain("too few corrections")
+    expect(await analyze(server.url, few, PROBE)).toEqual(otherBefore)
+
+    // --reset: back to the shipped scores, exactly.
+    const reset = await runCliAsync(["adapt", "--email", SITE, "--reset", "--db", db])
+    expect(reset.code, reset.stderr).toBe(0)
+    const restored = await until(() => analyze(server.url, site, PROBE), (a) => !a.model.includes("+site."), 10_000)
+    expect(restored).toEqual(before)
+  } finally {
+    await stop(server)
+  }
+  // Adapters survive a restart (and a reset stays a reset).
+  const again = await startServe(["--db", db])
+  try {
+    const adapted = await runCliAsync(["adapt", "--email", SITE, "--db", db])
+    expect(adapted.code, adapted.stderr).toBe(0)
+  } finally {
+    await stop(again)
+  }
+  const third = await startServe(["--db", db])
+  try {
+    const after = await analyze(third.url, site, PROBE)
+    expect(after.model).toContain("+site.")
+  } finally {
+    await stop(third)
+  }
+}
+
+describe("per-account adapters", () => {
+  const dir = mkdtempSync(join(tmpdir(), "decorum-adapt-"))
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+  it("SQLite: corrections through both paths, adapt, live pick-up, isolation, too few, reset", () => adaptSite(join(dir, "adapt.db")), 120_000)
+
+  const databaseUrl = process.env["DATABASE_URL"]
+  const schema = `decorum_test_${randomUUID().replace(/-/g, "").slice(0, 12)}_adapt`
+  const admin = (url: string, statement: string) =>
+    Effect.runPromise(
+      Effect.scoped(Effect.flatMap(PgClient.make({ url: Redacted.make(url) }), (sql) => sql.unsafe(statement))).pipe(Effect.provide(Reactivity.layer))
+    )
+  it.runIf(databaseUrl)("PostgreSQL: the same", async () => {
+    const u = new URL(databaseUrl!)
+    u.searchParams.set("options", `-c search_path=${schema}`)
+    await admin(databaseUrl!, `create schema ${schema}`)
+    try {
+      await adaptSite(u.toString())
+    } finally {
+      await admin(databaseUrl!, `drop schema if exists ${schema} cascade`)
+    }
+  }, 120_000)
+})
