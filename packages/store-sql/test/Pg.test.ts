@@ -72,7 +72,7 @@ describe.runIf(databaseUrl)("PostgreSQL", () => {
       const migrations = yield* Effect.promise(() =>
         admin(sharedUrl, (sql) => sql<{ readonly migration_id: number }>`select migration_id from decorum_migrations`)
       )
-      expect(migrations.map((m) => m.migration_id)).toEqual([1])
+      expect(migrations.map((m) => m.migration_id)).toEqual([1, 2])
 
       // The same new emails, created from both processes at once: nobody fails, one account each.
       const emails = Array.from({ length: 12 }, () => freshEmail("Race"))

@@ -64,7 +64,7 @@ describe("SqliteStore on a file", () => {
       expect(yield* pragma("foreign_keys")).toBe(1)
       // Migrated once, however often the file is opened.
       const migrations = yield* sql<{ readonly migration_id: number }>`select migration_id from decorum_migrations`
-      expect(migrations.map((m) => m.migration_id)).toEqual([1])
+      expect(migrations.map((m) => m.migration_id)).toEqual([1, 2])
     }).pipe(
       Effect.provide(SqliteStore.clientLayer({ filename: file("contract.db"), busyTimeout: "1234 millis" }))
     ))

@@ -1,0 +1,241 @@
+/**
+ * `npm run eval:adapt`: simulates sites whose norms the shipped models do not know. For each
+ * labelled corpus (none of which trained the shipped TOXICITY head; see docs/models.md), a
+ * stratified half is sent as corrections through the HTTP API (alternating the Google-shaped and
+ * the external-compat suggestscore), `decorum adapt` fits the site's adapter, and the other half
+ * is scored through the HTTP API before and after. Prints ROC AUC before/after per corpus.
+ *
+ * Needs `../shared/data` beside the repository (DECORUM_DATA to point elsewhere); the data stay
+ * there. EVAL_ADAPT_N: corrections per corpus (default 2000), the same number is scored.
+ */
+import { spawn, spawnSync } from "node:child_process"
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { dirname, join } from "node:path"
+import { fileURLToPath } from "node:url"
+
+const here = dirname(fileURLToPath(import.meta.url))
+const root = join(here, "..", "..", "..", "..")
+const bin = join(here, "..", "bin.js")
+const data = process.env["DECORUM_DATA"] ?? join(root, "..", "shared", "data")
+const N = Number(process.env["EVAL_ADAPT_N"] ?? 2000)
+const env = { ...process.env, DECORUM_ENGINE: "local", DECORUM_MODEL_DIR: join(root, "packages/local/models") }
+
+interface Row {
+  readonly text: string
+  readonly label: boolean
+}
+
+/** A small RFC 4180 reader (quoted fields, doubled quotes, newlines in quotes). */
+const parseDelimited = (text: string, sep: string): Array<Array<string>> => {
+  const rows: Array<Array<string>> = []
+  let row: Array<string> = []
+  let field = ""
+  let quoted = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!
+    if (quoted) {
+      if (c === "\"") {
+        if (text[i + 1] === "\"") {
+          field += "\""
+          i++
+        } else quoted = false
+      } else field += c
+    } else if (c === "\"" && field === "") quoted = true
+    else if (c === sep) {
+      row.push(field)
+      field = ""
+    } else if (c === "\n" || c === "\r") {
+      if (c === "\r" && text[i + 1] === "\n") i++
+      row.push(field)
+      rows.push(row)
+      row = []
+      field = ""
+    } else field += c
+  }
+  if (field !== "" || row.length > 0) {
+    row.push(field)
+    rows.push(row)
+  }
+  return rows
+}
+
+const table = (file: string, sep: string) => {
+  const [header, ...rows] = parseDelimited(readFileSync(file, "utf8"), sep)
+  return rows.filter((r) => r.length === header!.length).map((r) => Object.fromEntries(header!.map((h, i) => [h, r[i]!])))
+}
+
+/** The corpora: each with what its site calls unacceptable. */
+const corpora: ReadonlyArray<{ readonly name: string; readonly norm: string; readonly load: () => Array<Row> }> = [
+  {
+    name: "unhealthy-comments-ucc-PARTIAL",
+    norm: "unhealthy (healthy = 0): antagonising, condescending, dismissive, hostile, sarcastic news comments",
+    load: () => table(join(data, "unhealthy-comments-ucc-PARTIAL", "val.csv"), ",").map((r) => ({ text: r["comment"]!, label: r["healthy"] === "0" }))
+  },
+  {
+    name: "gab-hate-corpus",
+    norm: "hate: an assault on human dignity (hd) or a call for violence (cv)",
+    load: () => table(join(data, "gab-hate-corpus", "ghc_train.tsv"), "\t").map((r) => ({ text: r["text"]!, label: r["hd"] === "1" || r["cv"] === "1" }))
+  }
+]
+
+/** A deterministic shuffle (xorshift), so every run splits the same way. */
+const shuffle = <A>(items: ReadonlyArray<A>, seed: number): Array<A> => {
+  const out = [...items]
+  let s = seed
+  for (let i = out.length - 1; i > 0; i--) {
+    s ^= s << 13
+    s ^= s >>> 17
+    s ^= s << 5
+    const j = (s >>> 0) % (i + 1)
+    ;[out[i], out[j]] = [out[j]!, out[i]!]
+  }
+  return out
+}
+
+/** Stratified halves of at most `n` rows each, keeping the corpus's positive rate. */
+const split = (rows: ReadonlyArray<Row>, n: number) => {
+  const clean = rows.filter((r) => r.text.trim().length > 0 && r.text.length < 3000)
+  const pos = shuffle(clean.filter((r) => r.label), 7)
+  const neg = shuffle(clean.filter((r) => !r.label), 11)
+  const take = Math.min(n * 2, clean.length)
+  const nPos = Math.round((take * pos.length) / clean.length)
+  const chosen = shuffle([...pos.slice(0, nPos), ...neg.slice(0, take - nPos)], 13)
+  return { train: chosen.filter((_, i) => i % 2 === 0), test: chosen.filter((_, i) => i % 2 === 1) }
+}
+
+const auc = (scores: ReadonlyArray<number>, labels: ReadonlyArray<boolean>) => {
+  const order = scores.map((s, i) => [s, labels[i]!] as const).sort((a, b) => a[0] - b[0])
+  let rankSum = 0
+  let pos = 0
+  let i = 0
+  while (i < order.length) {
+    let j = i
+    while (j < order.length && order[j]![0] === order[i]![0]) j++
+    for (let k = i; k < j; k++) if (order[k]![1]) rankSum += (i + j + 1) / 2
+    i = j
+  }
+  for (const [, l] of order) if (l) pos++
+  const neg = order.length - pos
+  return (rankSum - (pos * (pos + 1)) / 2) / (pos * neg)
+}
+
+const cli = (args: ReadonlyArray<string>) => {
+  const r = spawnSync(process.execPath, [bin, ...args], { env, encoding: "utf8" })
+  if (r.status !== 0) throw new Error(`decorum ${args.join(" ")} failed:\n${r.stderr}`)
+  return r.stdout
+}
+
+const startServer = (db: string) =>
+  new Promise<{ url: string; stop: () => void }>((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, "serve", "--port", "0", "--host", "127.0.0.1", "--db", db], { env })
+    let out = ""
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 60_000)
+    const onData = (c: Buffer) => {
+      out += c.toString()
+      const m = /listening on (http:\/\/localhost:\d+)/.exec(out)
+      if (m) {
+        clearTimeout(timer)
+        resolve({ url: m[1]!, stop: () => child.kill("SIGTERM") })
+      }
+    }
+    child.stdout.on("data", onData)
+    child.stderr.on("data", onData)
+    child.on("exit", (code) => reject(new Error(`server exited with ${code}:\n${out}`)))
+  })
+
+/** Runs `f` over `items` with `width` requests in flight. */
+const pool = async <A, B>(items: ReadonlyArray<A>, width: number, f: (a: A, i: number) => Promise<B>) => {
+  const out = new Array<B>(items.length)
+  let next = 0
+  await Promise.all(Array.from({ length: width }, async () => {
+    while (next < items.length) {
+      const i = next++
+      out[i] = await f(items[i]!, i)
+    }
+  }))
+  return out
+}
+
+const post = async (url: string, body: unknown, headers: Record<string, string> = {}) => {
+  const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) })
+  const text = await response.text()
+  if (response.status !== 200) throw new Error(`${url}: ${response.status} ${text}`)
+  return { body: JSON.parse(text) as any, model: response.headers.get("x-model-version") ?? "" }
+}
+
+const main = async () => {
+  if (!existsSync(data)) {
+    console.error(`eval:adapt needs the labelled corpora in ${data} (set DECORUM_DATA).`)
+    process.exit(1)
+  }
+  const dir = mkdtempSync(join(tmpdir(), "decorum-eval-adapt-"))
+  const db = join(dir, "eval.db")
+  const results: Array<Record<string, unknown>> = []
+  const server = await startServer(db)
+  try {
+    for (const [index, corpus] of corpora.entries()) {
+      const email = `site${index}@eval.example`
+      const { key } = JSON.parse(cli(["keys", "create", "--email", email, "--json", "--db", db])) as { key: string }
+      const { train, test } = split(corpus.load(), N)
+      // Corrections: a moderator's decision is 1 (unacceptable here) or 0; alternate both paths.
+      await pool(train, 8, (row, i) => {
+        const body = { comment: { text: row.text }, attributeScores: { TOXICITY: { summaryScore: { value: row.label ? 1 : 0 } } } }
+        return i % 2 === 0
+          ? post(`${server.url}/v1alpha1/comments:suggestscore?key=${encodeURIComponent(key)}`, body)
+          : post(`${server.url}/v0.2/external-compat/suggestscore`, body, { "x-user-email": email, "x-api-key": key })
+      })
+      const score = () =>
+        pool(test, 8, async (row) => {
+          const r = await post(`${server.url}/v1alpha1/comments:analyze?key=${encodeURIComponent(key)}`, {
+            comment: { text: row.text },
+            requestedAttributes: { TOXICITY: {} }
+          })
+          return { value: r.body.attributeScores.TOXICITY.summaryScore.value as number, model: r.model }
+        })
+      const before = await score()
+      const started = performance.now()
+      const report = JSON.parse(cli(["adapt", "--email", email, "--db", db])) as { attributes: Array<Record<string, unknown>> }
+      const adaptSeconds = (performance.now() - started) / 1000
+      const toxicity = report.attributes.find((a) => a["attribute"] === "TOXICITY")!
+      // The server picks the adapter up by itself (poll); wait for it, at most 15 s.
+      const deadline = performance.now() + 15_000
+      let after = await score()
+      while (toxicity["adopted"] === true && !after[0]!.model.includes("+site.") && performance.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 250))
+        after = await score()
+      }
+      const labels = test.map((r) => r.label)
+      results.push({
+        corpus: corpus.name,
+        norm: corpus.norm,
+        corrections: train.length,
+        scored: test.length,
+        positives: labels.filter(Boolean).length,
+        aucBefore: Number(auc(before.map((s) => s.value), labels).toFixed(4)),
+        aucAfter: Number(auc(after.map((s) => s.value), labels).toFixed(4)),
+        cvAucBefore: toxicity["cvAucBefore"],
+        cvAucAfter: toxicity["cvAucAfter"],
+        adopted: toxicity["adopted"],
+        modelAfter: after[0]!.model,
+        adaptSeconds: Number(adaptSeconds.toFixed(1))
+      })
+      console.error(JSON.stringify(results.at(-1)))
+    }
+  } finally {
+    server.stop()
+    rmSync(dir, { recursive: true, force: true })
+  }
+  console.log("| corpus | corrections | held-out scored (positives) | AUC before | AUC after | CV AUC before -> after | adopted | `decorum adapt` |")
+  console.log("|---|---|---|---|---|---|---|---|")
+  for (const r of results) {
+    console.log(
+      `| ${r["corpus"]} | ${r["corrections"]} | ${r["scored"]} (${r["positives"]}) | ${r["aucBefore"]} | ${r["aucAfter"]} | ${r["cvAucBefore"]} -> ${r["cvAucAfter"]} | ${r["adopted"]} | ${r["adaptSeconds"]} s |`
+    )
+  }
+}
+
+main().catch((e) => {
+  console.error(e)
+  process.exit(1)
+})
