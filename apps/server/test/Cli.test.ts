@@ -157,6 +157,33 @@ describe("decorum commands in-process", () => {
     }))
 })
 
+describe("decorum feedback import", () => {
+  it.scoped("stores a site's past decisions (CSV and JSON lines) as its corrections; a bad row imports nothing", () =>
+    Effect.gen(function*() {
+      const dir = yield* tempDb
+      const db = join(dir, "feedback.db")
+      assert.strictEqual((yield* decorum("keys", "create", "--email", "mod@example.com", "--db", db)).code, 0)
+      const csv = join(dir, "decisions.csv")
+      writeFileSync(csv, "text,attribute,score\n\"Pineapple, on pizza\",TOXICITY,1\nMushrooms are fine,toxicity,0\n")
+      const jsonl = join(dir, "decisions.jsonl")
+      writeFileSync(jsonl, JSON.stringify({ text: "You absolute walnut", attribute: "INSULT", score: 0.9 }) + "\n")
+      const first = yield* decorum("feedback", "import", csv, "--email", "mod@example.com", "--db", db)
+      assert.strictEqual(first.code, 0, first.stderr)
+      assert.include(first.stdout, "Imported 2 corrections")
+      assert.strictEqual((yield* decorum("feedback", "import", jsonl, "--email", "mod@example.com", "--db", db)).code, 0)
+      const bad = join(dir, "bad.csv")
+      writeFileSync(bad, "text,attribute,score\nfine,TOXICITY,0\nworse,TOXICITY,7\n")
+      const refused = yield* decorum("feedback", "import", bad, "--email", "mod@example.com", "--db", db)
+      assert.strictEqual(refused.code, 2)
+      assert.include(refused.stderr, "line 3")
+      const exported = (yield* decorum("feedback", "export", "--email", "mod@example.com", "--db", db)).stdout.split("\n").map((l) => JSON.parse(l))
+      assert.deepStrictEqual(
+        exported.map((r: { comment_text: string; attribute_scores: Record<string, number> }) => [r.comment_text, r.attribute_scores]),
+        [["Pineapple, on pizza", { TOXICITY: 1 }], ["Mushrooms are fine", { TOXICITY: 0 }], ["You absolute walnut", { INSULT: 0.9 }]]
+      )
+    }))
+})
+
 describe("decorum with bad configuration", () => {
   it.live("serve exits 1 naming each bad variable, without a stack trace", () =>
     Effect.gen(function*() {

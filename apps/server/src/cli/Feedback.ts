@@ -1,10 +1,13 @@
-/** `decorum feedback export`: the score suggestions clients sent, as JSON lines or CSV. */
+/**
+ * `decorum feedback export`: the score suggestions clients sent, as JSON lines or CSV.
+ * `decorum feedback import FILE`: a site's historical decisions, stored as its corrections.
+ */
 import { SuggestionStore } from "@decorum/core"
-import type { ScoreSuggestion } from "@decorum/domain"
-import { Command, Options } from "@effect/cli"
+import { Perspective, type ScoreSuggestion } from "@decorum/domain"
+import { Args, Command, Options } from "@effect/cli"
 import { FileSystem } from "@effect/platform"
-import { Console, Effect, Option } from "effect"
-import { CommandFailure, db, group, typed, withStore } from "./Shared.js"
+import { Console, Effect, Either, Option } from "effect"
+import { accountOf, CommandFailure, db, email, group, typed, UsageError, withStore } from "./Shared.js"
 
 const CSV_COLUMNS = ["id", "created_at", "email", "community_id", "session_id", "client_token", "languages", "attribute", "value", "comment_text", "context_json"] as const
 
@@ -82,4 +85,150 @@ const exportCommand = Command.make(
     })
 ).pipe(Command.withDescription("Export the score suggestions clients sent (comments:suggestscore)."))
 
-export const command = group("feedback", "Export the feedback clients sent.", [exportCommand])
+
+/** Splits CSV text into rows (RFC 4180: quoted fields, doubled quotes, line breaks inside quotes). */
+const csvRows = (text: string): Array<Array<string>> => {
+  const rows: Array<Array<string>> = []
+  let row: Array<string> = []
+  let field = ""
+  let quoted = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!
+    if (quoted) {
+      if (c !== "\"") field += c
+      else if (text[i + 1] === "\"") {
+        field += "\""
+        i++
+      } else quoted = false
+    } else if (c === "\"" && field === "") quoted = true
+    else if (c === ",") {
+      row.push(field)
+      field = ""
+    } else if (c === "\n" || c === "\r") {
+      if (c === "\r" && text[i + 1] === "\n") i++
+      row.push(field)
+      if (row.length > 1 || row[0] !== "") rows.push(row)
+      row = []
+      field = ""
+    } else field += c
+  }
+  if (field !== "" || row.length > 0) {
+    row.push(field)
+    rows.push(row)
+  }
+  return rows
+}
+
+interface Decision {
+  readonly line: number
+  readonly text: string
+  readonly scores: Record<string, number>
+}
+
+const checkScores = (line: number, text: unknown, scores: Record<string, unknown>): Either.Either<Decision, string> => {
+  if (typeof text !== "string" || text.trim().length === 0) return Either.left(`line ${line}: no text`)
+  const out: Record<string, number> = {}
+  for (const [name, raw] of Object.entries(scores)) {
+    const attribute = Perspective.resolveAttribute(name)
+    if (attribute === undefined) return Either.left(`line ${line}: unknown attribute ${JSON.stringify(name)}`)
+    const value = typeof raw === "string" && raw.trim() !== "" ? Number(raw) : raw
+    if (typeof value !== "number" || !Number.isFinite(value) || value < 0 || value > 1) {
+      return Either.left(`line ${line}: the score of ${name} must be a number between 0 and 1, got ${JSON.stringify(raw)}`)
+    }
+    out[attribute] = value
+  }
+  if (Object.keys(out).length === 0) return Either.left(`line ${line}: no attribute and score`)
+  return Either.right({ line, text, scores: out })
+}
+
+/**
+ * Reads a site's historical decisions: JSON lines `{"text", "attribute", "score"}` (or the
+ * `comment_text` and `attribute_scores` of `feedback export`), or CSV with a header naming `text`
+ * (or `comment_text`), `attribute` and `score` (or `value`).
+ */
+export const parseDecisions = (content: string, format: "jsonl" | "csv"): Either.Either<Array<Decision>, string> => {
+  const out: Array<Decision> = []
+  if (format === "jsonl") {
+    const lines = content.split(/\r?\n/)
+    for (let i = 0; i < lines.length; i++) {
+      const raw = lines[i]!.trim()
+      if (raw === "") continue
+      let row: any
+      try {
+        row = JSON.parse(raw)
+      } catch {
+        return Either.left(`line ${i + 1}: not JSON`)
+      }
+      if (row === null || typeof row !== "object") return Either.left(`line ${i + 1}: not a JSON object`)
+      const scores = row.attribute_scores && typeof row.attribute_scores === "object"
+        ? row.attribute_scores
+        : typeof row.attribute === "string"
+        ? { [row.attribute]: row.score }
+        : {}
+      const checked = checkScores(i + 1, row.text ?? row.comment_text, scores)
+      if (Either.isLeft(checked)) return Either.left(checked.left)
+      out.push(checked.right)
+    }
+    return Either.right(out)
+  }
+  const [header, ...rows] = csvRows(content)
+  const columns = (header ?? []).map((h) => h.trim().toLowerCase())
+  const text = columns.indexOf("text") >= 0 ? columns.indexOf("text") : columns.indexOf("comment_text")
+  const attribute = columns.indexOf("attribute")
+  const score = columns.indexOf("score") >= 0 ? columns.indexOf("score") : columns.indexOf("value")
+  if (text < 0 || attribute < 0 || score < 0) return Either.left("the CSV header must name text, attribute and score")
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i]!
+    const checked = checkScores(i + 2, row[text], { [row[attribute] ?? ""]: row[score] })
+    if (Either.isLeft(checked)) return Either.left(checked.left)
+    out.push(checked.right)
+  }
+  return Either.right(out)
+}
+
+const importCommand = Command.make(
+  "import",
+  {
+    file: Args.file({ name: "FILE", exists: "yes" }).pipe(Args.withDescription("JSON lines or CSV of text, attribute and score (0 acceptable .. 1 not).")),
+    format: typed("format", "jsonl|csv", (raw) => (raw === "jsonl" || raw === "csv" ? Option.some(raw) : Option.none()), "jsonl or csv").pipe(
+      Options.withDescription("The file's format (default: from its extension, .csv or else JSON lines)."),
+      Options.optional
+    ),
+    email,
+    db
+  },
+  (args) =>
+    Effect.gen(function*() {
+      const content = yield* Effect.flatMap(FileSystem.FileSystem, (fs) => fs.readFileString(args.file)).pipe(
+        Effect.mapError((e) => new CommandFailure({ message: `cannot read ${args.file}: ${e.message}` }))
+      )
+      const format = Option.getOrElse(args.format, () => (args.file.toLowerCase().endsWith(".csv") ? "csv" as const : "jsonl" as const))
+      const decisions = yield* Either.match(parseDecisions(content, format as "jsonl" | "csv"), {
+        onLeft: (message) => Effect.fail(new UsageError({ message: `${args.file}: ${message}; nothing was imported` })),
+        onRight: Effect.succeed
+      })
+      const imported = yield* withStore(
+        args.db,
+        Effect.gen(function*() {
+          const account = yield* accountOf(args.email)
+          const store = yield* SuggestionStore
+          for (const d of decisions) {
+            yield* store.insert({
+              accountId: account.id,
+              commentText: d.text,
+              contextJson: null,
+              attributeScores: d.scores,
+              languages: [],
+              clientToken: null,
+              sessionId: null,
+              communityId: "decorum feedback import"
+            })
+          }
+          return decisions.length
+        })
+      )
+      yield* Console.log(`Imported ${imported} corrections for ${args.email}. Fit them with: decorum adapt --email ${args.email}`)
+    })
+).pipe(Command.withDescription("Import a site's historical moderation decisions as corrections (for decorum adapt)."))
+
+export const command = group("feedback", "Export the feedback clients sent; import a site's past decisions.", [exportCommand, importCommand])
