@@ -1,9 +1,9 @@
 import { defineConfig } from "vitest/config"
-import { sourceAliases } from "./scripts/workspaces.mjs"
+import { sourceAliasesWithSubpaths } from "./scripts/workspaces.mjs"
 
 // Tests run against the TypeScript sources of every workspace, so `npm test` needs no build.
 export default defineConfig({
-  resolve: { alias: sourceAliases() },
+  resolve: { alias: sourceAliasesWithSubpaths() },
   test: {
     include: ["packages/*/test/**/*.test.ts", "apps/*/test/**/*.test.ts"],
     testTimeout: 30_000,

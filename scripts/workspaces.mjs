@@ -16,3 +16,19 @@ export const sourceAliases = () => {
     })
   )
 }
+
+/**
+ * The same, plus every subpath entry point a workspace exports (`"./testing"` ->
+ * `@decorum/core/testing` -> `packages/core/src/testing/index.ts`), listed before the package
+ * itself so that the longer name matches first (for vitest; production bundles import no subpath).
+ */
+export const sourceAliasesWithSubpaths = () => {
+  const { workspaces } = JSON.parse(readFileSync(join(root, "package.json"), "utf8"))
+  const subpaths = workspaces.flatMap((dir) => {
+    const { exports = {}, name } = JSON.parse(readFileSync(join(root, dir, "package.json"), "utf8"))
+    return Object.keys(exports)
+      .filter((key) => key.startsWith("./") && key !== "./package.json")
+      .map((key) => [`${name}/${key.slice(2)}`, join(root, dir, "src", key.slice(2), "index.ts")])
+  })
+  return Object.fromEntries([...subpaths, ...Object.entries(sourceAliases())])
+}

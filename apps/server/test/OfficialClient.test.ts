@@ -7,7 +7,7 @@
 import { Auth } from "@decorum/core"
 import { Engine } from "@decorum/engine"
 import { HttpApp, HttpConfig, Prometheus } from "@decorum/http"
-import { FakeChatServer } from "@decorum/openai"
+import { FakeChatServer } from "@decorum/openai/testing"
 import { HttpApiBuilder, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"

@@ -2,7 +2,8 @@
  * The engine modes over the evaluation ports, with the core's test providers as the local side and
  * a scripted LLM port: who answers, when the LLM is asked, and what provenance says.
  */
-import { AttributeScorer, CommentScorer, EngineModes, LlmEvaluation, SpamChecker, TestProviders } from "@decorum/core"
+import { AttributeScorer, CommentScorer, EngineModes, LlmEvaluation, SpamChecker } from "@decorum/core"
+import { TestProviders } from "@decorum/core/testing"
 import { type ArticleContext, type Evaluated, ProviderFailure } from "@decorum/domain"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"

@@ -4,7 +4,7 @@
  */
 import { EngineInfo, SpamChecker } from "@decorum/core"
 import { Engine } from "@decorum/engine"
-import { FakeChatServer } from "@decorum/openai"
+import { FakeChatServer } from "@decorum/openai/testing"
 import { assert, describe, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Layer, Logger } from "effect"
 

@@ -2,7 +2,8 @@
  * Starts the HTTP host on a real loopback socket with test providers and in-memory stores.
  * Shared by the contract suite of every host.
  */
-import { AccountStore, ArticleContextStore, Auth, EngineInfo, MemoryStores, RateLimiter, type RateLimitOptions, SuggestionStore, TestProviders } from "@decorum/core"
+import { AccountStore, ArticleContextStore, Auth, EngineInfo, MemoryStores, RateLimiter, type RateLimitOptions, SuggestionStore } from "@decorum/core"
+import { TestProviders } from "@decorum/core/testing"
 import { ProviderFailure, type ScoreSuggestion } from "@decorum/domain"
 import { HttpConfig, HttpApp } from "@decorum/http"
 import { HttpApiBuilder, HttpServer } from "@effect/platform"

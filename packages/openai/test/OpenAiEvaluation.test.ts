@@ -5,7 +5,8 @@
 import { it } from "@effect/vitest"
 import { AccountStore, ArticleContextStore, AttributeScorer, CommentScorer, EngineModes, Megacall, MemoryStores, RelevanceChecker, SpamChecker } from "@decorum/core"
 import { ArticleContextId } from "@decorum/domain"
-import { FakeChatServer, LocalStub, OpenAiEvaluation } from "@decorum/openai"
+import { OpenAiEvaluation } from "@decorum/openai"
+import { FakeChatServer, LocalStub } from "@decorum/openai/testing"
 import { Effect, Either, Layer, Logger, LogLevel, TestClock } from "effect"
 import { describe, expect } from "vitest"
 

@@ -1,4 +1,5 @@
-import { LlmEvaluators, LocalStub, Quotes } from "@decorum/openai"
+import { LlmEvaluators, Quotes } from "@decorum/openai"
+import { LocalStub } from "@decorum/openai/testing"
 import { Either } from "effect"
 import { describe, expect, it } from "vitest"
 

@@ -11,7 +11,7 @@ import {
   type TextSpan
 } from "@decorum/domain"
 import { Effect, Layer } from "effect"
-import { ArticleFetcher, AttributeScorer, CommentScorer, RelevanceChecker, SpamChecker, TopicProfiler } from "./Providers.js"
+import { ArticleFetcher, AttributeScorer, CommentScorer, RelevanceChecker, SpamChecker, TopicProfiler } from "../Providers.js"
 
 export const MODEL = "test-model-1"
 

@@ -1,0 +1,2 @@
+/** Test doubles of the core's ports, for tests and benchmarks only: `@decorum/core/testing`. */
+export * as TestProviders from "./TestProviders.js"
