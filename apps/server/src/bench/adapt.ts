@@ -128,7 +128,7 @@ const cli = (args: ReadonlyArray<string>) => {
 
 const startServer = (db: string) =>
   new Promise<{ url: string; stop: () => void }>((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, "serve", "--port", "0", "--host", "127.0.0.1", "--db", db], { env })
+    const child = spawn(process.execPath, [bin, "serve", "--port", "0", "--host", "127.0.0.1", "--workers", "1", "--db", db], { env })
     let out = ""
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 60_000)
     const onData = (c: Buffer) => {
@@ -141,7 +141,10 @@ const startServer = (db: string) =>
     }
     child.stdout.on("data", onData)
     child.stderr.on("data", onData)
-    child.on("exit", (code) => reject(new Error(`server exited with ${code}:\n${out}`)))
+    child.on("exit", (code) => {
+      if (code !== 0 && code !== null) console.error(`server exited with ${code}:\n${out}`)
+      reject(new Error(`server exited with ${code}`))
+    })
   })
 
 /** Runs `f` over `items` with `width` requests in flight. */
@@ -158,7 +161,12 @@ const pool = async <A, B>(items: ReadonlyArray<A>, width: number, f: (a: A, i: n
 }
 
 const post = async (url: string, body: unknown, headers: Record<string, string> = {}) => {
-  const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) })
+  // A kept-alive socket the server has just closed fails the request before it is sent: retry it.
+  const send = (attempt: number): Promise<Response> =>
+    fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) }).catch((e) =>
+      attempt < 3 ? send(attempt + 1) : Promise.reject(e)
+    )
+  const response = await send(1)
   const text = await response.text()
   if (response.status !== 200) throw new Error(`${url}: ${response.status} ${text}`)
   return { body: JSON.parse(text) as any, model: response.headers.get("x-model-version") ?? "" }
