@@ -14,6 +14,7 @@ import type { ServeError } from "@effect/platform/HttpServerError"
 import cluster from "node:cluster"
 import { createServer } from "node:http"
 import { availableParallelism } from "node:os"
+import * as Drain from "./Drain.js"
 
 /** What the command line sets; each overrides its variable (`--port` over `PORT`, ...). */
 export interface ServeOptions {
@@ -33,7 +34,7 @@ export const configWith = (options: ServeOptions): Config.Config<EngineSettings>
   Config.map(EngineConfig.config, (settings) => ({
     ...settings,
     store: options.db === undefined ? settings.store : { db: Redacted.make(options.db), source: "option" },
-    server: { port: options.port ?? settings.server.port, host: options.host ?? settings.server.host },
+    server: { ...settings.server, port: options.port ?? settings.server.port, host: options.host ?? settings.server.host },
     observability: options.metricsPort === undefined ? settings.observability : { ...settings.observability, metricsPort: options.metricsPort }
   }))
 
@@ -70,17 +71,23 @@ export const layer: Layer.Layer<
   ConfigError.ConfigError | StoreFailure | ServeError,
   EngineConfig
 > = Layer.unwrapEffect(
-  Effect.map(EngineConfig, (settings) =>
-    HttpApiBuilder.serve().pipe(
+  Effect.map(EngineConfig, (settings) => {
+    const server = createServer()
+    const inFlight = Drain.track(server)
+    return HttpApiBuilder.serve().pipe(
       Layer.provide(HttpApp.layer),
       Layer.provideMerge(Layer.mergeAll(Engine.layer, httpLayer(settings), observabilityLayer(settings))),
-      Layer.provideMerge(NodeHttpServer.layer(createServer, { port: settings.server.port, host: settings.server.host })),
+      Layer.provideMerge(NodeHttpServer.layer(() => server, { port: settings.server.port, host: settings.server.host })),
+      // Layers are released in reverse: the drain before the app (which still answers while it
+      // runs), the engine and its store, and the listener.
+      (api) => Drain.layer(server, inFlight, settings.server.drainTimeoutMs).pipe(Layer.provideMerge(api)),
       (api) => metricsListener(settings).pipe(Layer.provideMerge(api)),
       // With no OTLP endpoint nothing reads the spans: they are turned off (building, timing and
       // ending a span object for every request and step costs more than the model). With one, the
       // exporter's tracer records them.
       Layer.provide(settings.observability.otlp === null ? Layer.setTracerEnabled(false) : telemetryLayer(settings, ENGINE_VERSION))
-    ))
+    )
+  })
 )
 
 /** The whole server as one layer, configured from the environment and the flags, for `serve` and for tests. */

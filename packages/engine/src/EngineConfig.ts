@@ -14,6 +14,9 @@ import { FetchDefaults, type LocalEngine } from "@decorum/local"
 import { LlmEvaluators, OpenAiClient, OpenAiEvaluation } from "@decorum/openai"
 import { Config, ConfigError, Context, Effect, Either, Layer, Option, Redacted } from "effect"
 
+/** How long shutdown waits for requests in flight by default (ms). */
+export const DEFAULT_DRAIN_TIMEOUT_MS = 10_000
+
 /** The settings, every default filled in. */
 export interface EngineSettings {
   readonly store: {
@@ -27,6 +30,11 @@ export interface EngineSettings {
     readonly port: number
     /** `HOST`, default `0.0.0.0`. */
     readonly host: string
+    /**
+     * `DECORUM_DRAIN_TIMEOUT_MS`, default 10000: on shutdown, how long requests in flight may run
+     * before their connections are closed.
+     */
+    readonly drainTimeoutMs: number
   }
   readonly http: {
     /** `DECORUM_PUBLIC_URL`: the external base URL; null derives it from each request. */
@@ -276,7 +284,8 @@ const config: Config.Config<EngineSettings> = Config.all({
   store: storeConfig,
   server: Config.all({
     port: withDefault(variable("PORT", checkPort), 8080),
-    host: withDefault(variable("HOST", anyText), "0.0.0.0")
+    host: withDefault(variable("HOST", anyText), "0.0.0.0"),
+    drainTimeoutMs: withDefault(variable("DECORUM_DRAIN_TIMEOUT_MS", wholeNumber(0)), DEFAULT_DRAIN_TIMEOUT_MS)
   }),
   http: Config.all({
     publicUrl: Config.map(variable("DECORUM_PUBLIC_URL", httpUrl), Option.getOrNull),
@@ -300,6 +309,8 @@ export interface EngineOptions {
   readonly db?: string | Redacted.Redacted<string>
   readonly port?: number
   readonly host?: string
+  /** On shutdown, how long requests in flight may run (ms). Default 10000. */
+  readonly drainTimeoutMs?: number
   readonly publicUrl?: string | null
   readonly bodyLimitBytes?: number | null
   readonly rateLimit?: RateLimitOptions | null
@@ -330,7 +341,8 @@ const make = (options: EngineOptions = {}): Effect.Effect<EngineSettings, Config
       store: { db: Redacted.make(db.trim()), source: options.db === undefined ? "default" : "option" },
       server: {
         port: yield* checked("port", options.port, checkPort, 8080),
-        host: options.host ?? "0.0.0.0"
+        host: options.host ?? "0.0.0.0",
+        drainTimeoutMs: yield* checked("drainTimeoutMs", options.drainTimeoutMs, wholeNumber(0), DEFAULT_DRAIN_TIMEOUT_MS)
       },
       http: {
         publicUrl: options.publicUrl === undefined || options.publicUrl === null ? null : yield* checked("publicUrl", options.publicUrl, httpUrl, ""),
