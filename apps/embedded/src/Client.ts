@@ -40,8 +40,13 @@ export interface DecorumClient {
   readonly getArticleContext: (id: string) => Promise<Native.ArticleContextView>
   readonly deleteArticleContext: (id: string) => Promise<void>
   readonly listArticleContexts: () => Promise<ReadonlyArray<ArticleContextSummary>>
-  /** Closes the runtime: the store's connections, and everything else the engine holds. */
-  readonly close: () => Promise<void>
+  /**
+   * Closes the runtime: the store's connections, and everything else the engine holds. Calls made
+   * before `close()` finish first (for at most `drainTimeoutMs`, default 10 s; then they are
+   * interrupted; the option `drainTimeoutMs` of `createDecorum` sets the default); calls made
+   * after it reject with `DecorumClosedError`.
+   */
+  readonly close: (options?: { readonly drainTimeoutMs?: number }) => Promise<void>
 }
 
 /** Rejections of a closed client. */
@@ -51,6 +56,22 @@ export class DecorumClosedError extends Error {
     super("This Decorum instance is closed.")
     this.name = "DecorumClosedError"
   }
+}
+
+/** How long `close()` waits for calls in flight by default. */
+export const DEFAULT_DRAIN_TIMEOUT_MS = 10_000
+
+/** Resolves when every promise has settled, or after `timeoutMs`, whichever comes first. */
+const drain = async (running: ReadonlyArray<Promise<unknown>>, timeoutMs: number): Promise<void> => {
+  if (running.length === 0) return
+  let timer: ReturnType<typeof setTimeout> | undefined
+  await Promise.race([
+    Promise.allSettled(running),
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, timeoutMs)
+    })
+  ])
+  clearTimeout(timer)
 }
 
 /** The failure itself (a domain error), the defect itself, or an interruption as an `Error`. */
@@ -75,8 +96,16 @@ export const createDecorum = async (options: DecorumOptions = {}): Promise<Decor
     if (Exit.isFailure(exit)) await runtime.dispose()
     return unwrap(exit)
   })
-  const call = <A, E>(effect: Effect.Effect<A, E>): Promise<A> =>
-    closed ? Promise.reject(new DecorumClosedError()) : runtime.runPromiseExit(effect).then(unwrap)
+  const drainTimeoutMs = options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS
+  // Calls in flight, so that close() lets them finish before the store closes under them.
+  const inFlight = new Set<Promise<unknown>>()
+  const call = <A, E>(effect: Effect.Effect<A, E>): Promise<A> => {
+    if (closed) return Promise.reject(new DecorumClosedError())
+    const running = runtime.runPromiseExit(effect)
+    inFlight.add(running)
+    void running.finally(() => inFlight.delete(running))
+    return running.then(unwrap)
+  }
   return {
     info: service.info,
     scoreComment: (request, options) => call(service.scoreComment(request, options)),
@@ -89,9 +118,10 @@ export const createDecorum = async (options: DecorumOptions = {}): Promise<Decor
     getArticleContext: (id) => call(service.getArticleContext(id)),
     deleteArticleContext: (id) => call(service.deleteArticleContext(id)),
     listArticleContexts: () => call(service.listArticleContexts()),
-    close: async () => {
+    close: async (closeOptions = {}) => {
       if (closed) return
       closed = true
+      await drain([...inFlight], closeOptions.drainTimeoutMs ?? drainTimeoutMs)
       await runtime.dispose()
     }
   }

@@ -234,6 +234,45 @@ describe("createDecorum: lifecycle", () => {
   })
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
+  it("close() lets calls already made finish before the store closes (issue 10, item 4)", async () => {
+    // An article server that holds every response until the test releases it: the calls that
+    // fetch from it are in flight, for certain, when close() is called.
+    const N = 6
+    let release!: () => void
+    const released = new Promise<void>((resolve) => (release = resolve))
+    let arrived!: () => void
+    const allArrived = new Promise<void>((resolve) => (arrived = resolve))
+    let count = 0
+    const articles = createServer((_req, res) => {
+      if (++count === N) arrived()
+      void released.then(() => res.end("<html><body><p>The council extended library opening hours for residents.</p></body></html>"))
+    }).listen(0, "127.0.0.1")
+    await new Promise<void>((resolve) => articles.once("listening", () => resolve()))
+    const port = (articles.address() as { port: number }).port
+    const db = join(dir, "drain.db")
+    const decorum = await createDecorum({ ...options, db, fetch: { allowAddresses: ["127.0.0.1"] } })
+    try {
+      const calls = Array.from({ length: N }, (_, i) => decorum.createArticleContext({ url: `http://127.0.0.1:${port}/article/${i}` }))
+      await allArrived
+      const closing = decorum.close()
+      expect(await decorum.checkSpam({ comment: "too late" }).catch((e: unknown) => e)).toBeInstanceOf(DecorumClosedError)
+      release()
+      const settled = await Promise.allSettled(calls)
+      await closing
+      expect(settled.filter((s) => s.status === "rejected").map((s) => String((s as PromiseRejectedResult).reason))).toEqual([])
+      const reopened = await createDecorum({ ...options, db })
+      try {
+        expect(await reopened.listArticleContexts()).toHaveLength(N)
+      } finally {
+        await reopened.close()
+      }
+    } finally {
+      release()
+      articles.closeAllConnections()
+      articles.close()
+    }
+  })
+
   it("persists to a SQLite file, closes it, and reopens it", async () => {
     const db = join(dir, "embedded.db")
     const first = await createDecorum({ ...options, db, account: "site@example.com" })

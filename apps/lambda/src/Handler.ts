@@ -7,9 +7,10 @@
  * invocation of that execution environment. A failed build (the database unreachable) is not kept:
  * the invocation answers 503 and the next one builds again.
  */
-import { HttpApp } from "@decorum/http"
+import { Unavailable } from "@decorum/domain"
+import { ErrorMapping, HttpApp } from "@decorum/http"
 import { HttpApiBuilder, HttpServer } from "@effect/platform"
-import { EngineConfig } from "@decorum/engine"
+import { DEFAULT_DRAIN_TIMEOUT_MS as ENGINE_DRAIN_TIMEOUT_MS, EngineConfig } from "@decorum/engine"
 import { Cause, ConfigError, Effect, Layer, Logger, Runtime } from "effect"
 import { fromResponse, isHttpEvent, isV2, type LambdaHttpEvent, type LambdaHttpResult, toRequest } from "./Events.js"
 
@@ -21,8 +22,11 @@ export interface LambdaHandler {
   (event: LambdaHttpEvent, context?: unknown): Promise<LambdaHttpResult>
   /** Builds the runtime now (at cold start) instead of on the first event. Never rejects. */
   readonly ready: () => Promise<boolean>
-  /** Closes the runtime (store pool). */
-  readonly dispose: () => Promise<void>
+  /**
+   * Closes the runtime (store pool). Invocations already running finish first (for at most
+   * `drainTimeoutMs`, default 10 s); invocations that arrive meanwhile answer 503.
+   */
+  readonly dispose: (options?: { readonly drainTimeoutMs?: number }) => Promise<void>
 }
 
 export interface HandlerOptions {
@@ -38,6 +42,21 @@ const unavailable = (kind: "v1" | "v2") =>
     ),
     kind
   )
+
+/** The answer of an invocation that arrives while the handler is being disposed, in its family's envelope. */
+const closing = (path: string, kind: "v1" | "v2") => {
+  const rendered = ErrorMapping.render(
+    ErrorMapping.familyOfPath(path),
+    new Unavailable({ message: "The server is shutting down; send the request again." })
+  )
+  return fromResponse(
+    new Response(JSON.stringify(rendered.body), { status: rendered.status, headers: { "content-type": "application/json", connection: "close" } }),
+    kind
+  )
+}
+
+/** How long `dispose()` waits for invocations in flight by default. */
+export const DEFAULT_DRAIN_TIMEOUT_MS = ENGINE_DRAIN_TIMEOUT_MS
 
 const logStartFailure = (error: unknown) => {
   const cause = Runtime.isFiberFailure(error) ? error[Runtime.FiberFailureCauseId] : Cause.die(error)
@@ -76,19 +95,44 @@ export const make = <E>(engine: Layer.Layer<AppRequirements, E>, options: Handle
     }
   }
 
+  // Invocations in flight, so that dispose() lets them finish before the store closes under them.
+  const inFlight = new Set<Promise<unknown>>()
+  let disposing = false
+
   const lambda = async (event: LambdaHttpEvent): Promise<LambdaHttpResult> => {
     if (!isHttpEvent(event)) throw new Error("Decorum's Lambda handler serves API Gateway and Function URL HTTP events only")
     const kind = isV2(event) ? "v2" : "v1"
-    const response = await serve(toRequest(event))
-    return response ? fromResponse(response, kind) : unavailable(kind)
+    const request = toRequest(event)
+    if (disposing) return closing(new URL(request.url).pathname, kind)
+    const running = serve(request)
+    inFlight.add(running)
+    try {
+      const response = await running
+      return response ? fromResponse(response, kind) : unavailable(kind)
+    } finally {
+      inFlight.delete(running)
+    }
   }
 
   return Object.assign(lambda, {
     ready: async () => (await serve(new Request("http://localhost/healthz"))) !== undefined,
-    dispose: async () => {
-      const handler = web
-      web = undefined
-      await handler?.dispose()
+    dispose: async (options: { readonly drainTimeoutMs?: number } = {}) => {
+      disposing = true
+      try {
+        if (inFlight.size > 0) {
+          let timer: ReturnType<typeof setTimeout> | undefined
+          await Promise.race([
+            Promise.allSettled([...inFlight]),
+            new Promise<void>((resolve) => (timer = setTimeout(resolve, options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS)))
+          ])
+          clearTimeout(timer)
+        }
+        const handler = web
+        web = undefined
+        await handler?.dispose()
+      } finally {
+        disposing = false
+      }
     }
   })
 }

@@ -1,5 +1,6 @@
-import { StoreFailure } from "@decorum/domain"
-import { Effect, Exit, Layer, Scope } from "effect"
+import { AccountStore, Auth } from "@decorum/core"
+import { ProviderFailure, StoreFailure } from "@decorum/domain"
+import { Context, Effect, Exit, Layer, Scope } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
 import { engineLayer } from "../../../packages/http/test/harness.js"
 import * as Handler from "../src/Handler.js"
@@ -38,6 +39,47 @@ describe("Lambda handler", () => {
     expect(second.status).toBe(200)
     expect(attempts).toBe(2)
     await handler.dispose()
+  })
+
+  it("dispose() lets invocations in flight finish before the runtime closes; later ones answer 503 (issue 10, item 4)", async () => {
+    const N = 4
+    let release!: () => void
+    const released = new Promise<void>((resolve) => (release = resolve))
+    let arrived!: () => void
+    const allArrived = new Promise<void>((resolve) => (arrived = resolve))
+    let count = 0
+    let closed = false
+    // Held requests wait in the provider until released; they fail if the runtime closed under them.
+    const hook = (_section: string, comment: string) =>
+      comment.includes("[held]")
+        ? Effect.gen(function*() {
+          if (++count === N) arrived()
+          yield* Effect.promise(() => released)
+          if (closed) return yield* new ProviderFailure({ provider: "test", evaluation: "perspective", message: "closed under a request" })
+        })
+        : Effect.void
+    const prebuilt = await Effect.runPromise(Layer.buildWithScope(engineLayer(hook), scope))
+    const key = await Effect.runPromise(Effect.provide(Effect.map(Auth.createKey("lambda@example.com"), (k) => k.key), Context.pick(AccountStore)(prebuilt)))
+    // The runtime the handler builds (and dispose closes) marks itself closed on release.
+    const engine = Layer.merge(Layer.succeedContext(prebuilt), Layer.scopedDiscard(Effect.addFinalizer(() => Effect.sync(() => (closed = true)))))
+    const handler = Handler.make(engine, { jsonLogs: false })
+    expect(await handler.ready()).toBe(true)
+    const analyze = (text: string) =>
+      handler(toEvent("v2", `/v1alpha1/comments:analyze?key=${key}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ comment: { text }, requestedAttributes: { TOXICITY: {} } })
+      }))
+    const held = Array.from({ length: N }, (_, i) => analyze(`held ${i} [held]`))
+    await allArrived
+    const disposing = handler.dispose()
+    const late = toResponse(await analyze("too late"))
+    expect(late.status).toBe(503)
+    expect((await late.json()).error.status).toBe("UNAVAILABLE")
+    release()
+    for (const result of await Promise.all(held)) expect(toResponse(result).status).toBe(200)
+    await disposing
+    expect(closed).toBe(true)
   })
 
   it("refuses events that are not HTTP events", async () => {
