@@ -46,6 +46,8 @@ export interface HostOptions {
   readonly publicBaseUrl?: string
   /** Per-account rate limit; none when absent. */
   readonly rateLimit?: RateLimitOptions
+  /** `HttpConfig.bodyLimitBytes`; 256 KiB when absent. */
+  readonly bodyLimitBytes?: number
   /** `HttpConfig.batchTimeLimitMs`; the default when absent. */
   readonly batchTimeLimitMs?: number
 }
@@ -56,7 +58,7 @@ export const engineLayer = (hook: TestProviders.Options["hook"], options: HostOp
     MemoryStores.layer,
     Layer.succeed(EngineInfo, ENGINE_INFO),
     HttpConfig.layer({
-      bodyLimitBytes: 256 * 1024,
+      bodyLimitBytes: options.bodyLimitBytes ?? 256 * 1024,
       publicBaseUrl: options.publicBaseUrl ?? null,
       ...(options.batchTimeLimitMs ? { batchTimeLimitMs: options.batchTimeLimitMs } : {})
     }),
