@@ -250,7 +250,7 @@ describe("createDecorum: lifecycle", () => {
     await new Promise<void>((resolve) => articles.once("listening", () => resolve()))
     const port = (articles.address() as { port: number }).port
     const db = join(dir, "drain.db")
-    const decorum = await createDecorum({ ...options, db, fetch: { allowAddresses: ["127.0.0.1"] } })
+    const decorum = await createDecorum({ ...options, db, fetch: { allowPrivate: true } })
     try {
       const calls = Array.from({ length: N }, (_, i) => decorum.createArticleContext({ url: `http://127.0.0.1:${port}/article/${i}` }))
       await allArrived

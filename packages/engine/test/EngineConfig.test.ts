@@ -24,7 +24,7 @@ describe("EngineConfig from the environment", () => {
       const settings = yield* Effect.flatMap(read({}), Either.match({ onLeft: Effect.die, onRight: Effect.succeed }))
       assert.deepStrictEqual(plain(settings), {
         store: { db: "./decorum.db", source: "default" },
-        server: { port: 8080, host: "0.0.0.0" },
+        server: { port: 8080, host: "0.0.0.0", drainTimeoutMs: 10_000 },
         http: { publicUrl: null, bodyLimitBytes: null, rateLimit: null },
         model: "trained",
         fetch: { allowPrivate: false, timeoutMs: 10_000, maxBytes: 5_242_880 },
@@ -80,6 +80,7 @@ describe("EngineConfig from the environment", () => {
         [{ DECORUM_FETCH_ALLOW_PRIVATE: "maybe" }, "DECORUM_FETCH_ALLOW_PRIVATE=maybe: must be true or false"],
         [{ PORT: "-1" }, "PORT=-1: must be a whole number from 0 to 65535"],
         [{ PORT: "70000" }, "PORT=70000: must be a whole number from 0 to 65535"],
+        [{ DECORUM_DRAIN_TIMEOUT_MS: "soon" }, "DECORUM_DRAIN_TIMEOUT_MS=soon: must be a whole number >= 0"],
         [{ DECORUM_DB: "mysql://root:hunter2@db/x" }, "DECORUM_DB=mysql://root:***@db/x: must be a SQLite file path, a postgres:// URL or \"memory\" (mysql:// is not supported)"],
         [{ DATABASE_URL: "mongodb://db/x" }, "DATABASE_URL=mongodb://db/x: must be a SQLite file path"],
         [{ DECORUM_PUBLIC_URL: "moderation.example.com" }, "DECORUM_PUBLIC_URL=moderation.example.com: must be an http:// or https:// URL"],

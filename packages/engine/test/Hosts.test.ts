@@ -33,6 +33,7 @@ const freePort = Effect.async<number>((resume) => {
 const environment = (port: number): Record<string, string> => ({
   PORT: String(port),
   HOST: "127.0.0.1",
+  DECORUM_DRAIN_TIMEOUT_MS: "2500",
   DATABASE_URL: "memory",
   DECORUM_PUBLIC_URL: "https://moderation.example.com/",
   DECORUM_BODY_LIMIT_BYTES: "2048",
@@ -68,7 +69,7 @@ const environment = (port: number): Record<string, string> => ({
 
 const expected = (port: number) => ({
   store: { db: "memory", source: "DATABASE_URL" },
-  server: { port, host: "127.0.0.1" },
+  server: { port, host: "127.0.0.1", drainTimeoutMs: 2500 },
   http: { publicUrl: "https://moderation.example.com/", bodyLimitBytes: 2048, rateLimit: { perMinute: 1, burst: 2 } },
   model: { directory: join(root, "packages/local/models") },
   fetch: { allowPrivate: true, timeoutMs: 777, maxBytes: 4096 },
