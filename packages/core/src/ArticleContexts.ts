@@ -18,7 +18,7 @@ import {
 } from "@decorum/domain"
 import { Effect, Option } from "effect"
 import { ArticleFetcher, TopicProfiler } from "./Providers.js"
-import { ArticleContextStore } from "./Stores.js"
+import { ArticleContextStore, type ArticleContextSummary } from "./Stores.js"
 
 export interface CreateArticleContextInput {
   readonly text?: string | null | undefined
@@ -124,6 +124,15 @@ export const remove = Effect.fn("ArticleContexts.remove", { captureStackTrace: f
 
 export const list = Effect.fn("ArticleContexts.list", { captureStackTrace: false })(function*(account: Account) {
   return yield* (yield* ArticleContextStore).list(account.id)
+})
+
+/** A listed article context as the contract shows it (`GET /v0.2/article-contexts`). */
+export const summaryView = (c: ArticleContextSummary): Native.ArticleContextSummaryView => ({
+  article_id: c.id,
+  title: c.title,
+  source_url: c.sourceUrl,
+  text_length: c.textLength,
+  created_at: c.createdAt.toISOString()
 })
 
 /** An article context as the contract shows it (`GET /v0.2/article-contexts/{id}`). */

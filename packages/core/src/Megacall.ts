@@ -114,7 +114,8 @@ export const megacall = Effect.fn("Megacall.megacall", { captureStackTrace: fals
   if (runPerspective) {
     const prepared = yield* Analyze.prepare({
       comment: { text: comment, type: "PLAIN_TEXT" },
-      requestedAttributes: perspectiveAttributes(request.requested_attributes)
+      requestedAttributes: perspectiveAttributes(request.requested_attributes),
+      spanAnnotations: request.span_annotations === true
     }, "compat")
     sections.perspective = Analyze.run(prepared, account)
   }

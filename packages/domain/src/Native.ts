@@ -153,7 +153,9 @@ export const MegacallRequest = Schema.Struct({
   /** Attributes for the `perspective` section: a list of names or a Perspective-style map. */
   requested_attributes: Schema.optional(
     Schema.NullOr(Schema.Union(Schema.Array(Schema.String), Schema.Record({ key: Schema.String, value: Schema.Unknown })))
-  )
+  ),
+  /** The `perspective` section also scores each sentence (`spanScores`), as `spanAnnotations` does on analyse. */
+  span_annotations: OptionalBoolean
 }).annotations({ identifier: "MegacallRequest" })
 export type MegacallRequest = typeof MegacallRequest.Type
 
@@ -189,4 +191,20 @@ export const ArticleContextView = Schema.Struct({
   summary: Schema.String
 }).annotations({ identifier: "ArticleContext" })
 export type ArticleContextView = typeof ArticleContextView.Type
+
+/** One entry of `GET /v0.2/article-contexts`: enough to pick a context, without its text or profile. */
+export const ArticleContextSummaryView = Schema.Struct({
+  article_id: Schema.UUID,
+  title: Schema.NullOr(Schema.String),
+  source_url: Schema.NullOr(Schema.String),
+  text_length: Schema.Number,
+  created_at: Schema.String
+}).annotations({ identifier: "ArticleContextSummary" })
+export type ArticleContextSummaryView = typeof ArticleContextSummaryView.Type
+
+/** `GET /v0.2/article-contexts`: the calling account's contexts, oldest first. */
+export const ArticleContextList = Schema.Struct({
+  article_contexts: Schema.Array(ArticleContextSummaryView)
+}).annotations({ identifier: "ArticleContextList" })
+export type ArticleContextList = typeof ArticleContextList.Type
 

@@ -86,6 +86,14 @@ export class NativeGroup extends HttpApiGroup.make("native")
   )
   .add(nativeErrors(MEGACALL)(HttpApiEndpoint.post("megacall", "/v0.2/megacall").setPayload(Native.MegacallRequest).addSuccess(MegacallResponse)))
   .add(nativeErrors(AUTH)(HttpApiEndpoint.get("usercheck", "/v0.2/usercheck").addSuccess(Native.UserCheckResponse)))
+  .add(
+    nativeErrors(AUTH)(
+      HttpApiEndpoint.get("listArticleContexts", "/v0.2/article-contexts").addSuccess(Native.ArticleContextList).annotate(
+        OpenApi.Description,
+        "The calling account's article contexts, oldest first (id, title, source URL, text length, creation time)."
+      )
+    )
+  )
   .add(nativeErrors(ARTICLE_CONTEXT)(HttpApiEndpoint.get("getArticleContext")`/v0.2/article-contexts/${ArticleContextIdParam}`.addSuccess(Native.ArticleContextView)))
   .add(
     nativeErrors(ARTICLE_CONTEXT)(

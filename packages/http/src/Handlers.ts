@@ -16,7 +16,7 @@ import { evaluated, inFamily, json, provenanceHeaders } from "./Respond.js"
 
 const NATIVE_FORM: Body.FormSpec = {
   arrays: ["banned_topics", "requested_attributes"],
-  booleans: ["run_comment_score", "run_spam_check", "run_relevance_check", "run_perspective", "run_dogwhistle_check", "run_llm_detect"]
+  booleans: ["run_comment_score", "run_spam_check", "run_relevance_check", "run_perspective", "run_dogwhistle_check", "run_llm_detect", "span_annotations"]
 }
 
 const nativeBody = <A, I>(schema: Parameters<typeof Body.decode<A, I>>[0]) =>
@@ -122,6 +122,16 @@ export const NativeLive = HttpApiBuilder.group(DecorumApi, "native", (handlers) 
             allowed_endpoints: ALLOWED_ENDPOINTS,
             error: null
           }
+          return json(response)
+        })
+      ))
+    .handleRaw("listArticleContexts", () =>
+      inFamily(
+        "native",
+        Effect.gen(function*() {
+          const account = yield* headerAccount
+          const contexts = yield* ArticleContexts.list(account)
+          const response: Native.ArticleContextList = { article_contexts: contexts.map(ArticleContexts.summaryView) }
           return json(response)
         })
       ))

@@ -243,6 +243,29 @@ export const describeContract = (name: string, start: () => Promise<ContractHost
         expect((await host.request(`/v0.2/article-contexts/${id}`, { method: "DELETE", headers: mine })).status).toBe(200)
         await expectNativeError(await host.request(`/v0.2/article-contexts/${id}`, { headers: mine }), 404)
       })
+
+      it("lists the caller's contexts only, oldest first, and 401s without credentials", async () => {
+        const created = await (await native("/v0.2/inittopic", { text: "Bees pollinate the orchard in spring.", title: "Orchard" })).json()
+        const mine = { "x-user-email": email, "x-api-key": key }
+        const res = await host.request("/v0.2/article-contexts", { headers: mine })
+        expect(res.status).toBe(200)
+        const { article_contexts } = await res.json()
+        const ids = article_contexts.map((c: { article_id: string }) => c.article_id)
+        expect(ids.indexOf(articleId)).toBeGreaterThanOrEqual(0)
+        expect(ids.indexOf(created.article_id)).toBeGreaterThan(ids.indexOf(articleId))
+        expect(article_contexts.find((c: { article_id: string }) => c.article_id === created.article_id)).toEqual({
+          article_id: created.article_id,
+          title: "Orchard",
+          source_url: null,
+          text_length: "Bees pollinate the orchard in spring.".length,
+          created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/)
+        })
+        const theirs = await (await host.request("/v0.2/article-contexts", { headers: { "x-user-email": otherEmail, "x-api-key": otherKey } })).json()
+        expect(theirs.article_contexts.map((c: { article_id: string }) => c.article_id)).not.toContain(created.article_id)
+        await expectNativeError(await host.request("/v0.2/article-contexts"), 401)
+        const spec = await (await host.request("/openapi.json")).json()
+        expect(spec.paths["/v0.2/article-contexts"].get.security).toEqual([{ userEmail: [], apiKey: [] }])
+      })
     })
 
     describe("single evaluations", () => {
@@ -510,6 +533,17 @@ export const describeContract = (name: string, start: () => Promise<ContractHost
         const body = await res.json()
         expect(body.perspective.attributeScores.TOXICITY.summaryScore).toEqual({ value: expect.any(Number), type: "PROBABILITY" })
         expect(body.perspective.attributeScores.INSULT).toBeDefined()
+      })
+
+      it("scores each sentence in the perspective section when span_annotations is true", async () => {
+        const comment = "The budget looks fine. You are an idiot."
+        const res = await native("/v0.2/megacall", { comment, run_perspective: true, requested_attributes: ["TOXICITY"], span_annotations: true })
+        expect(res.status).toBe(200)
+        const spans = (await res.json()).perspective.attributeScores.TOXICITY.spanScores
+        expect(spans.map((s: { begin: number; end: number }) => comment.slice(s.begin, s.end))).toEqual(["The budget looks fine.", "You are an idiot."])
+        for (const s of spans) expect(s.score).toEqual({ value: expect.any(Number), type: "PROBABILITY" })
+        const without = await (await native("/v0.2/megacall", { comment, run_perspective: true, requested_attributes: ["TOXICITY"] })).json()
+        expect(without.perspective.attributeScores.TOXICITY.spanScores).toBeUndefined()
       })
     })
 
