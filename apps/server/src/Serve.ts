@@ -97,7 +97,7 @@ export const serverLayer = (
   layer.pipe(Layer.provideMerge(EngineConfig.layerConfig(configWith(options))))
 
 const banner = (options: { url: string; db: string; model: string; version: string }) =>
-  `Decorum ${options.version} listening on ${options.url}\n  models: ${options.model}\n  store:  ${options.db.replace(/\/\/([^:@/]+):[^@/]+@/, "//$1:***@")}\n  docs:   ${options.url}/docs`
+  `Decorum ${options.version} listening on ${options.url}\n  models: ${options.model}\n  store:  ${options.db.replace(/\/\/([^:@/]+):[^@/]+@/, "//$1:***@")}\n  docs:   ${options.url}/docs\n  playground: ${options.url}/playground (paste a comment, see every evaluation)`
 
 const firstRun = (url: string) =>
   Effect.gen(function*() {
@@ -112,7 +112,7 @@ const firstRun = (url: string) =>
       ``,
       `  ${key}`,
       ``,
-      `Try it:`,
+      `Try it in a browser: open ${url}/playground and sign in with ${FIRST_ACCOUNT_EMAIL} and this key. Or with curl:`,
       ``,
       `  curl -s ${url}/v0.2/antispam -H 'X-User-Email: ${FIRST_ACCOUNT_EMAIL}' -H 'X-API-Key: ${key}' -H 'Content-Type: application/json' -d '${body}'`,
       ``,

@@ -237,7 +237,8 @@ export class DecorumApi extends HttpApi.make("decorum")
   .annotate(OpenApi.Version, ENGINE_VERSION)
   .annotate(
     OpenApi.Description,
-    "Self-hosted comment moderation: a Perspective API drop-in and a combined evaluation (comment score, spam, relevance)."
+    "Self-hosted comment moderation: a Perspective API drop-in and a combined evaluation (comment score, spam, relevance). " +
+      "Try every evaluation in a browser on the [playground](/playground)."
   )
   .annotate(OpenApi.Transform, fixColonPaths)
 {}

@@ -10,6 +10,7 @@ import { BatchDispatcher } from "./Batch.js"
 import { familyOfPath, renderDefect } from "./ErrorMapping.js"
 import { CompatLive, GoogleLive, NativeLive, OpsLive, PerspectiveCompatLive } from "./Handlers.js"
 import * as Observability from "./Observability.js"
+import * as Playground from "./Playground.js"
 import { json } from "./Respond.js"
 
 /** Every group of the API with its handlers. Requires the core's ports and EngineInfo, HttpConfig. */
@@ -71,9 +72,13 @@ export const EnvelopeMiddleware = HttpApiBuilder.middleware(
   )
 )
 
-/** The API plus `/openapi.json` and the interactive reference at `/docs` (served inline, offline). */
+/**
+ * The API plus `/openapi.json`, the interactive reference at `/docs` (served inline, offline) and
+ * the playground page at `/playground`.
+ */
 export const layer = Layer.mergeAll(
   HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" }),
   HttpApiScalar.layer({ path: "/docs" }),
+  Playground.layer,
   EnvelopeMiddleware
 ).pipe(Layer.provideMerge(ApiLive))

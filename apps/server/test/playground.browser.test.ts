@@ -1,0 +1,282 @@
+/**
+ * The playground in a real browser: Debian's Chromium (headless, driven by playwright-core, which
+ * never downloads a browser) against a real `decorum serve` process. It signs in, creates an
+ * article context, scores a toxic and a clean comment, checks that what the page draws is what the
+ * server answered, that a comment full of markup runs nothing, and that a correction is sent.
+ * Screenshots go to a folder the test prints (DECORUM_SCREENSHOT_DIR, or a fresh temporary one).
+ * Without a Chromium the test is reported as skipped, with the reason in its name.
+ */
+import { describe, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { type BrowserContext, chromium, type Page, type Response } from "playwright-core"
+import { expect } from "vitest"
+import { startServe, stop } from "./process.js"
+
+const CANDIDATES = [process.env["DECORUM_CHROMIUM"], "/usr/lib/chromium/chromium", "/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]
+const browserPath = CANDIDATES.find((p): p is string => typeof p === "string" && p !== "" && existsSync(p))
+
+const FLAGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync"
+]
+
+const ARTICLE = "The city council voted on Tuesday to extend the opening hours of the central public library. " +
+  "From January the library will stay open until 9pm on weekdays, paid for by a reallocation of the parks budget. " +
+  "Librarians said students and shift workers had asked for evening hours for years; some councillors worried about staffing costs."
+const TOXIC = "You are an idiot and this plan is stupid. Only a moron would pay for evening hours with the parks budget."
+const CLEAN = "Evening hours will help students who work during the day, and the library staff deserve support for it."
+const XSS = "Nice plan <script>window.__xss = 1</script> <img src=x onerror=\"window.__xss = 2\"> & \"quotes\""
+
+interface Served {
+  readonly status: number
+  readonly headers: Record<string, string>
+  readonly body: any
+}
+
+const served = async (response: Response): Promise<Served> => ({ status: response.status(), headers: response.headers(), body: await response.json() })
+
+/** Submits the comment form and returns the megacall answer the page received. */
+const evaluate = async (page: Page, comment: string): Promise<Served> => {
+  await page.fill("#comment", comment)
+  const [response] = await Promise.all([
+    page.waitForResponse((r) => r.url().endsWith("/v0.2/megacall")),
+    page.click("#evaluate-button")
+  ])
+  const answer = await served(response)
+  await page.waitForFunction(() => /Evaluated in/.test(document.getElementById("evaluate-status")!.textContent ?? ""))
+  return answer
+}
+
+/** What the page shows, read back from the DOM. */
+const drawn = (page: Page) =>
+  page.evaluate(() => {
+    const text = (id: string) => document.getElementById(id)?.textContent ?? null
+    const annotated = document.getElementById("annotated-comment")!.cloneNode(true) as HTMLElement
+    annotated.querySelectorAll(".tip").forEach((t) => t.remove())
+    return {
+      bars: Array.from(document.querySelectorAll<HTMLElement>("#bars .bar[data-attribute]")).map((bar) => ({
+        name: bar.dataset["attribute"]!,
+        shown: bar.querySelector(".bar-value")!.textContent,
+        now: Number(bar.querySelector("[role=meter]")!.getAttribute("aria-valuenow")),
+        width: (bar.querySelector(".fill") as HTMLElement).style.width,
+        ticks: Array.from(bar.querySelectorAll<HTMLElement>(".tick")).map((t) => t.style.left)
+      })),
+      marks: Array.from(document.querySelectorAll("#annotated-comment mark")).map((m) => ({
+        text: m.querySelector(".hl-text")!.textContent,
+        kinds: m.getAttribute("data-kinds"),
+        tip: m.querySelector(".tip")!.textContent
+      })),
+      sentences: Array.from(document.querySelectorAll<HTMLElement>("#annotated-comment .sentence")).map((s) => ({ text: s.textContent!, score: Number(s.dataset["score"]) })),
+      comment: annotated.textContent,
+      overall: text("overall-score"),
+      spam: text("spam-verdict"),
+      onTopic: text("on-topic-verdict"),
+      banned: text("banned-verdict"),
+      model: text("result-model"),
+      engine: text("result-engine"),
+      raw: text("raw-json")
+    }
+  })
+
+const quotesOf = (score: any): Array<{ quote: string; explanation: string | undefined }> => [
+  ...score.objectionable_phrases.map((p: any) => ({ quote: p.quoted_objectionable_phrase, explanation: p.explanation })),
+  ...score.negative_tone_phrases.map((p: any) => ({ quote: p.quoted_negative_tone_phrase, explanation: p.explanation })),
+  ...score.logical_fallacies.map((f: any) => ({ quote: f.quoted_logical_fallacy_example, explanation: f.explanation_and_suggestions }))
+]
+
+/** Every number, verdict and quote the server answered is the one the page draws. */
+const expectDrawnAsServed = async (page: Page, comment: string, answer: Served) => {
+  const shown = await drawn(page)
+  const { perspective, comment_score: score, spam_check: spam, relevance_check: relevance } = answer.body
+  const attributes = Object.keys(perspective.attributeScores)
+  expect(shown.bars.map((b) => b.name)).toEqual(attributes)
+  for (const bar of shown.bars) {
+    const value = perspective.attributeScores[bar.name].summaryScore.value
+    expect(bar.now).toBe(value)
+    expect(bar.shown).toBe(value.toFixed(2))
+    expect(parseFloat(bar.width)).toBeCloseTo(value * 100, 3)
+    expect(bar.ticks).toEqual(["50%", "70%", "90%"])
+  }
+  // Sentences are shaded by their served TOXICITY span score (a highlight may cut one in pieces).
+  const spans = perspective.attributeScores.TOXICITY.spanScores as Array<{ begin: number; end: number; score: { value: number } }>
+  expect(spans.length).toBeGreaterThan(0)
+  expect(shown.sentences.length).toBeGreaterThan(0)
+  for (const piece of shown.sentences) {
+    expect(spans.some((s) => s.score.value === piece.score && comment.slice(s.begin, s.end).includes(piece.text)), piece.text).toBe(true)
+  }
+  expect(shown.comment).toBe(comment)
+  for (const { quote, explanation } of quotesOf(score)) {
+    const mark = shown.marks.find((m) => m.text!.includes(quote))
+    expect(mark, `a highlight for "${quote}"`).toBeDefined()
+    if (explanation) expect(mark!.tip).toContain(explanation)
+  }
+  expect(shown.overall).toBe(String(score.overall_score))
+  expect(shown.spam).toContain(spam.is_spam ? "Spam" : "Not spam")
+  expect(shown.spam).toContain(`${Math.round(spam.confidence * 100)}%`)
+  expect(shown.onTopic).toContain(relevance.on_topic.on_topic ? "On topic" : "Off topic")
+  expect(shown.banned).toContain(`${Math.round(relevance.banned_topics.quantity_on_banned_topics * 100)}%`)
+  expect(shown.model).toBe(answer.headers["x-model-version"])
+  expect(shown.engine).toMatch(/^local /)
+  return shown
+}
+
+const withServer = Effect.acquireRelease(
+  Effect.promise(() => {
+    const dir = mkdtempSync(join(tmpdir(), "decorum-playground-db-"))
+    return startServe(["--db", join(dir, "playground.db")]).then((server) => ({ server, dir }))
+  }),
+  ({ dir, server }) => Effect.promise(() => stop(server).then(() => rmSync(dir, { recursive: true, force: true })))
+)
+
+const withBrowser = (executablePath: string) =>
+  Effect.acquireRelease(
+    Effect.promise(() => {
+      const profile = mkdtempSync(join(tmpdir(), "decorum-chromium-profile-"))
+      return chromium.launchPersistentContext(profile, {
+        executablePath,
+        headless: true,
+        args: FLAGS,
+        viewport: { width: 1280, height: 900 }
+      }).then((context) => ({ context, profile }))
+    }),
+    ({ context, profile }: { context: BrowserContext; profile: string }) =>
+      Effect.promise(() => context.close().then(() => rmSync(profile, { recursive: true, force: true })))
+  )
+
+describe("playground", () => {
+  if (browserPath === undefined) {
+    console.warn("playground browser test SKIPPED: no Chromium found (apt-get install chromium, or set DECORUM_CHROMIUM)")
+    it.skip("in a real browser (SKIPPED: no Chromium found; apt-get install chromium, or set DECORUM_CHROMIUM)", () => {})
+    return
+  }
+
+  it.live("signs in, creates a context, draws the served evaluations, runs no markup from a comment, sends a correction", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const shots = process.env["DECORUM_SCREENSHOT_DIR"] ?? mkdtempSync(join(tmpdir(), "decorum-playground-shots-"))
+      mkdirSync(shots, { recursive: true })
+      console.log(`playground screenshots: ${shots}`)
+      const { server } = yield* withServer
+      const out = server.output()
+      expect(out).toContain(`playground: ${server.url}/playground`)
+      const key = /^\s+(dk_\S+)\s*$/m.exec(out)![1]!
+      const { context } = yield* withBrowser(browserPath)
+      yield* Effect.promise(async () => {
+        const page = context.pages()[0] ?? await context.newPage()
+        const problems: Array<string> = []
+        page.on("pageerror", (error) => problems.push(`page error: ${error.message}`))
+        page.on("console", (message) => {
+          if (message.type() === "error" && !/Failed to load resource.*401/.test(message.text())) problems.push(`console: ${message.text()}`)
+        })
+        page.on("dialog", (dialog) => {
+          problems.push(`dialog: ${dialog.message()}`)
+          void dialog.dismiss()
+        })
+
+        const loaded = await page.goto(`${server.url}/playground`)
+        expect(loaded!.status()).toBe(200)
+        expect(loaded!.headers()["content-security-policy"]).toContain("default-src 'none'")
+        await page.waitForFunction(() => /engine local/.test(document.getElementById("server-info")!.textContent ?? ""))
+
+        // Every control is reachable with the keyboard, in reading order.
+        await page.focus("#email")
+        const order: Array<string> = []
+        for (let i = 0; i < 40; i++) {
+          await page.keyboard.press("Tab")
+          order.push(await page.evaluate(() => document.activeElement?.id ?? ""))
+        }
+        const reach = ["api-key", "login-button", "context-select", "comment", "run-perspective", "attr-TOXICITY", "evaluate-button"]
+        for (const id of reach) expect(order, id).toContain(id)
+        expect(reach.map((id) => order.indexOf(id))).toEqual([...reach.map((id) => order.indexOf(id))].sort((a, b) => a - b))
+
+        // A wrong key says so.
+        await page.fill("#email", "admin@localhost")
+        await page.fill("#api-key", "dk_wrong")
+        await page.click("#login-button")
+        await page.waitForFunction(() => /401/.test(document.getElementById("login-status")!.textContent ?? ""))
+        await page.screenshot({ path: join(shots, "1-wrong-key.png") })
+
+        await page.fill("#api-key", key)
+        await page.click("#login-button")
+        await page.waitForFunction(() => /Signed in as admin@localhost/.test(document.getElementById("login-status")!.textContent ?? ""))
+        expect(await page.evaluate(() => sessionStorage.getItem("decorum.playground.credentials"))).toContain(key)
+        expect(page.url()).not.toContain(key)
+
+        // Create a context from text; the page selects it.
+        await page.evaluate(() => ((document.getElementById("context-create-box") as HTMLDetailsElement).open = true))
+        await page.fill("#context-text", ARTICLE)
+        await page.fill("#context-title-input", "Library evening hours")
+        const [created] = await Promise.all([page.waitForResponse((r) => r.url().endsWith("/v0.2/inittopic")), page.click("#context-create")])
+        const articleId = (await created.json()).article_id
+        await page.waitForFunction((id) => (document.getElementById("context-select") as HTMLSelectElement).value === id, articleId)
+        expect(await page.textContent("#context-select option:checked")).toContain("Library evening hours")
+        await page.fill("#banned-topics", "cryptocurrency\nelections")
+
+        // A toxic comment: bars, highlights, verdicts are the served values.
+        const toxic = await evaluate(page, TOXIC)
+        expect(toxic.status).toBe(200)
+        expect(toxic.body.perspective.attributeScores.TOXICITY.summaryScore.value).toBeGreaterThan(0.5)
+        const toxicShown = await expectDrawnAsServed(page, TOXIC, toxic)
+        expect(toxicShown.marks.length).toBeGreaterThan(0)
+        expect(toxicShown.raw).toContain(JSON.stringify(toxic.body, null, 2))
+        // The explanation appears on keyboard focus, and on hover.
+        const first = page.locator("#annotated-comment mark").first()
+        expect(await first.locator(".tip").isVisible()).toBe(false)
+        await first.focus()
+        expect(await first.locator(".tip").isVisible()).toBe(true)
+        await page.screenshot({ path: join(shots, "2-toxic-focused-highlight.png"), fullPage: true })
+        await page.keyboard.press("Escape")
+        expect(await first.locator(".tip").isVisible()).toBe(false)
+        await page.locator("#bars").hover()
+        expect(await first.locator(".tip").isVisible()).toBe(false)
+        await first.hover()
+        expect(await first.locator(".tip").isVisible()).toBe(true)
+        await page.screenshot({ path: join(shots, "3-toxic.png"), fullPage: true })
+
+        // Correct the TOXICITY score: a suggestscore is sent and accepted.
+        await page.selectOption("#correct-attribute", "TOXICITY")
+        await page.fill("#correct-value", "0.05")
+        const [suggested] = await Promise.all([
+          page.waitForResponse((r) => r.url().endsWith("/v0.2/external-compat/suggestscore")),
+          page.click("#correct-button")
+        ])
+        expect(suggested.status()).toBe(200)
+        expect(JSON.parse(suggested.request().postData()!)).toMatchObject({
+          comment: { text: TOXIC },
+          attributeScores: { TOXICITY: { summaryScore: { value: 0.05 } } }
+        })
+        await page.waitForFunction(() => /Correction recorded: TOXICITY = 0.05/.test(document.getElementById("correct-status")!.textContent ?? ""))
+
+        // A clean comment.
+        const clean = await evaluate(page, CLEAN)
+        expect(clean.body.perspective.attributeScores.TOXICITY.summaryScore.value).toBeLessThan(0.5)
+        const cleanShown = await expectDrawnAsServed(page, CLEAN, clean)
+        expect(cleanShown.marks.length).toBe(quotesOf(clean.body.comment_score).length === 0 ? 0 : cleanShown.marks.length)
+        await page.screenshot({ path: join(shots, "4-clean.png"), fullPage: true })
+
+        // Markup in a comment is shown verbatim and runs nothing.
+        const xss = await evaluate(page, XSS)
+        expect(xss.status).toBe(200)
+        expect((await drawn(page)).comment).toBe(XSS)
+        expect(await page.evaluate(() => (window as any).__xss)).toBeUndefined()
+        expect(await page.evaluate(() => document.querySelectorAll("main img, main script").length)).toBe(0)
+        await page.screenshot({ path: join(shots, "5-markup-verbatim.png"), fullPage: true })
+
+        // Usable on a phone: nothing wider than the screen.
+        await page.setViewportSize({ width: 390, height: 844 })
+        expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true)
+        await page.evaluate(() => window.scrollTo(0, 0))
+        await page.screenshot({ path: join(shots, "6-phone-top.png") })
+        await page.locator("#results").screenshot({ path: join(shots, "7-phone-results.png") })
+
+        expect(problems).toEqual([])
+      })
+    })), 120_000)
+})
