@@ -128,6 +128,41 @@ const expectDrawnAsServed = async (page: Page, comment: string, answer: Served) 
   return shown
 }
 
+/**
+ * Text whose contrast with its background is below WCAG AA (4.5:1; 3:1 for large text), for every
+ * visible element that holds text. Backgrounds are the nearest opaque ancestor's.
+ */
+const lowContrast = (page: Page) =>
+  page.evaluate(() => {
+    const rgb = (css: string) => (css.match(/[\d.]+/g) ?? []).map(Number)
+    const luminance = ([r, g, b]: Array<number>) => {
+      const f = (c: number) => (c /= 255) <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4
+      return 0.2126 * f(r!) + 0.7152 * f(g!) + 0.0722 * f(b!)
+    }
+    const background = (el: Element | null): Array<number> => {
+      for (; el; el = el.parentElement) {
+        const c = rgb(getComputedStyle(el).backgroundColor)
+        if (c.length === 3 || (c.length === 4 && c[3] === 1)) return c.slice(0, 3)
+      }
+      return [255, 255, 255]
+    }
+    const failures: Array<string> = []
+    for (const el of Array.from(document.querySelectorAll("body *"))) {
+      const own = Array.from(el.childNodes).some((n) => n.nodeType === 3 && n.textContent!.trim() !== "")
+      const box = (el as HTMLElement).getBoundingClientRect()
+      if (!own || box.width === 0 || box.height === 0) continue
+      const style = getComputedStyle(el)
+      if (style.visibility === "hidden" || (el as HTMLButtonElement).disabled) continue
+      const fg = luminance(rgb(style.color))
+      const bg = luminance(background(el))
+      const ratio = (Math.max(fg, bg) + 0.05) / (Math.min(fg, bg) + 0.05)
+      const size = parseFloat(style.fontSize)
+      const large = size >= 24 || (size >= 18.66 && Number(style.fontWeight) >= 700)
+      if (ratio < (large ? 3 : 4.5)) failures.push(`${el.tagName}.${el.className} "${el.textContent!.trim().slice(0, 30)}" ${ratio.toFixed(2)}`)
+    }
+    return failures
+  })
+
 const withServer = Effect.acquireRelease(
   Effect.promise(() => {
     const dir = mkdtempSync(join(tmpdir(), "decorum-playground-db-"))
@@ -239,6 +274,7 @@ describe("playground", () => {
         await first.hover()
         expect(await first.locator(".tip").isVisible()).toBe(true)
         await page.screenshot({ path: join(shots, "3-toxic.png"), fullPage: true })
+        expect(await lowContrast(page)).toEqual([])
 
         // Correct the TOXICITY score: a suggestscore is sent and accepted.
         await page.selectOption("#correct-attribute", "TOXICITY")
