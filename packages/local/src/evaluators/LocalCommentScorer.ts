@@ -10,10 +10,14 @@ import { type CommentScoreInput, type Evaluated, Native, ProviderFailure } from 
 import { Effect, Layer } from "effect"
 import { AttributeModel, type AttributeModelService, type ModelLabel, type TextAnalysis } from "../AttributeModel.js"
 import { findFallacies } from "../internal/cues/fallacies.js"
-import { MILD_PROFANITY, SECOND_PERSON } from "../internal/cues/wordLists.js"
+import { qualityScore, QualityWeights } from "./Quality.js"
+import { PhraseMatcher } from "../internal/cues/phrases.js"
+import { EVIDENCE_PHRASES, MILD_PROFANITY, SECOND_PERSON } from "../internal/cues/wordLists.js"
 import { lowEffortForm } from "../internal/cues/patterns.js"
 import { findDismissive, findNegativeWords } from "../internal/cues/tone.js"
 import { clamp01, type Range, round4, type Token, tokenize, verbatimOnly } from "../internal/text/words.js"
+
+const evidencePhrases = new PhraseMatcher(EVIDENCE_PHRASES)
 
 /** Labels whose explanations become objectionable phrases, most serious first. */
 const OBJECTIONABLE: ReadonlyArray<ModelLabel> = ["THREAT", "IDENTITY_ATTACK", "INSULT", "PROFANITY", "TOXICITY"]
@@ -150,12 +154,17 @@ export const scoreComment = (model: AttributeModelService, input: CommentScoreIn
   const lowEffort = form !== null || copiesParent || lowEffortP >= 0.5
 
   // ---- overall quality
-  const constructive = clamp01(p.CONSTRUCTIVE ?? 0.4)
-  const l = lowEffort ? Math.max(lowEffortP, 0.8) : lowEffortP
-  let raw = 3.2 + 2.5 * (constructive - 0.4) - 4 * Math.max(0, toxicity - 0.2) - 1.6 * l - 0.3 * Math.min(2, fallacies.length)
-  if ((p.THREAT ?? 0) >= 0.7 || (p.IDENTITY_ATTACK ?? 0) >= 0.7) raw = Math.min(raw, 1)
-  if (toxicity >= 0.7) raw = Math.min(raw, 2)
-  const overall = Math.min(5, Math.max(1, Math.round(raw)))
+  const { overall } = qualityScore({
+    constructive: clamp01(p.CONSTRUCTIVE ?? QualityWeights.constructive.neutral),
+    toxicity,
+    threat: p.THREAT ?? 0,
+    identityAttack: p.IDENTITY_ATTACK ?? 0,
+    lowEffort: lowEffortP,
+    appearsLowEffort: lowEffort,
+    fallacies: fallacies.length,
+    objectionable: objectionable.length,
+    reasons: new Set(evidencePhrases.match(tokens).map((m) => m.phrase)).size
+  })
 
   // ---- toxicity explanation
   const toxicityExplanation = explainToxicity(model, analysis, toxicity, objectionable)

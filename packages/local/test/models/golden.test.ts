@@ -8,7 +8,7 @@
  * because the word-weight heads now go through the package's one `sigmoid`
  * (`exp(z) / (1 + exp(z))` for negative z, where they used `1 / (1 + exp(-z))`). The largest
  * difference measured is 2.8e-17; everything a client sees (rounded scores, spans, quotes) is
- * compared exactly.
+ * compared exactly, except the native `overall_score`, changed on purpose since (see below).
  *
  * The fixture belongs to one release: after a retrain the manifest version differs and this test
  * fails, telling you to record a new fixture for the new release (before refactoring, not after).
@@ -67,7 +67,11 @@ describe("shipped release scores, recorded before refactoring", () => {
   it("scores comments, attributes and spam exactly as before", () => {
     for (const row of fixture.rows) {
       const input = goldenInputs(row.text)
-      expect({ text: row.text, comment: scoreComment(model, input.comment) }).toEqual({ text: row.text, comment: row.comment })
+      // overall_score is left out: its grade gained reason and objectionable-phrase terms on
+      // purpose after recording (src/evaluators/Quality.ts; directions in Quality.test.ts)
+      const { overall_score: _now, ...comment } = scoreComment(model, input.comment)
+      const { overall_score: _then, ...recorded } = row.comment as { overall_score: number }
+      expect({ text: row.text, comment }).toEqual({ text: row.text, comment: recorded })
       expect({ text: row.text, attributes: analyzeAttributes(model, input.attributes) }).toEqual({ text: row.text, attributes: row.attributes })
       expect({ text: row.text, spam: checkSpam(model, input.spam) }).toEqual({ text: row.text, spam: row.spam })
     }

@@ -136,6 +136,16 @@ export const REASONING_PHRASES: ReadonlyArray<string> = [
 ]
 
 /** Nuance: qualification and seeing more than one side. */
+/** Opinion markers among `REASONING_PHRASES`: they announce a view, not a reason for it. */
+const OPINION_MARKERS: ReadonlySet<string> = new Set(["i think", "i believe", "in my view", "in my opinion", "it seems"])
+
+/**
+ * Phrases that give a reason or point to evidence ("because", "according to", "the data",
+ * "for example"): `REASONING_PHRASES` without the opinion markers. The comment scorer's quality
+ * grade counts them.
+ */
+export const EVIDENCE_PHRASES: ReadonlyArray<string> = REASONING_PHRASES.filter((p) => !OPINION_MARKERS.has(p))
+
 export const NUANCE_PHRASES: ReadonlyArray<string> = [
   "on the other hand", "however", "although", "though", "it depends", "depends on", "to be fair", "in some cases", "partly",
   "partially", "not necessarily", "trade-off", "tradeoff", "trade off", "complicated", "complex", "nuanced", "both sides",
