@@ -33,7 +33,8 @@ export const config: Config.Config<EngineSettings> = EngineConfig.config.pipe(
 export const httpLayer = (settings: EngineSettings) =>
   HttpConfig.layer({
     ...(settings.http.bodyLimitBytes !== null ? { bodyLimitBytes: settings.http.bodyLimitBytes } : {}),
-    publicBaseUrl: settings.http.publicUrl
+    publicBaseUrl: settings.http.publicUrl,
+    trustProxy: settings.http.trustProxy
   })
 
 /** The engine, its `EngineConfig` and the HTTP settings, from the environment. */

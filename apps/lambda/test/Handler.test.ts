@@ -4,7 +4,7 @@ import { Context, Effect, Exit, Layer, Scope } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
 import { engineLayer } from "../../../packages/http/test/harness.js"
 import * as Handler from "../src/Handler.js"
-import { toEvent, toResponse } from "./aws.js"
+import { fixtures, toEvent, toResponse } from "./aws.js"
 
 describe("Lambda handler", () => {
   const scope = Effect.runSync(Scope.make())
@@ -80,6 +80,16 @@ describe("Lambda handler", () => {
     for (const result of await Promise.all(held)) expect(toResponse(result).status).toBe(200)
     await disposing
     expect(closed).toBe(true)
+  })
+
+  it("builds the discovery rootUrl from the platform's host and protocol, not a client's X-Forwarded-Host (issue 10, item 5)", async () => {
+    const handler = Handler.make(engineLayer(undefined), { jsonLogs: false })
+    for (const kind of ["v1", "v2", "url"] as const) {
+      const base = kind === "v1" ? fixtures.v1().headers!["Host"]! : (kind === "v2" ? fixtures.v2() : fixtures.url()).headers!["host"]!
+      const res = toResponse(await handler(toEvent(kind, "/$discovery/rest?version=v1alpha1", { headers: { "x-forwarded-host": "attacker.example" } })))
+      expect(((await res.json()) as { rootUrl: string }).rootUrl).toBe(`https://${base}/`)
+    }
+    await handler.dispose()
   })
 
   it("refuses events that are not HTTP events", async () => {

@@ -42,7 +42,8 @@ export const configWith = (options: ServeOptions): Config.Config<EngineSettings>
 export const httpLayer = (settings: EngineSettings) =>
   HttpConfig.layer({
     ...(settings.http.bodyLimitBytes !== null ? { bodyLimitBytes: settings.http.bodyLimitBytes } : {}),
-    publicBaseUrl: settings.http.publicUrl
+    publicBaseUrl: settings.http.publicUrl,
+    trustProxy: settings.http.trustProxy
   })
 
 /** Request ids, metrics and the access log, as the HTTP layer takes them. */

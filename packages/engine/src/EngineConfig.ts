@@ -13,6 +13,7 @@ import { EngineModes, type RateLimitOptions } from "@decorum/core"
 import { FetchDefaults, type LocalEngine } from "@decorum/local"
 import { LlmEvaluators, OpenAiClient, OpenAiEvaluation } from "@decorum/openai"
 import { Config, ConfigError, Context, Effect, Either, Layer, Option, Redacted } from "effect"
+import { isIP } from "node:net"
 
 /** How long shutdown waits for requests in flight by default (ms). */
 export const DEFAULT_DRAIN_TIMEOUT_MS = 10_000
@@ -39,6 +40,11 @@ export interface EngineSettings {
   readonly http: {
     /** `DECORUM_PUBLIC_URL`: the external base URL; null derives it from each request. */
     readonly publicUrl: string | null
+    /**
+     * `DECORUM_TRUST_PROXY`: comma-separated IP addresses of reverse proxies whose `X-Forwarded-Host`
+     * and `X-Forwarded-Proto` are honoured for the discovery document's `rootUrl`; empty: none.
+     */
+    readonly trustProxy: ReadonlyArray<string>
     /** `DECORUM_BODY_LIMIT_BYTES`; null: the HTTP layer's default (1 MiB). */
     readonly bodyLimitBytes: number | null
     /** `DECORUM_RATE_LIMIT_PER_MINUTE` and `DECORUM_RATE_LIMIT_BURST`; null: no limit. */
@@ -176,6 +182,13 @@ const orUndefined = <A>(config: Config.Config<Option.Option<A>>) => Config.map(c
 
 const anyText: Check<string> = (raw) => Either.right(raw.trim())
 
+/** A comma-separated list of IP addresses (v4 or v6). */
+const ipList: Check<ReadonlyArray<string>> = (raw) => {
+  const addresses = raw.split(",").map((part) => part.trim()).filter((part) => part !== "")
+  const bad = addresses.find((address) => isIP(address) === 0)
+  return bad === undefined ? Either.right(addresses) : Either.left(`must be comma-separated IP addresses (${JSON.stringify(bad.slice(0, 64))} is not one)`)
+}
+
 const d = LlmEvaluators.defaultPolicy
 
 /** `DECORUM_DB`, else `DATABASE_URL`, else `./decorum.db`: what the CLI's store commands read. */
@@ -289,6 +302,7 @@ const config: Config.Config<EngineSettings> = Config.all({
   }),
   http: Config.all({
     publicUrl: Config.map(variable("DECORUM_PUBLIC_URL", httpUrl), Option.getOrNull),
+    trustProxy: withDefault(variable("DECORUM_TRUST_PROXY", ipList), []),
     bodyLimitBytes: Config.map(variable("DECORUM_BODY_LIMIT_BYTES", wholeNumber(1024)), Option.getOrNull),
     rateLimit: rateLimitConfig
   }),
@@ -312,6 +326,8 @@ export interface EngineOptions {
   /** On shutdown, how long requests in flight may run (ms). Default 10000. */
   readonly drainTimeoutMs?: number
   readonly publicUrl?: string | null
+  /** IP addresses of trusted reverse proxies (their `X-Forwarded-*` headers are honoured). Default none. */
+  readonly trustProxy?: ReadonlyArray<string>
   readonly bodyLimitBytes?: number | null
   readonly rateLimit?: RateLimitOptions | null
   /** The local model set: `trained` (the shipped models), `lexicon`, or `{ directory }` of retrained models. */
@@ -346,6 +362,7 @@ const make = (options: EngineOptions = {}): Effect.Effect<EngineSettings, Config
       },
       http: {
         publicUrl: options.publicUrl === undefined || options.publicUrl === null ? null : yield* checked("publicUrl", options.publicUrl, httpUrl, ""),
+        trustProxy: options.trustProxy === undefined ? [] : yield* Either.mapLeft(ipList(options.trustProxy.join(",")), (reason) => invalid("trustProxy", options.trustProxy!.join(","), reason)),
         bodyLimitBytes: options.bodyLimitBytes === undefined || options.bodyLimitBytes === null
           ? null
           : yield* checked("bodyLimitBytes", options.bodyLimitBytes, wholeNumber(1024), 0),

@@ -25,7 +25,7 @@ describe("EngineConfig from the environment", () => {
       assert.deepStrictEqual(plain(settings), {
         store: { db: "./decorum.db", source: "default" },
         server: { port: 8080, host: "0.0.0.0", drainTimeoutMs: 10_000 },
-        http: { publicUrl: null, bodyLimitBytes: null, rateLimit: null },
+        http: { publicUrl: null, trustProxy: [], bodyLimitBytes: null, rateLimit: null },
         model: "trained",
         fetch: { allowPrivate: false, timeoutMs: 10_000, maxBytes: 5_242_880 },
         llm: {
@@ -84,6 +84,7 @@ describe("EngineConfig from the environment", () => {
         [{ DECORUM_DB: "mysql://root:hunter2@db/x" }, "DECORUM_DB=mysql://root:***@db/x: must be a SQLite file path, a postgres:// URL or \"memory\" (mysql:// is not supported)"],
         [{ DATABASE_URL: "mongodb://db/x" }, "DATABASE_URL=mongodb://db/x: must be a SQLite file path"],
         [{ DECORUM_PUBLIC_URL: "moderation.example.com" }, "DECORUM_PUBLIC_URL=moderation.example.com: must be an http:// or https:// URL"],
+        [{ DECORUM_TRUST_PROXY: "10.0.0.1,proxy.example" }, "DECORUM_TRUST_PROXY=10.0.0.1,proxy.example: must be comma-separated IP addresses"],
         [{ DECORUM_BODY_LIMIT_BYTES: "100" }, "DECORUM_BODY_LIMIT_BYTES=100: must be a whole number >= 1024"],
         [{ DECORUM_RATE_LIMIT_PER_MINUTE: "0" }, "DECORUM_RATE_LIMIT_PER_MINUTE=0: must be a number >="],
         [{ DECORUM_RATE_LIMIT_BURST: "5" }, "DECORUM_RATE_LIMIT_BURST: is set but DECORUM_RATE_LIMIT_PER_MINUTE is not"],

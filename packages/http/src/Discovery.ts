@@ -1,21 +1,56 @@
 /**
  * The Comment Analyzer v1alpha1 discovery document, so that clients built from discovery (Google's
  * Python client, OSMod) work against Decorum by changing the discovery URL alone. `rootUrl` is the
- * configured public base URL, or derived from the request (honouring X-Forwarded-Proto/Host).
+ * configured public base URL, or derived from the request: its `Host`, and `X-Forwarded-Proto`/`-Host`
+ * only when the connection comes from a configured trusted proxy (anyone else could point a
+ * discovery-built client, and its key, at a host of their choosing).
  */
 import { NotFound } from "@decorum/domain"
 import type { HttpServerRequest } from "@effect/platform"
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import { HttpConfig } from "./HttpConfig.js"
 import { json } from "./Respond.js"
 
 const first = (v: string | ReadonlyArray<string> | undefined): string | undefined => (Array.isArray(v) ? v[0] : (v as string | undefined))
 
-export const baseUrlOf = (request: HttpServerRequest.HttpServerRequest, configured: string | null): string => {
+/** `host` or `host:port` (a name, an IPv4 address or a bracketed IPv6 address): nothing a URL could be bent with. */
+const HOST = /^(?:[A-Za-z0-9.-]{1,253}|\[[0-9A-Fa-f:.]{2,45}\])(?::[0-9]{1,5})?$/
+
+/** An IPv4-mapped IPv6 peer (`::ffff:10.0.0.1`) is its IPv4 address. */
+const normaliseAddress = (address: string): string => address.toLowerCase().replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, "")
+
+const header = (request: HttpServerRequest.HttpServerRequest, name: string): string | undefined => {
+  const value = first(request.headers[name])
+  const head = value?.split(",")[0]?.trim()
+  return head === undefined || head === "" ? undefined : head
+}
+
+/** Whether the request's peer is one of the trusted proxies. */
+const fromTrustedProxy = (request: HttpServerRequest.HttpServerRequest, trustProxy: ReadonlyArray<string>): boolean =>
+  trustProxy.length > 0 &&
+  Option.match(request.remoteAddress, {
+    onNone: () => false,
+    onSome: (peer) => trustProxy.some((proxy) => normaliseAddress(proxy) === normaliseAddress(peer))
+  })
+
+/**
+ * The protocol the host adapter saw: a web-standard host (Lambda) builds an absolute URL from what
+ * its platform reports; the Node server's requests are paths, served over plain HTTP.
+ */
+const ownProtocol = (request: HttpServerRequest.HttpServerRequest): "http" | "https" =>
+  /^https:\/\//i.test(request.originalUrl) ? "https" : "http"
+
+export const baseUrlOf = (
+  request: HttpServerRequest.HttpServerRequest,
+  configured: string | null,
+  trustProxy: ReadonlyArray<string> = []
+): string => {
   if (configured) return configured.endsWith("/") ? configured : `${configured}/`
-  const headers = request.headers
-  const proto = first(headers["x-forwarded-proto"]?.split(",")[0]?.trim()) ?? "http"
-  const host = headers["x-forwarded-host"]?.split(",")[0]?.trim() ?? headers["host"] ?? "localhost"
+  const trusted = fromTrustedProxy(request, trustProxy)
+  const forwardedProto = trusted ? header(request, "x-forwarded-proto")?.toLowerCase() : undefined
+  const proto = forwardedProto === "https" || forwardedProto === "http" ? forwardedProto : ownProtocol(request)
+  const candidate = (trusted ? header(request, "x-forwarded-host") : undefined) ?? header(request, "host")
+  const host = candidate !== undefined && HOST.test(candidate) ? candidate : "localhost"
   return `${proto}://${host}/`
 }
 
@@ -156,6 +191,6 @@ export const discoveryDocument = (request: HttpServerRequest.HttpServerRequest, 
     if (version !== undefined && version !== "v1alpha1") {
       return yield* new NotFound({ message: `Discovery document not found for API service: commentanalyzer ${version}` })
     }
-    const { publicBaseUrl } = yield* HttpConfig
-    return json(makeDocument(baseUrlOf(request, publicBaseUrl)))
+    const { publicBaseUrl, trustProxy } = yield* HttpConfig
+    return json(makeDocument(baseUrlOf(request, publicBaseUrl, trustProxy)))
   })

@@ -13,13 +13,18 @@ export class HttpConfig extends Context.Tag("@decorum/http/HttpConfig")<
      */
     readonly publicBaseUrl: string | null
     /**
+     * IP addresses of reverse proxies in front of the server: only requests whose peer is one of them
+     * have their `X-Forwarded-Host`/`-Proto` honoured (for `rootUrl`). Empty: no one's.
+     */
+    readonly trustProxy: ReadonlyArray<string>
+    /**
      * Longest time one `POST /batch` may keep the server busy: parts still running then are stopped
      * and parts not started are not run; each answers 503.
      */
     readonly batchTimeLimitMs: number
   }
 >() {
-  static readonly defaults = { bodyLimitBytes: Limits.defaultBodyLimitBytes, publicBaseUrl: null, batchTimeLimitMs: 30_000 }
+  static readonly defaults = { bodyLimitBytes: Limits.defaultBodyLimitBytes, publicBaseUrl: null, trustProxy: [], batchTimeLimitMs: 30_000 }
   static readonly layer = (options: Partial<HttpConfig["Type"]> = {}) =>
     Layer.succeed(HttpConfig, HttpConfig.of({ ...HttpConfig.defaults, ...options }))
 }

@@ -707,12 +707,13 @@ export const describeContract = (name: string, start: () => Promise<ContractHost
         expect(parts[1]).toContain("COMMENT_EMPTY")
       })
 
-      it("serves the discovery document with rootUrl from the request", async () => {
-        const res = await host.request("/$discovery/rest?version=v1alpha1", { headers: { "x-forwarded-host": "moderation.example:8443", "x-forwarded-proto": "https" } })
+      it("serves the discovery document with rootUrl from the request, ignoring forwarded headers of an untrusted peer", async () => {
+        const res = await host.request("/$discovery/rest?version=v1alpha1", { headers: { "x-forwarded-host": "attacker.example:8443", "x-forwarded-proto": "https" } })
         expect(res.status).toBe(200)
         const doc = await res.json()
         expect(doc).toMatchObject({ id: "commentanalyzer:v1alpha1", name: "commentanalyzer", version: "v1alpha1", servicePath: "", batchPath: "batch" })
-        expect(doc.rootUrl).toBe("https://moderation.example:8443/")
+        expect(doc.rootUrl).toMatch(/^https?:\/\/[^/]+\/$/)
+        expect(doc.rootUrl).not.toContain("attacker.example")
         expect(doc.resources.comments.methods.analyze).toMatchObject({ path: "v1alpha1/comments:analyze", httpMethod: "POST" })
         await expectGoogleError(await host.request("/$discovery/rest?version=v9"), 404)
       })

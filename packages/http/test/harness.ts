@@ -44,6 +44,8 @@ export const makeHook = Effect.gen(function*() {
 export interface HostOptions {
   /** `HttpConfig.publicBaseUrl` (the discovery document's `rootUrl`); derived from requests when absent. */
   readonly publicBaseUrl?: string
+  /** `HttpConfig.trustProxy`; none when absent. */
+  readonly trustProxy?: ReadonlyArray<string>
   /** Per-account rate limit; none when absent. */
   readonly rateLimit?: RateLimitOptions
   /** `HttpConfig.bodyLimitBytes`; 256 KiB when absent. */
@@ -60,6 +62,7 @@ export const engineLayer = (hook: TestProviders.Options["hook"], options: HostOp
     HttpConfig.layer({
       bodyLimitBytes: options.bodyLimitBytes ?? 256 * 1024,
       publicBaseUrl: options.publicBaseUrl ?? null,
+      trustProxy: options.trustProxy ?? [],
       ...(options.batchTimeLimitMs ? { batchTimeLimitMs: options.batchTimeLimitMs } : {})
     }),
     options.rateLimit ? RateLimiter.memory(options.rateLimit) : Layer.empty
