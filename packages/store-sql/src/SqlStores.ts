@@ -414,7 +414,14 @@ export const make = Effect.gen(function*() {
   })
 
   const health = StoreHealth.of({
-    ping: sql`select 1 as ok`.pipe(Effect.asVoid, operation("StoreHealth.ping"))
+    // Ready means writable: a statement that deletes nothing still needs the write lock, so a
+    // read-only SQLite file or a read-only PostgreSQL session (a replica) fails here instead of
+    // passing /readyz and answering 503 to every write.
+    ping: sql`select 1 as ok`.pipe(
+      Effect.zipRight(sql`delete from score_suggestions where 1 = 0`),
+      Effect.asVoid,
+      operation("StoreHealth.ping")
+    )
   })
 
   return Context.empty().pipe(

@@ -9,7 +9,8 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import { expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Layer, Option } from "effect"
 import { afterAll, describe } from "vitest"
-import { SqliteStore, StoreLayer } from "../src/index.js"
+import { SqliteClient } from "@effect/sql-sqlite-node"
+import { SqliteStore, SqlStores, StoreLayer } from "../src/index.js"
 import { freshEmail, newKey, profile, storeContract, suggestion } from "./contract.js"
 
 const dir = mkdtempSync(join(tmpdir(), "decorum-store-sql-"))
@@ -19,6 +20,24 @@ const file = (name: string) => join(dir, name)
 storeContract("SqliteStore", SqliteStore.layer({ filename: file("contract.db") }))
 
 describe("SqliteStore on a file", () => {
+  it.live("the health check fails on a file the store cannot write (issue 10 item 7: /readyz answers 503)", () =>
+    Effect.gen(function*() {
+      const filename = file("readonly.db")
+      // Create and migrate the file, then reopen it read-only.
+      yield* Effect.scoped(Layer.build(SqliteStore.layer({ filename })))
+      const readOnly = SqlStores.layer.pipe(Layer.provide(SqliteClient.layer({ filename, readonly: true })))
+      const error = yield* Effect.flip(Effect.flatMap(StoreHealth, (health) => health.ping).pipe(Effect.provide(readOnly)))
+      expect(error).toBeInstanceOf(StoreFailure)
+      expect(error.message).toMatch(/readonly/)
+    })
+  )
+
+  it.live("the health check passes on a writable file", () =>
+    Effect.gen(function*() {
+      yield* (yield* StoreHealth).ping
+    }).pipe(Effect.provide(SqliteStore.layer({ filename: file("writable.db") })))
+  )
+
   it.live("a write is durable: a fresh layer on the same file sees it after the first one closed", () =>
     Effect.gen(function*() {
       const filename = file("durable.db")
