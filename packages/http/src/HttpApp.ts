@@ -18,8 +18,36 @@ export const ApiLive = HttpApiBuilder.api(DecorumApi).pipe(
   Layer.provide([NativeLive, CompatLive, PerspectiveCompatLive, GoogleLive, OpsLive])
 )
 
+/**
+ * Each endpoint of the API as a path pattern and its method (for 405 and `Allow`). In the router's
+ * paths `:name` is a parameter and `::` a literal colon.
+ */
+const endpointMethods: ReadonlyArray<{ readonly pattern: RegExp; readonly method: string }> = Object.values(
+  DecorumApi.groups as Record<string, { readonly endpoints: Record<string, { readonly path: string; readonly method: string }> }>
+).flatMap((group) =>
+  Object.values(group.endpoints).map((endpoint) => ({
+    pattern: new RegExp(
+      `^${endpoint.path.split("/").map((segment) => (/^:[^:]/.test(segment) ? "[^/]+" : segment.replaceAll("::", ":").replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))).join("/")}$`
+    ),
+    method: endpoint.method.toUpperCase()
+  }))
+)
+
+/** The methods the API serves on a path (empty: an unknown path). */
+export const allowedMethods = (path: string): ReadonlyArray<string> => [
+  ...new Set(endpointMethods.filter((endpoint) => endpoint.pattern.test(path)).map((endpoint) => endpoint.method))
+]
+
 const notFound = (path: string, method: string) => {
   const family = familyOfPath(path)
+  const allow = allowedMethods(path)
+  if (allow.length > 0) {
+    const message = `${method} is not allowed on ${path}; allowed: ${allow.join(", ")}.`
+    const response = family === "native"
+      ? json({ error: "Method Not Allowed", message, code: 405 }, 405)
+      : json({ error: { code: 405, message, status: "METHOD_NOT_ALLOWED" } }, 405)
+    return HttpServerResponse.setHeader(response, "allow", allow.join(", "))
+  }
   const message = `No route for ${method} ${path}.`
   return family === "native"
     ? json({ error: "Not Found", message, code: 404 }, 404)
