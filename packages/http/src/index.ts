@@ -1,5 +1,6 @@
 export * from "./Api.js"
 export * as Body from "./Body.js"
+export * as ClientAddress from "./ClientAddress.js"
 export * as ErrorMapping from "./ErrorMapping.js"
 export * as HttpApp from "./HttpApp.js"
 export { HttpConfig } from "./HttpConfig.js"
