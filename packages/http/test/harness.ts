@@ -5,8 +5,7 @@
 import { AccountStore, ArticleContextStore, Auth, AuthFailureLimiter, type AuthFailureLimitOptions, EngineInfo, MemoryStores, RateLimiter, type RateLimitOptions, SuggestionStore } from "@decorum/core"
 import { TestProviders } from "@decorum/core/testing"
 import { ProviderFailure, type ScoreSuggestion } from "@decorum/domain"
-import { HttpConfig, HttpApp } from "@decorum/http"
-import { createServer } from "node:http"
+import { HttpConfig, HttpApp, NodeServer } from "@decorum/http"
 import { HttpApiBuilder, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Context, Deferred, Effect, Exit, Layer, Ref, Scope } from "effect"
@@ -91,7 +90,7 @@ export const startHttpHost = async (options: HostOptions = {}): Promise<TestHost
   const server = HttpApiBuilder.serve().pipe(
     Layer.provide(HttpApp.layer),
     Layer.provide(Layer.succeedContext(engine)),
-    Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" }))
+    Layer.provideMerge(NodeHttpServer.layer(NodeServer.createServer, { port: 0, host: "127.0.0.1" }))
   )
   const context = await Effect.runPromise(Layer.buildWithScope(server, scope))
   const address = Context.get(context, HttpServer.HttpServer).address
