@@ -47,6 +47,8 @@ export interface HostOptions {
   readonly trustProxy?: ReadonlyArray<string>
   /** Per-account rate limit; none when absent. */
   readonly rateLimit?: RateLimitOptions
+  /** The store ports (a SQL store, say); in-memory stores when absent. */
+  readonly stores?: Layer.Layer<Layer.Layer.Success<typeof MemoryStores.layer>>
   /** Failed authentications per client address; none when absent. */
   readonly authFailureLimit?: AuthFailureLimitOptions
   /** `HttpConfig.bodyLimitBytes`; 256 KiB when absent. */
@@ -58,7 +60,7 @@ export interface HostOptions {
 export const engineLayer = (hook: TestProviders.Options["hook"], options: HostOptions = {}) =>
   Layer.mergeAll(
     TestProviders.layer(hook ? { hook } : {}),
-    MemoryStores.layer,
+    options.stores ?? MemoryStores.layer,
     Layer.succeed(EngineInfo, ENGINE_INFO),
     HttpConfig.layer({
       bodyLimitBytes: options.bodyLimitBytes ?? 256 * 1024,
