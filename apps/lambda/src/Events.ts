@@ -165,6 +165,17 @@ export const toRequest = (event: LambdaHttpEvent): Request => {
   return new Request(url, { method, headers, ...(method !== "GET" && method !== "HEAD" && body !== undefined ? { body } : {}) })
 }
 
+/**
+ * The client's address as API Gateway saw it (`requestContext.http.sourceIp` on payload 2.0 and
+ * Function URLs, `requestContext.identity.sourceIp` on 1.0), or undefined when the event has none.
+ */
+export const sourceIpOf = (event: LambdaHttpEvent): string | undefined => {
+  const context = event.requestContext as Record<string, unknown> | undefined
+  const holder = (isV2(event) ? context?.["http"] : context?.["identity"]) as Record<string, unknown> | undefined
+  const ip = holder?.["sourceIp"]
+  return typeof ip === "string" && ip.trim() !== "" ? ip.trim() : undefined
+}
+
 const TEXT_TYPE = /^(text\/|application\/(json|javascript|xml|x-www-form-urlencoded|problem\+json|[a-z0-9.+-]*\+(json|xml))|image\/svg\+xml|multipart\/mixed)/i
 
 /** Whether a response body of this content type goes back as text (else base64). */

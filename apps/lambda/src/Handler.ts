@@ -8,11 +8,11 @@
  * the invocation answers 503 and the next one builds again.
  */
 import { Unavailable } from "@decorum/domain"
-import { ErrorMapping, HttpApp } from "@decorum/http"
+import { ClientAddress, ErrorMapping, HttpApp } from "@decorum/http"
 import { HttpApiBuilder, HttpServer } from "@effect/platform"
 import { DEFAULT_DRAIN_TIMEOUT_MS as ENGINE_DRAIN_TIMEOUT_MS, EngineConfig } from "@decorum/engine"
-import { Cause, ConfigError, Effect, Layer, Logger, Runtime } from "effect"
-import { fromResponse, isHttpEvent, isV2, type LambdaHttpEvent, type LambdaHttpResult, toRequest } from "./Events.js"
+import { Cause, ConfigError, Context, Effect, Layer, Logger, Runtime } from "effect"
+import { fromResponse, isHttpEvent, isV2, type LambdaHttpEvent, type LambdaHttpResult, sourceIpOf, toRequest } from "./Events.js"
 
 /** What `HttpApp.layer` needs: the engine's ports, `EngineInfo` and `HttpConfig`. */
 export type AppRequirements = Layer.Layer.Context<typeof HttpApp.layer>
@@ -83,10 +83,11 @@ export const make = <E>(engine: Layer.Layer<AppRequirements, E>, options: Handle
 
   // `toWebHandler` builds its runtime on the first request and keeps it. The per-request promise
   // only rejects when that build failed: then the runtime is dropped, to be built again next time.
-  const serve = async (request: Request): Promise<Response | undefined> => {
+  // The event's source IP is the request's peer (failed authentications are limited per address).
+  const serve = async (request: Request, sourceIp?: string): Promise<Response | undefined> => {
     const handler = current()
     try {
-      return await handler.handler(request)
+      return await handler.handler(request, sourceIp === undefined ? undefined : Context.make(ClientAddress.PeerAddress, sourceIp))
     } catch (error) {
       if (web === handler) web = undefined
       logStartFailure(error)
@@ -104,7 +105,7 @@ export const make = <E>(engine: Layer.Layer<AppRequirements, E>, options: Handle
     const kind = isV2(event) ? "v2" : "v1"
     const request = toRequest(event)
     if (disposing) return closing(new URL(request.url).pathname, kind)
-    const running = serve(request)
+    const running = serve(request, sourceIpOf(event))
     inFlight.add(running)
     try {
       const response = await running

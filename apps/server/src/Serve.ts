@@ -5,14 +5,13 @@
  */
 import { AccountStore, Auth, EngineInfo, ENGINE_VERSION } from "@decorum/core"
 import { Engine, EngineConfig, type EngineSettings } from "@decorum/engine"
-import { HttpApp, HttpConfig, Observability, Telemetry } from "@decorum/http"
+import { HttpApp, HttpConfig, NodeServer, Observability, Telemetry } from "@decorum/http"
 import { HttpApiBuilder, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Cause, Config, ConfigError, Context, Effect, Exit, Fiber, Layer, Logger, Redacted } from "effect"
 import type { StoreFailure } from "@decorum/domain"
 import type { ServeError } from "@effect/platform/HttpServerError"
 import cluster from "node:cluster"
-import { createServer } from "node:http"
 import { availableParallelism } from "node:os"
 import * as Drain from "./Drain.js"
 
@@ -63,7 +62,7 @@ const metricsListener = (settings: EngineSettings) =>
     ? Layer.succeed(MetricsServer, null)
     : Layer.effect(MetricsServer, HttpServer.HttpServer).pipe(
       Layer.provideMerge(HttpServer.serve(Observability.metricsApp)),
-      Layer.provide(NodeHttpServer.layer(createServer, { port: settings.observability.metricsPort, host: settings.server.host }))
+      Layer.provide(NodeHttpServer.layer(NodeServer.createServer, { port: settings.observability.metricsPort, host: settings.server.host }))
     )
 
 /** The whole server on the `EngineConfig` service. */
@@ -73,7 +72,8 @@ export const layer: Layer.Layer<
   EngineConfig
 > = Layer.unwrapEffect(
   Effect.map(EngineConfig, (settings) => {
-    const server = createServer()
+    // Node's server with its own parser rejections (400, 431, 417, ...) answered in an envelope.
+    const server = NodeServer.createServer()
     const inFlight = Drain.track(server)
     return HttpApiBuilder.serve().pipe(
       Layer.provide(HttpApp.layer),

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { raw } from "../../../packages/http/test/wire.js"
 import { runCli, startServe, stop } from "./process.js"
 
 let dir: string
@@ -31,6 +32,10 @@ describe("decorum serve", () => {
       const analyze = out.split("\n").find((l) => l.includes("comments:analyze"))!
       const scores = JSON.parse(await runPrintedCurl(analyze))
       expect(scores.attributeScores.TOXICITY.summaryScore.value).toBeGreaterThan(0.5)
+      // Node's own parser rejections come with the family's envelope here too (issue 10 item 8).
+      const rejected = await raw(server.url.replace("localhost", "127.0.0.1"), "POST /v1alpha1/comments:analyze HTTP/1.1\r\nHost: x\r\nExpect: 100-foo\r\n\r\n")
+      expect(rejected).toMatch(/^HTTP\/1\.1 417 /)
+      expect(JSON.parse(rejected.slice(rejected.indexOf("\r\n\r\n") + 4)).error).toMatchObject({ code: 417, status: "FAILED_PRECONDITION" })
     } finally {
       await stop(server)
     }

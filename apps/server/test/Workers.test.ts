@@ -1,6 +1,7 @@
 /**
  * `decorum serve --workers 2`: two processes on one port, the banner printed once, a worker that
- * dies replaced, and SIGTERM lets an in-flight request finish before everything exits with 0.
+ * dies replaced, and SIGTERM lets an in-flight request finish before everything exits with 0 (the
+ * request is known to be in a worker's hands from the server's own "100 Continue", not from a timer).
  * Linux only (worker processes are found through /proc).
  */
 import { readdirSync, readFileSync } from "node:fs"
@@ -9,7 +10,7 @@ import { request } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
-import { startServe, stop } from "./process.js"
+import { type Running, startServe, stop } from "./process.js"
 
 const dir = mkdtempSync(join(tmpdir(), "decorum-workers-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -24,6 +25,21 @@ const children = (pid: number): Array<number> =>
     } catch {
       return []
     }
+  })
+
+/** Resolves once the server's output (every worker's included) matches `pattern`. */
+const waitForOutput = (server: Running, pattern: RegExp) =>
+  new Promise<void>((resolve, reject) => {
+    const check = () => {
+      if (!pattern.test(server.output())) return
+      server.child.stdout.off("data", check)
+      server.child.stderr.off("data", check)
+      resolve()
+    }
+    server.child.stdout.on("data", check)
+    server.child.stderr.on("data", check)
+    server.child.once("exit", () => reject(new Error(`server exited before printing ${pattern}:\n${server.output()}`)))
+    check()
   })
 
 /** Waits, yielding to the event loop, until `check` holds. */
@@ -54,26 +70,29 @@ describe.runIf(process.platform === "linux")("decorum serve --workers 2", () => 
       await until(() => children(pid).length === 2 && !children(pid).includes(victim!), "a replacement worker")
       for (let i = 0; i < 10; i++) expect((await fetch(`${server.url}/healthz`)).status).toBe(200)
 
-      // A request whose body is still arriving when SIGTERM comes is answered, then all exit 0.
+      // A request whose body is still arriving when SIGTERM comes is answered, then all exit 0. No
+      // timer decides when the request is in flight: it asks `Expect: 100-continue`, and a worker
+      // writes "100 Continue" when it hands the request to the app (the drain counts it from then
+      // on). Only then comes SIGTERM, and only once a worker has logged that it drains one request
+      // is the rest of the body sent.
       const key = /^\s+(dk_\S+)\s*$/m.exec(server.output())![1]!
       const body = JSON.stringify({ comment: { text: "you are an idiot" }, requestedAttributes: { TOXICITY: {} } })
       const answered = new Promise<number>((resolve, reject) => {
         const req = request(`${server.url}/v1alpha1/comments:analyze?key=${key}`, {
           method: "POST",
-          headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) }
+          agent: false,
+          headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body), expect: "100-continue" }
         }, (res) => {
           res.resume()
           res.on("end", () => resolve(res.statusCode!))
         })
         req.on("error", reject)
-        req.write(body.slice(0, 10))
-        // The first bytes have reached a worker (the request is in flight) before the signal.
-        req.on("socket", (socket) =>
-          socket.on("connect", () =>
-            setTimeout(() => {
-              server.child.kill("SIGTERM")
-              setTimeout(() => req.end(body.slice(10)), 300)
-            }, 300)))
+        req.once("continue", () => {
+          req.write(body.slice(0, 10))
+          server.child.kill("SIGTERM")
+          waitForOutput(server, /Shutdown: draining 1 request\(s\) in flight/).then(() => req.end(body.slice(10)), reject)
+        })
+        req.flushHeaders()
       })
       expect(await answered).toBe(200)
       await until(() => exited !== undefined, "the primary to exit")

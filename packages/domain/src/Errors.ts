@@ -123,6 +123,24 @@ export class Unavailable extends Schema.TaggedError<Unavailable>()("Unavailable"
   message: Schema.String
 }) {}
 
+/** The path exists but does not serve the request's method; `allow` lists the methods it serves. */
+export class MethodNotAllowed extends Schema.TaggedError<MethodNotAllowed>()("MethodNotAllowed", {
+  method: Schema.String,
+  allow: Schema.Array(Schema.String),
+  message: Schema.String
+}) {}
+
+/**
+ * The HTTP message itself could not be read, so no route was reached: a malformed request line or
+ * header (`malformed`), headers over the parser's limit (`headersTooLarge`), an `Expect` the server
+ * does not meet (`expectation`), a request that did not arrive in time (`timeout`), or chunk
+ * extensions over the parser's limit (`chunkExtensionsTooLarge`).
+ */
+export class MalformedHttp extends Schema.TaggedError<MalformedHttp>()("MalformedHttp", {
+  reason: Schema.Literal("malformed", "headersTooLarge", "expectation", "timeout", "chunkExtensionsTooLarge"),
+  message: Schema.String
+}) {}
+
 /** Every error a request can end in. */
 export type DecorumError =
   | MissingParameter
@@ -144,6 +162,8 @@ export type DecorumError =
   | ProviderFailure
   | StoreFailure
   | Unavailable
+  | MethodNotAllowed
+  | MalformedHttp
 
 /** Errors that mean "the request was bad", as opposed to faults of the engine or its providers. */
 export type RequestError = Exclude<DecorumError, ProviderFailure | StoreFailure | Unavailable>

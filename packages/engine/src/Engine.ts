@@ -20,6 +20,7 @@ import {
   EngineModes,
   MemoryStores,
   RateLimiter,
+  AuthFailureLimiter,
   type RelevanceChecker,
   type SpamChecker,
   type StoreHealth,
@@ -87,7 +88,7 @@ export const ADAPTER_POLL = "2 seconds"
 /** The engine for given settings. */
 export const fromSettings = (
   settings: EngineSettings
-): Layer.Layer<EngineServices | RateLimiter, ConfigError.ConfigError | StoreFailure> => {
+): Layer.Layer<EngineServices | RateLimiter | AuthFailureLimiter, ConfigError.ConfigError | StoreFailure> => {
   const local = LocalEngine.layer({ fetch: settings.fetch, model: settings.model })
   const { llm } = settings
   // `local` builds no LLM client at all; `llm` and `cascade` combine the local ports with the LLM's.
@@ -97,29 +98,32 @@ export const fromSettings = (
       Layer.provide(OpenAiEvaluation.layer(openAiOptions(llm)))
     )
   const limiter = settings.http.rateLimit === null ? RateLimiter.unlimited : RateLimiter.memory(settings.http.rateLimit)
+  const authFailures = settings.http.authFailureLimit === null
+    ? AuthFailureLimiter.unlimited
+    : AuthFailureLimiter.memory(settings.http.authFailureLimit)
   // Every account's adopted adapters, reloaded within `ADAPTER_POLL` of a change in the store
   // (another instance's `decorum adapt` included), off the request path.
   const adapters = Adaptation.layer({ poll: ADAPTER_POLL })
-  return Layer.mergeAll(providers, engineInfo(settings), limiter, adapters, Layer.effectDiscard(logConfiguration(settings))).pipe(
+  return Layer.mergeAll(providers, engineInfo(settings), limiter, authFailures, adapters, Layer.effectDiscard(logConfiguration(settings))).pipe(
     Layer.provideMerge(local),
     Layer.provideMerge(storeLayer(settings.store.db))
   )
 }
 
 /** The engine, from the `EngineConfig` service. */
-export const layer: Layer.Layer<EngineServices | RateLimiter, ConfigError.ConfigError | StoreFailure, EngineConfig> = Layer.unwrapEffect(
+export const layer: Layer.Layer<EngineServices | RateLimiter | AuthFailureLimiter, ConfigError.ConfigError | StoreFailure, EngineConfig> = Layer.unwrapEffect(
   Effect.map(EngineConfig, fromSettings)
 )
 
 /** The engine and its `EngineConfig`, read from the environment (every variable of the README). */
-export const layerConfig: Layer.Layer<EngineServices | RateLimiter | EngineConfig, ConfigError.ConfigError | StoreFailure> = layer.pipe(
+export const layerConfig: Layer.Layer<EngineServices | RateLimiter | AuthFailureLimiter | EngineConfig, ConfigError.ConfigError | StoreFailure> = layer.pipe(
   Layer.provideMerge(EngineConfig.layerConfig())
 )
 
 /** The engine and its `EngineConfig`, from options (checked as the environment's variables are). */
 export const layerOptions = (
   options: EngineOptions = {}
-): Layer.Layer<EngineServices | RateLimiter | EngineConfig, ConfigError.ConfigError | StoreFailure> =>
+): Layer.Layer<EngineServices | RateLimiter | AuthFailureLimiter | EngineConfig, ConfigError.ConfigError | StoreFailure> =>
   layer.pipe(Layer.provideMerge(EngineConfig.layer(options)))
 
 /** Only what creating an article context needs (the topic profiler and URL fetcher), for the CLI. */

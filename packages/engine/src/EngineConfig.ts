@@ -9,7 +9,7 @@
  * - `EngineConfig.layer(options)`: from options, with the same defaults and checks.
  * - `EngineConfig.describe(error)`: a `ConfigError` as the lines an operator reads.
  */
-import { EngineModes, type RateLimitOptions } from "@decorum/core"
+import { AuthFailureLimiter, EngineModes, type RateLimitOptions } from "@decorum/core"
 import { FetchDefaults, type LocalEngine } from "@decorum/local"
 import { LlmEvaluators, OpenAiClient, OpenAiEvaluation } from "@decorum/openai"
 import { Config, ConfigError, Context, Effect, Either, Layer, Option, Redacted } from "effect"
@@ -49,6 +49,11 @@ export interface EngineSettings {
     readonly bodyLimitBytes: number | null
     /** `DECORUM_RATE_LIMIT_PER_MINUTE` and `DECORUM_RATE_LIMIT_BURST`; null: no limit. */
     readonly rateLimit: { readonly perMinute: number; readonly burst: number } | null
+    /**
+     * `DECORUM_AUTH_FAILURE_LIMIT_PER_MINUTE`, default 30: failed authentications per minute per
+     * client address (as many at once), beyond which the address is answered 429; null (`0`): no limit.
+     */
+    readonly authFailureLimit: { readonly perMinute: number } | null
   }
   /** `DECORUM_LOCAL_MODEL` (`trained`, `lexicon`, a directory), with `trained` read from `DECORUM_MODEL_DIR` when set. */
   readonly model: LocalEngine.ModelChoice
@@ -191,6 +196,9 @@ const ipList: Check<ReadonlyArray<string>> = (raw) => {
 
 const d = LlmEvaluators.defaultPolicy
 
+/** A rate of failed authentications per minute as the setting: 0 turns the limit off. */
+const authFailureLimitOf = (perMinute: number): EngineSettings["http"]["authFailureLimit"] => (perMinute === 0 ? null : { perMinute })
+
 /** `DECORUM_DB`, else `DATABASE_URL`, else `./decorum.db`: what the CLI's store commands read. */
 const storeConfig: Config.Config<EngineSettings["store"]> = Config.all({ db: variable("DECORUM_DB", checkDb), url: variable("DATABASE_URL", checkDb) }).pipe(
   Config.map(({ db, url }): EngineSettings["store"] =>
@@ -304,7 +312,11 @@ const config: Config.Config<EngineSettings> = Config.all({
     publicUrl: Config.map(variable("DECORUM_PUBLIC_URL", httpUrl), Option.getOrNull),
     trustProxy: withDefault(variable("DECORUM_TRUST_PROXY", ipList), []),
     bodyLimitBytes: Config.map(variable("DECORUM_BODY_LIMIT_BYTES", wholeNumber(1024)), Option.getOrNull),
-    rateLimit: rateLimitConfig
+    rateLimit: rateLimitConfig,
+    authFailureLimit: Config.map(
+      withDefault(variable("DECORUM_AUTH_FAILURE_LIMIT_PER_MINUTE", number(0)), AuthFailureLimiter.DEFAULT_PER_MINUTE),
+      authFailureLimitOf
+    )
   }),
   model: modelConfig,
   fetch: fetchConfig,
@@ -330,6 +342,8 @@ export interface EngineOptions {
   readonly trustProxy?: ReadonlyArray<string>
   readonly bodyLimitBytes?: number | null
   readonly rateLimit?: RateLimitOptions | null
+  /** Failed authentications per minute per client address (as many at once); 0 turns it off. Default 30. */
+  readonly authFailureLimitPerMinute?: number
   /** The local model set: `trained` (the shipped models), `lexicon`, or `{ directory }` of retrained models. */
   readonly model?: LocalEngine.ModelChoice
   /** URL fetching for article contexts. See `docs/relevance.md`. */
@@ -371,7 +385,10 @@ const make = (options: EngineOptions = {}): Effect.Effect<EngineSettings, Config
           : {
             perMinute: yield* checked("rateLimit.perMinute", rate.perMinute, number(Number.MIN_VALUE), 0),
             burst: yield* checked("rateLimit.burst", rate.burst, number(1), Math.max(1, rate.perMinute))
-          }
+          },
+        authFailureLimit: authFailureLimitOf(
+          yield* checked("authFailureLimitPerMinute", options.authFailureLimitPerMinute, number(0), AuthFailureLimiter.DEFAULT_PER_MINUTE)
+        )
       },
       model: options.model ?? "trained",
       fetch: {

@@ -25,7 +25,7 @@ describe("EngineConfig from the environment", () => {
       assert.deepStrictEqual(plain(settings), {
         store: { db: "./decorum.db", source: "default" },
         server: { port: 8080, host: "0.0.0.0", drainTimeoutMs: 10_000 },
-        http: { publicUrl: null, trustProxy: [], bodyLimitBytes: null, rateLimit: null },
+        http: { publicUrl: null, trustProxy: [], bodyLimitBytes: null, rateLimit: null, authFailureLimit: { perMinute: 30 } },
         model: "trained",
         fetch: { allowPrivate: false, timeoutMs: 10_000, maxBytes: 5_242_880 },
         llm: {
@@ -89,6 +89,8 @@ describe("EngineConfig from the environment", () => {
         [{ DECORUM_RATE_LIMIT_PER_MINUTE: "0" }, "DECORUM_RATE_LIMIT_PER_MINUTE=0: must be a number >="],
         [{ DECORUM_RATE_LIMIT_BURST: "5" }, "DECORUM_RATE_LIMIT_BURST: is set but DECORUM_RATE_LIMIT_PER_MINUTE is not"],
         [{ DECORUM_RATE_LIMIT_PER_MINUTE: "60", DECORUM_RATE_LIMIT_BURST: "0.5" }, "DECORUM_RATE_LIMIT_BURST=0.5: must be a number >= 1"],
+        [{ DECORUM_AUTH_FAILURE_LIMIT_PER_MINUTE: "-1" }, "DECORUM_AUTH_FAILURE_LIMIT_PER_MINUTE=-1: must be a number >= 0"],
+        [{ DECORUM_AUTH_FAILURE_LIMIT_PER_MINUTE: "lots" }, "DECORUM_AUTH_FAILURE_LIMIT_PER_MINUTE=lots: must be a number >= 0"],
         [{ OPENAI_BASE_URL: "not a url" }, "OPENAI_BASE_URL=not a url: must be an http:// or https:// URL"],
         [{ DECORUM_LLM_TIMEOUT_MS: "0" }, "DECORUM_LLM_TIMEOUT_MS=0: must be a whole number >= 1"],
         [{ DECORUM_CASCADE_BAND: "0.8,0.2" }, "DECORUM_CASCADE_BAND=0.8,0.2: must be two numbers 0 <= low <= high <= 1"],
@@ -112,6 +114,14 @@ describe("EngineConfig from the environment", () => {
       }
     }))
 
+  it.effect("DECORUM_AUTH_FAILURE_LIMIT_PER_MINUTE=0 turns the limit on failed authentications off", () =>
+    Effect.gen(function*() {
+      const off = yield* Effect.flatMap(read({ DECORUM_AUTH_FAILURE_LIMIT_PER_MINUTE: "0" }), Either.match({ onLeft: Effect.die, onRight: Effect.succeed }))
+      assert.strictEqual(off.http.authFailureLimit, null)
+      const set = yield* Effect.flatMap(read({ DECORUM_AUTH_FAILURE_LIMIT_PER_MINUTE: "6" }), Either.match({ onLeft: Effect.die, onRight: Effect.succeed }))
+      assert.deepStrictEqual(set.http.authFailureLimit, { perMinute: 6 })
+    }))
+
   it.effect("reports every bad variable at once, and never echoes a secret", () =>
     Effect.gen(function*() {
       const text = yield* problem({ DECORUM_ENGINE: "foo", PORT: "x", DECORUM_DB: "mysql://root:hunter2@db/x", OPENAI_API_KEY: "sk-secret" })
@@ -130,13 +140,16 @@ describe("EngineConfig from options", () => {
       assert.strictEqual(Redacted.value(settings.store.db), "memory")
       assert.deepStrictEqual(settings.llm.cascadeBand, [0.25, 0.75])
       assert.strictEqual(settings.fetch.maxBytes, 5_242_880)
+      assert.deepStrictEqual(settings.http.authFailureLimit, { perMinute: 30 })
+      assert.strictEqual((yield* EngineConfig.make({ db: "memory", authFailureLimitPerMinute: 0 })).http.authFailureLimit, null)
       for (
         const [options, message] of [
           [{ llm: { timeoutMs: 0 } }, "llm.timeoutMs=0: must be a whole number >= 1"],
           [{ db: "mysql://db/x" }, "db: must be a SQLite file path"],
           [{ fetch: { maxBytes: -1 } }, "fetch.maxBytes=-1"],
           [{ llm: { mode: "llm" } }, "llm.apiKey: is required with llm.mode=llm"],
-          [{ rateLimit: { perMinute: 60, burst: 0 } }, "rateLimit.burst=0"]
+          [{ rateLimit: { perMinute: 60, burst: 0 } }, "rateLimit.burst=0"],
+          [{ authFailureLimitPerMinute: -3 }, "authFailureLimitPerMinute=-3: must be a number >= 0"]
         ] as const
       ) {
         const result = yield* Effect.either(EngineConfig.make(options))

@@ -40,6 +40,7 @@ const environment = (port: number): Record<string, string> => ({
   DECORUM_BODY_LIMIT_BYTES: "2048",
   DECORUM_RATE_LIMIT_PER_MINUTE: "1",
   DECORUM_RATE_LIMIT_BURST: "2",
+  DECORUM_AUTH_FAILURE_LIMIT_PER_MINUTE: "2",
   DECORUM_LOCAL_MODEL: "trained",
   DECORUM_MODEL_DIR: join(root, "packages/local/models"),
   DECORUM_ENGINE: "cascade",
@@ -71,7 +72,7 @@ const environment = (port: number): Record<string, string> => ({
 const expected = (port: number) => ({
   store: { db: "memory", source: "DATABASE_URL" },
   server: { port, host: "127.0.0.1", drainTimeoutMs: 2500 },
-  http: { publicUrl: "https://moderation.example.com/", trustProxy: ["10.0.0.1", "::1"], bodyLimitBytes: 2048, rateLimit: { perMinute: 1, burst: 2 } },
+  http: { publicUrl: "https://moderation.example.com/", trustProxy: ["10.0.0.1", "::1"], bodyLimitBytes: 2048, rateLimit: { perMinute: 1, burst: 2 }, authFailureLimit: { perMinute: 2 } },
   model: { directory: join(root, "packages/local/models") },
   fetch: { allowPrivate: true, timeoutMs: 777, maxBytes: 4096 },
   llm: {
@@ -153,6 +154,12 @@ describe("one EngineConfig in every host", () => {
       const listener = Context.get(context, MetricsServer)!.address
       const apart = yield* Effect.promise(() => fetch(`http://127.0.0.1:${listener._tag === "TcpAddress" ? listener.port : 0}/metrics`).then((r) => r.text()))
       assert.include(apart, "# TYPE decorum_http_requests_total counter")
+      const wrong: Array<number> = []
+      for (let i = 0; i < 3; i++) {
+        const res = yield* Effect.promise(() => fetch(`${url}/v0.2/usercheck`, { headers: { "x-user-email": EMAIL, "x-api-key": `${key}x` } }))
+        wrong.push(res.status)
+      }
+      assert.deepStrictEqual(wrong, [401, 401, 429], "DECORUM_AUTH_FAILURE_LIMIT_PER_MINUTE=2 failures from one address, then 429")
     }).pipe(Effect.scoped))
 
   it.live("the Lambda handler", () =>
@@ -167,6 +174,12 @@ describe("one EngineConfig in every host", () => {
       yield* Effect.addFinalizer(() => Effect.promise(() => handler.dispose()))
       const discovery = toResponse(yield* Effect.promise(() => handler(toEvent("v2", "/$discovery/rest?version=v1alpha1"))))
       assert.strictEqual((yield* Effect.promise(() => discovery.json())).rootUrl, "https://moderation.example.com/")
+      // Failed authentications count against the event's source IP.
+      const wrong: Array<number> = []
+      for (let i = 0; i < 3; i++) {
+        wrong.push(toResponse(yield* Effect.promise(() => handler(toEvent("v2", "/v0.2/usercheck", { headers: { "x-user-email": EMAIL, "x-api-key": "dk_wrong" } })))).status)
+      }
+      assert.deepStrictEqual(wrong, [401, 401, 429], "DECORUM_AUTH_FAILURE_LIMIT_PER_MINUTE=2 failures from one source IP, then 429")
       // The handler's runtime has its own memory store, so the limiter is exercised directly here.
       const limiter = Context.unsafeGet(context as unknown as Context.Context<RateLimiter>, RateLimiter)
       const account = (yield* Auth.createKey(EMAIL).pipe(Effect.provide(context))).account.id

@@ -17,6 +17,7 @@ import { InvalidRequest, Unavailable, UnsupportedMediaType } from "@decorum/doma
 import { Headers, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Clock, Context, Effect, Option } from "effect"
 import { readText } from "./Body.js"
+import * as ClientAddress from "./ClientAddress.js"
 import { render } from "./ErrorMapping.js"
 import { HttpConfig } from "./HttpConfig.js"
 
@@ -161,8 +162,19 @@ export const parseInnerRequest = (content: string): Effect.Effect<InnerRequest, 
 
 /** Headers a part inherits from the batch when it lacks them: the credentials of every family. */
 const INHERITED = ["x-goog-api-key", "x-user-email", "x-api-key", "authorization"] as const
-/** Headers of a part that describe its transport, not the request. */
-const DROPPED = new Set(["content-length", "transfer-encoding", "connection", "content-transfer-encoding", "mime-version"])
+/**
+ * Headers of a part that describe its transport, not the request; and the forwarding headers: a
+ * part comes from the batch's client, whatever it claims.
+ */
+const DROPPED = new Set([
+  "content-length",
+  "transfer-encoding",
+  "connection",
+  "content-transfer-encoding",
+  "mime-version",
+  "x-forwarded-for",
+  "forwarded"
+])
 
 /** Decodes a run of `%XX` escapes (a UTF-8 sequence), keeping `/ ? # %` escaped; a bad run stays as sent. */
 const decodeRun = (run: string): string => {
@@ -230,12 +242,17 @@ export const innerTarget = (target: string, publicBaseUrl: string | null): strin
   return normalized + query
 }
 
-/** Builds the synthetic request of a part, inheriting the batch's credentials where it has none. */
+/**
+ * Builds the synthetic request of a part, inheriting the batch's credentials where it has none.
+ * Its peer is the batch's client address, so its failed authentications count against the address
+ * that sent the batch.
+ */
 const innerRequest = (
   inner: InnerRequest,
   path: string,
   outer: HttpServerRequest.HttpServerRequest,
-  outerKey: string | undefined
+  outerKey: string | undefined,
+  client: Option.Option<string>
 ): HttpServerRequest.HttpServerRequest | null => {
   const headers: Record<string, string> = {}
   for (const [name, value] of inner.headers) {
@@ -256,7 +273,10 @@ const innerRequest = (
   } catch {
     return null
   }
-  return HttpServerRequest.fromWeb(web).modify({ headers: Headers.fromInput(headers) })
+  return HttpServerRequest.fromWeb(web).modify({
+    headers: Headers.fromInput(headers),
+    ...(Option.isSome(client) ? { remoteAddress: client.value } : {})
+  })
 }
 
 const REASONS: Readonly<Record<number, string>> = {
@@ -329,6 +349,7 @@ export const handle = Effect.gen(function*() {
   }
   const outerKeyParam = new URLSearchParams(request.url.includes("?") ? request.url.slice(request.url.indexOf("?") + 1) : "").get("key")
   const outerKey = outerKeyParam ?? undefined
+  const client = yield* ClientAddress.current
 
   const answer = (part: MimePart) =>
     Effect.gen(function*() {
@@ -341,7 +362,7 @@ export const handle = Effect.gen(function*() {
       if (path === "/batch" || path.startsWith("/batch?")) return partError("A batch part cannot itself be a batch.")
       const left = deadline - (yield* Clock.currentTimeMillis)
       if (left <= 0) return overTime()
-      const inner = innerRequest(parsed.right, path, request, outerKey)
+      const inner = innerRequest(parsed.right, path, request, outerKey, client)
       if (inner === null) return partError(`A batch part's request "${parsed.right.method} ${parsed.right.target.slice(0, 100)}" cannot be served.`)
       return yield* Effect.provideService(dispatcher.value.dispatch(inner), InsideBatch, true).pipe(
         Effect.timeoutTo({ duration: left, onTimeout: overTime, onSuccess: (response) => response })

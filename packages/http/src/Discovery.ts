@@ -8,6 +8,7 @@
 import { NotFound } from "@decorum/domain"
 import type { HttpServerRequest } from "@effect/platform"
 import { Effect, Option } from "effect"
+import { isTrustedProxy } from "./ClientAddress.js"
 import { HttpConfig } from "./HttpConfig.js"
 import { json } from "./Respond.js"
 
@@ -15,9 +16,6 @@ const first = (v: string | ReadonlyArray<string> | undefined): string | undefine
 
 /** `host` or `host:port` (a name, an IPv4 address or a bracketed IPv6 address): nothing a URL could be bent with. */
 const HOST = /^(?:[A-Za-z0-9.-]{1,253}|\[[0-9A-Fa-f:.]{2,45}\])(?::[0-9]{1,5})?$/
-
-/** An IPv4-mapped IPv6 peer (`::ffff:10.0.0.1`) is its IPv4 address. */
-const normaliseAddress = (address: string): string => address.toLowerCase().replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, "")
 
 const header = (request: HttpServerRequest.HttpServerRequest, name: string): string | undefined => {
   const value = first(request.headers[name])
@@ -27,11 +25,7 @@ const header = (request: HttpServerRequest.HttpServerRequest, name: string): str
 
 /** Whether the request's peer is one of the trusted proxies. */
 const fromTrustedProxy = (request: HttpServerRequest.HttpServerRequest, trustProxy: ReadonlyArray<string>): boolean =>
-  trustProxy.length > 0 &&
-  Option.match(request.remoteAddress, {
-    onNone: () => false,
-    onSome: (peer) => trustProxy.some((proxy) => normaliseAddress(proxy) === normaliseAddress(peer))
-  })
+  Option.match(request.remoteAddress, { onNone: () => false, onSome: (peer) => isTrustedProxy(peer, trustProxy) })
 
 /**
  * The protocol the host adapter saw: a web-standard host (Lambda) builds an absolute URL from what

@@ -52,7 +52,18 @@ const table: { readonly [K in Tag]: Entry<K> } = {
   UnsupportedContent: { status: 415, category: "Unsupported Media Type", googleStatus: "INVALID_ARGUMENT", errorType: "INVALID_REQUEST" },
   ProviderFailure: { status: 502, category: "Bad Gateway", googleStatus: "UNAVAILABLE" },
   StoreFailure: { status: 503, category: "Service Unavailable", googleStatus: "UNAVAILABLE" },
-  Unavailable: { status: 503, category: "Service Unavailable", googleStatus: "UNAVAILABLE" }
+  Unavailable: { status: 503, category: "Service Unavailable", googleStatus: "UNAVAILABLE" },
+  MethodNotAllowed: { status: 405, category: "Method Not Allowed", googleStatus: "METHOD_NOT_ALLOWED" },
+  MalformedHttp: {
+    rows: {
+      malformed: { status: 400, category: "Bad Request", googleStatus: "INVALID_ARGUMENT" },
+      headersTooLarge: { status: 431, category: "Request Header Fields Too Large", googleStatus: "INVALID_ARGUMENT" },
+      expectation: { status: 417, category: "Expectation Failed", googleStatus: "FAILED_PRECONDITION" },
+      timeout: { status: 408, category: "Request Timeout", googleStatus: "DEADLINE_EXCEEDED" },
+      chunkExtensionsTooLarge: { status: 413, category: "Payload Too Large", googleStatus: "INVALID_ARGUMENT" }
+    },
+    pick: (e) => e.reason
+  }
 }
 
 const rowsOf = (tag: Tag): ReadonlyArray<Row> => {
@@ -120,7 +131,11 @@ const bounded = (message: string): string =>
 export const render = (family: Family, failure: DecorumError): RenderedError => {
   const error = failure.message.length <= MAX_MESSAGE_LENGTH ? failure : ({ ...failure, _tag: failure._tag, message: bounded(failure.message) } as DecorumError)
   const row = rowOf(error)
-  const headers: Record<string, string> = error._tag === "RateLimited" ? { "retry-after": String(Math.max(1, Math.ceil(error.retryAfterSeconds))) } : {}
+  const headers: Record<string, string> = error._tag === "RateLimited"
+    ? { "retry-after": String(Math.max(1, Math.ceil(error.retryAfterSeconds))) }
+    : error._tag === "MethodNotAllowed"
+    ? { allow: error.allow.join(", ") }
+    : {}
   if (family === "native") {
     return { status: row.status, body: { error: row.category, message: error.message, code: row.status }, headers }
   }
@@ -145,7 +160,7 @@ export const renderDefect = (family: Family): RenderedError =>
     ? { status: 500, body: { error: "Internal Server Error", message: "The server failed to process the request.", code: 500 }, headers: {} }
     : { status: 500, body: googleBody(500, "INTERNAL", "Internal error encountered."), headers: {} }
 
-/** The family that answers a path, for errors raised before routing (404, 405). */
+/** The family that answers a path, for errors raised before routing (404, 405, the parser's 400/431/417). */
 export const familyOfPath = (path: string): Family =>
   path.startsWith("/v0.2/external-compat/") || path.startsWith("/v0.2/perspective-compat/")
     ? "compat"

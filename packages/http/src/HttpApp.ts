@@ -3,6 +3,7 @@
  * `HttpApiBuilder.serve(middleware)`, the Lambda host with `HttpApiBuilder.toWebHandler`.
  */
 import { EngineInfo } from "@decorum/core"
+import { MethodNotAllowed, NotFound } from "@decorum/domain"
 import { HttpApiBuilder, HttpApiScalar, type HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Cause, Effect, Layer, Option } from "effect"
 import { DecorumApi } from "./Api.js"
@@ -11,7 +12,7 @@ import { familyOfPath, renderDefect } from "./ErrorMapping.js"
 import { CompatLive, GoogleLive, NativeLive, OpsLive, PerspectiveCompatLive } from "./Handlers.js"
 import * as Observability from "./Observability.js"
 import * as Playground from "./Playground.js"
-import { json } from "./Respond.js"
+import { errorResponse, json } from "./Respond.js"
 
 /** Every group of the API with its handlers. Requires the core's ports and EngineInfo, HttpConfig. */
 export const ApiLive = HttpApiBuilder.api(DecorumApi).pipe(
@@ -38,20 +39,15 @@ export const allowedMethods = (path: string): ReadonlyArray<string> => [
   ...new Set(endpointMethods.filter((endpoint) => endpoint.pattern.test(path)).map((endpoint) => endpoint.method))
 ]
 
+/** An unknown path is 404; a known path asked with a method it does not serve is 405 with `Allow`. */
 const notFound = (path: string, method: string) => {
-  const family = familyOfPath(path)
   const allow = allowedMethods(path)
-  if (allow.length > 0) {
-    const message = `${method} is not allowed on ${path}; allowed: ${allow.join(", ")}.`
-    const response = family === "native"
-      ? json({ error: "Method Not Allowed", message, code: 405 }, 405)
-      : json({ error: { code: 405, message, status: "METHOD_NOT_ALLOWED" } }, 405)
-    return HttpServerResponse.setHeader(response, "allow", allow.join(", "))
-  }
-  const message = `No route for ${method} ${path}.`
-  return family === "native"
-    ? json({ error: "Not Found", message, code: 404 }, 404)
-    : json({ error: { code: 404, message, status: "NOT_FOUND" } }, 404)
+  return errorResponse(
+    familyOfPath(path),
+    allow.length > 0
+      ? new MethodNotAllowed({ method, allow, message: `${method} is not allowed on ${path}; allowed: ${allow.join(", ")}.` })
+      : new NotFound({ message: `No route for ${method} ${path}.` })
+  )
 }
 
 /**

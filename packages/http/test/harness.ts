@@ -2,14 +2,13 @@
  * Starts the HTTP host on a real loopback socket with test providers and in-memory stores.
  * Shared by the contract suite of every host.
  */
-import { AccountStore, ArticleContextStore, Auth, EngineInfo, MemoryStores, RateLimiter, type RateLimitOptions, SuggestionStore } from "@decorum/core"
+import { AccountStore, ArticleContextStore, Auth, AuthFailureLimiter, type AuthFailureLimitOptions, EngineInfo, MemoryStores, RateLimiter, type RateLimitOptions, SuggestionStore } from "@decorum/core"
 import { TestProviders } from "@decorum/core/testing"
 import { ProviderFailure, type ScoreSuggestion } from "@decorum/domain"
-import { HttpConfig, HttpApp } from "@decorum/http"
+import { HttpConfig, HttpApp, NodeServer } from "@decorum/http"
 import { HttpApiBuilder, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Context, Deferred, Effect, Exit, Layer, Ref, Scope } from "effect"
-import { createServer } from "node:http"
 
 export const ENGINE_INFO = { engineVersion: "0.1.0", modelVersion: "test-model-1" }
 
@@ -48,6 +47,10 @@ export interface HostOptions {
   readonly trustProxy?: ReadonlyArray<string>
   /** Per-account rate limit; none when absent. */
   readonly rateLimit?: RateLimitOptions
+  /** The store ports (a SQL store, say); in-memory stores when absent. */
+  readonly stores?: Layer.Layer<Layer.Layer.Success<typeof MemoryStores.layer>>
+  /** Failed authentications per client address; none when absent. */
+  readonly authFailureLimit?: AuthFailureLimitOptions
   /** `HttpConfig.bodyLimitBytes`; 256 KiB when absent. */
   readonly bodyLimitBytes?: number
   /** `HttpConfig.batchTimeLimitMs`; the default when absent. */
@@ -57,7 +60,7 @@ export interface HostOptions {
 export const engineLayer = (hook: TestProviders.Options["hook"], options: HostOptions = {}) =>
   Layer.mergeAll(
     TestProviders.layer(hook ? { hook } : {}),
-    MemoryStores.layer,
+    options.stores ?? MemoryStores.layer,
     Layer.succeed(EngineInfo, ENGINE_INFO),
     HttpConfig.layer({
       bodyLimitBytes: options.bodyLimitBytes ?? 256 * 1024,
@@ -65,7 +68,8 @@ export const engineLayer = (hook: TestProviders.Options["hook"], options: HostOp
       trustProxy: options.trustProxy ?? [],
       ...(options.batchTimeLimitMs ? { batchTimeLimitMs: options.batchTimeLimitMs } : {})
     }),
-    options.rateLimit ? RateLimiter.memory(options.rateLimit) : Layer.empty
+    options.rateLimit ? RateLimiter.memory(options.rateLimit) : Layer.empty,
+    options.authFailureLimit ? AuthFailureLimiter.memory(options.authFailureLimit) : Layer.empty
   )
 
 export interface TestHost {
@@ -77,6 +81,8 @@ export interface TestHost {
   readonly listSuggestions: (email?: string) => Promise<ReadonlyArray<ScoreSuggestion>>
   /** Article contexts an account has stored (to prove that analyze traffic stores none). */
   readonly countArticleContexts: (email: string) => Promise<number>
+  /** Client addresses the limiter of failed authentications tracks now (0 without one). */
+  readonly authFailureAddresses: () => Promise<number>
 }
 
 export const startHttpHost = async (options: HostOptions = {}): Promise<TestHost> => {
@@ -86,7 +92,7 @@ export const startHttpHost = async (options: HostOptions = {}): Promise<TestHost
   const server = HttpApiBuilder.serve().pipe(
     Layer.provide(HttpApp.layer),
     Layer.provide(Layer.succeedContext(engine)),
-    Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" }))
+    Layer.provideMerge(NodeHttpServer.layer(NodeServer.createServer, { port: 0, host: "127.0.0.1" }))
   )
   const context = await Effect.runPromise(Layer.buildWithScope(server, scope))
   const address = Context.get(context, HttpServer.HttpServer).address
@@ -100,6 +106,8 @@ export const startHttpHost = async (options: HostOptions = {}): Promise<TestHost
     },
     close: () => Effect.runPromise(Scope.close(scope, Exit.void)),
     listSuggestions: (email) => run(Effect.flatMap(SuggestionStore, (store) => store.list(email === undefined ? {} : { email }))),
+    authFailureAddresses: () =>
+      run(Effect.flatMap(Effect.serviceOption(AuthFailureLimiter), (limiter) => (limiter._tag === "Some" ? limiter.value.size : Effect.succeed(0)))),
     countArticleContexts: (email) =>
       run(Effect.gen(function*() {
         const account = yield* Effect.flatMap(AccountStore, (store) => store.findAccount(email))

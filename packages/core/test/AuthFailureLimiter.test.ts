@@ -1,0 +1,98 @@
+import { AuthFailureLimiter } from "@decorum/core"
+import { StoreFailure, Unauthorized } from "@decorum/domain"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Either, Option, TestClock } from "effect"
+
+const refused = (address: string) =>
+  Effect.flatMap(AuthFailureLimiter, (limiter) => Effect.map(Effect.either(limiter.admit(address)), Either.isLeft))
+
+const fail = (address: string, times = 1) =>
+  Effect.flatMap(AuthFailureLimiter, (limiter) => Effect.repeatN(limiter.failed(address), times - 1))
+
+describe("AuthFailureLimiter.memory", () => {
+  it.effect("admits until the burst of failures is spent, then refuses with a retry time, and refills with time", () =>
+    Effect.gen(function*() {
+      const limiter = yield* AuthFailureLimiter
+      yield* fail("203.0.113.1", 2)
+      expect(yield* refused("203.0.113.1")).toBe(false)
+      yield* fail("203.0.113.1")
+      const error = yield* Effect.flip(limiter.admit("203.0.113.1"))
+      expect(error._tag).toBe("RateLimited")
+      expect(error.retryAfterSeconds).toBe(20)
+      expect(yield* refused("203.0.113.2")).toBe(false)
+      yield* TestClock.adjust("20 seconds")
+      expect(yield* refused("203.0.113.1")).toBe(false)
+    }).pipe(Effect.provide(AuthFailureLimiter.memory({ perMinute: 3, burst: 3 }))))
+
+  it.effect("failures admitted together push the wait further (concurrent guesses buy nothing)", () =>
+    Effect.gen(function*() {
+      const limiter = yield* AuthFailureLimiter
+      // Ten attempts admitted at once, all failing: the address owes seven more failures.
+      for (let i = 0; i < 10; i++) yield* limiter.admit("198.51.100.1")
+      yield* fail("198.51.100.1", 10)
+      expect((yield* Effect.flip(limiter.admit("198.51.100.1"))).retryAfterSeconds).toBe(160)
+    }).pipe(Effect.provide(AuthFailureLimiter.memory({ perMinute: 3, burst: 3 }))))
+
+  it.effect("tracks a bounded number of addresses, forgetting the one whose last failure is oldest", () =>
+    Effect.gen(function*() {
+      const limiter = yield* AuthFailureLimiter
+      for (let i = 0; i < 5_000; i++) yield* limiter.failed(`10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`)
+      expect(yield* limiter.size).toBe(100)
+      // The most recent addresses are still refused; the oldest were forgotten.
+      expect(yield* refused("10.0.19.135")).toBe(true)
+      expect(yield* refused("10.0.0.0")).toBe(false)
+    }).pipe(Effect.provide(AuthFailureLimiter.memory({ perMinute: 1, burst: 1, maxAddresses: 100 }))))
+
+  it.effect("counts an IPv6 client per /64 and an IPv4-mapped address as its IPv4 address", () =>
+    Effect.gen(function*() {
+      yield* fail("2001:db8:1:2::1")
+      expect(yield* refused("2001:0db8:0001:0002:ffff:eeee:dddd:cccc")).toBe(true)
+      expect(yield* refused("2001:db8:1:3::1")).toBe(false)
+      yield* fail("::ffff:192.0.2.9")
+      expect(yield* refused("192.0.2.9")).toBe(true)
+    }).pipe(Effect.provide(AuthFailureLimiter.memory({ perMinute: 1, burst: 1 }))))
+
+  it("addressKey", () => {
+    expect(AuthFailureLimiter.addressKey("2001:DB8::1")).toBe("2001:db8:0:0::/64")
+    expect(AuthFailureLimiter.addressKey("::1")).toBe("0:0:0:0::/64")
+    expect(AuthFailureLimiter.addressKey("64:ff9b::192.0.2.1")).toBe("64:ff9b:0:0::/64")
+    expect(AuthFailureLimiter.addressKey("fe80::1%eth0")).toBe("fe80:0:0:0::/64")
+    expect(AuthFailureLimiter.addressKey("::ffff:10.1.2.3")).toBe("10.1.2.3")
+    expect(AuthFailureLimiter.addressKey("x".repeat(500))).toHaveLength(64)
+  })
+})
+
+describe("AuthFailureLimiter.guard", () => {
+  const limited = AuthFailureLimiter.memory({ perMinute: 1, burst: 1 })
+  const at = Option.some("192.0.2.1")
+
+  it.effect("counts a wrong key, and then refuses before authenticating", () =>
+    Effect.gen(function*() {
+      let ran = 0
+      const wrong = Effect.suspend(() => {
+        ran++
+        return Effect.fail(new Unauthorized({ reason: "invalid", message: "no" }))
+      })
+      expect((yield* Effect.flip(AuthFailureLimiter.guard(at, wrong)))._tag).toBe("Unauthorized")
+      expect((yield* Effect.flip(AuthFailureLimiter.guard(at, wrong)))._tag).toBe("RateLimited")
+      expect(ran).toBe(1)
+    }).pipe(Effect.provide(limited)))
+
+  it.effect("does not count a missing key, a store failure or a success", () =>
+    Effect.gen(function*() {
+      for (let i = 0; i < 5; i++) {
+        yield* Effect.flip(AuthFailureLimiter.guard(at, Effect.fail(new Unauthorized({ reason: "missing", message: "no" }))))
+        yield* Effect.flip(AuthFailureLimiter.guard(at, Effect.fail(new StoreFailure({ operation: "x", message: "down" }))))
+        expect(yield* AuthFailureLimiter.guard(at, Effect.succeed("account"))).toBe("account")
+      }
+      expect(yield* (yield* AuthFailureLimiter).size).toBe(0)
+    }).pipe(Effect.provide(limited)))
+
+  it.effect("runs the authentication as it is without a limiter or without an address", () =>
+    Effect.gen(function*() {
+      const wrong = Effect.fail(new Unauthorized({ reason: "invalid", message: "no" }))
+      for (let i = 0; i < 3; i++) expect((yield* Effect.flip(AuthFailureLimiter.guard(at, wrong)))._tag).toBe("Unauthorized")
+      const withLimiter = Effect.flip(AuthFailureLimiter.guard(Option.none(), wrong)).pipe(Effect.provide(limited), Effect.repeatN(2))
+      expect((yield* withLimiter)._tag).toBe("Unauthorized")
+    }))
+})

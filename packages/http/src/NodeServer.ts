@@ -1,0 +1,138 @@
+/**
+ * The `node:http` server every Node host serves the contract on (`decorum serve`, the test hosts):
+ * Node's own server with the answers Node writes by itself given the family's error envelope.
+ *
+ * Node's HTTP parser refuses some requests before any route sees them: a malformed request line
+ * or header (400), headers over its limit (431), chunk extensions over its limit (413), a request
+ * that does not arrive in time (408), and an `Expect` other than `100-continue` (417). By default
+ * it answers them with a bare status line and an empty body. Here they are answered with a
+ * complete HTTP/1.1 response (`Content-Type`, `Content-Length`, `Connection: close`) whose body is
+ * the error envelope of the family the request line names (the native one when there is no
+ * readable request line), with the status from `ErrorMapping` (`MalformedHttp`), after any response
+ * still being written on the connection. Nothing is written on a socket that is gone; nothing here
+ * throws.
+ */
+import { MalformedHttp } from "@decorum/domain"
+import { createServer as createNodeServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from "node:http"
+import type { Duplex } from "node:stream"
+import { type Family, familyOfPath, render } from "./ErrorMapping.js"
+
+type Reason = MalformedHttp["reason"]
+
+/** The error codes of Node's parser and server that `clientError` reports, by what they mean. */
+const reasonOfCode = (code: string | undefined): Reason => {
+  switch (code) {
+    case "HPE_HEADER_OVERFLOW":
+      return "headersTooLarge"
+    case "HPE_CHUNK_EXTENSIONS_OVERFLOW":
+      return "chunkExtensionsTooLarge"
+    case "ERR_HTTP_REQUEST_TIMEOUT":
+      return "timeout"
+    default:
+      return "malformed"
+  }
+}
+
+const MESSAGES: Readonly<Record<Reason, string>> = {
+  malformed: "The request is not valid HTTP/1.1 (its request line or a header is malformed).",
+  headersTooLarge: "The request's headers are larger than the server accepts.",
+  expectation: "The request's Expect header asks for something this server does not do; only 100-continue is supported.",
+  timeout: "The request did not arrive in time.",
+  chunkExtensionsTooLarge: "The request's chunk extensions are larger than the server accepts."
+}
+
+/** The path of a request target (`/p?q`, `http://host/p`), or undefined. */
+const pathOf = (target: string): string | undefined => {
+  if (target.startsWith("/")) return target.replace(/[?#].*$/s, "")
+  if (/^https?:\/\//i.test(target)) {
+    try {
+      return new URL(target).pathname
+    } catch {
+      return undefined
+    }
+  }
+  return undefined
+}
+
+/**
+ * The family the request line at the start of `raw` addresses (`POST /v1alpha1/... HTTP/1.1`), or
+ * the native family when there is no readable request line.
+ */
+export const familyOfRequest = (raw: Buffer | string | undefined): Family => {
+  if (raw === undefined) return "native"
+  const head = (typeof raw === "string" ? raw.slice(0, 8192) : raw.subarray(0, 8192).toString("latin1")).replace(/^(\r?\n)+/, "")
+  const line = head.split(/\r?\n/, 1)[0] ?? ""
+  const target = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+ +(\S+)/.exec(line)?.[1]
+  const path = target === undefined ? undefined : pathOf(target)
+  return path === undefined ? "native" : familyOfPath(path)
+}
+
+/** The whole HTTP/1.1 response for a request refused before routing, in `family`'s envelope. */
+export const rawErrorResponse = (family: Family, reason: Reason): string => {
+  const rendered = render(family, new MalformedHttp({ reason, message: MESSAGES[reason] }))
+  const body = JSON.stringify(rendered.body)
+  const headers = Object.entries(rendered.headers).map(([name, value]) => `${name}: ${value}\r\n`).join("")
+  return `HTTP/1.1 ${rendered.status} ${STATUS_CODES[rendered.status] ?? "Error"}\r\n` +
+    `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n${headers}\r\n${body}`
+}
+
+interface ParserError extends Error {
+  readonly code?: string
+  readonly rawPacket?: Buffer
+}
+
+/**
+ * Node's `clientError`: answer in the envelope, then close the connection. A response still being
+ * written on the connection (a request before the bad one, on a keep-alive connection) is let
+ * finish first, so the envelope follows it instead of corrupting it. Nothing is written on a socket
+ * that is no longer writable. Never throws.
+ */
+export const onClientError = (error: ParserError, socket: Duplex): void => {
+  const destroy = () => {
+    try {
+      socket.destroy()
+    } catch {
+      // the socket is gone already
+    }
+  }
+  try {
+    if (error.code === "ECONNRESET" || !socket.writable) return destroy()
+    const answer = rawErrorResponse(familyOfRequest(error.rawPacket), reasonOfCode(error.code))
+    const respond = () => {
+      try {
+        if (!socket.writable) return destroy()
+        socket.end(answer, destroy)
+      } catch {
+        destroy()
+      }
+    }
+    const current = (socket as { _httpMessage?: ServerResponse | null })._httpMessage
+    if (current === undefined || current === null || current.writableEnded) respond()
+    else current.once("close", respond)
+  } catch {
+    destroy()
+  }
+}
+
+/** Node's `checkExpectation` (an `Expect` other than `100-continue`): 417 in the envelope of the request's path. */
+export const onCheckExpectation = (request: IncomingMessage, response: ServerResponse): void => {
+  try {
+    const raw = rawErrorResponse(familyOfRequest(`${request.method ?? "GET"} ${request.url ?? "/"}`), "expectation")
+    const body = raw.slice(raw.indexOf("\r\n\r\n") + 4)
+    response.shouldKeepAlive = false
+    response.writeHead(417, { "content-type": "application/json", "content-length": Buffer.byteLength(body), connection: "close" })
+    response.end(body)
+  } catch {
+    request.socket.destroy()
+  }
+}
+
+/** Installs the envelope answers on `server` (once). */
+export const install = (server: Server): Server => {
+  if (!server.listeners("clientError").includes(onClientError as never)) server.on("clientError", onClientError)
+  if (!server.listeners("checkExpectation").includes(onCheckExpectation as never)) server.on("checkExpectation", onCheckExpectation)
+  return server
+}
+
+/** A `node:http` server for the contract, with the envelope answers installed. */
+export const createServer = (): Server => install(createNodeServer())

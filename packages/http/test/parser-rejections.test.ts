@@ -1,0 +1,113 @@
+/**
+ * Issue 10 item 8: requests Node's own HTTP parser refuses (a malformed request line, headers over
+ * its limit, an unsupported Expect) get a complete response with the error envelope, of the family
+ * the request line names, instead of a status line with an empty body; the server keeps serving.
+ * Sent on raw `net` sockets, since no HTTP client writes such requests.
+ */
+import { NodeServer } from "@decorum/http"
+import { Socket } from "node:net"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { startHttpHost, type TestHost } from "./harness.js"
+import { raw } from "./wire.js"
+
+let host: TestHost
+beforeAll(async () => {
+  host = await startHttpHost()
+})
+afterAll(async () => {
+  await host?.close()
+})
+
+interface Parsed {
+  readonly status: number
+  readonly headers: Readonly<Record<string, string>>
+  readonly body: any
+}
+
+/** Reads one HTTP/1.1 response written on a raw socket, checking its framing. */
+const parse = (text: string): Parsed => {
+  const end = text.indexOf("\r\n\r\n")
+  expect(end, `a complete head in ${JSON.stringify(text.slice(0, 200))}`).toBeGreaterThan(0)
+  const [statusLine, ...lines] = text.slice(0, end).split("\r\n")
+  const status = Number(/^HTTP\/1\.1 (\d{3}) /.exec(statusLine!)?.[1])
+  const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]))
+  const body = text.slice(end + 4)
+  expect(headers["content-type"]).toBe("application/json")
+  expect(Number(headers["content-length"])).toBe(Buffer.byteLength(body, "latin1"))
+  expect(headers["connection"]).toBe("close")
+  return { status, headers, body: JSON.parse(body) }
+}
+
+const serverStillServes = async () => expect((await fetch(`${host.url}/healthz`)).status).toBe(200)
+
+describe("Node's parser rejections in the error envelope", () => {
+  it("a malformed request line: 400 in the native envelope", async () => {
+    const answer = parse(await raw(host.url, "THIS IS NOT HTTP\r\n\r\n"))
+    expect(answer.status).toBe(400)
+    expect(answer.body).toEqual({ error: "Bad Request", message: expect.any(String), code: 400 })
+    await serverStillServes()
+  })
+
+  it("a malformed header on a Perspective path: 400 in the Google envelope", async () => {
+    const answer = parse(await raw(host.url, "POST /v1alpha1/comments:analyze HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n"))
+    expect(answer.status).toBe(400)
+    expect(answer.body.error).toMatchObject({ code: 400, status: "INVALID_ARGUMENT" })
+    await serverStillServes()
+  })
+
+  it("headers over the parser's limit: 431 in the family's envelope", async () => {
+    const big = `X-Filler: ${"a".repeat(20_000)}\r\n`
+    const native = parse(await raw(host.url, `POST /v0.2/antispam HTTP/1.1\r\nHost: x\r\n${big}\r\n`))
+    expect(native.status).toBe(431)
+    expect(native.body).toEqual({ error: "Request Header Fields Too Large", message: expect.any(String), code: 431 })
+    const google = parse(await raw(host.url, `POST /v1alpha1/comments:analyze?key=k HTTP/1.1\r\nHost: x\r\n${big}\r\n`))
+    expect(google.status).toBe(431)
+    expect(google.body.error).toMatchObject({ code: 431 })
+    await serverStillServes()
+  })
+
+  it("an Expect other than 100-continue: 417 in the family's envelope", async () => {
+    const native = parse(await raw(host.url, "POST /v0.2/antispam HTTP/1.1\r\nHost: x\r\nExpect: 100-foo\r\nContent-Length: 2\r\n\r\n{}"))
+    expect(native.status).toBe(417)
+    expect(native.body).toEqual({ error: "Expectation Failed", message: expect.any(String), code: 417 })
+    const google = parse(await raw(host.url, "POST /v1alpha1/comments:analyze HTTP/1.1\r\nHost: x\r\nExpect: 100-foo\r\nContent-Length: 2\r\n\r\n{}"))
+    expect(google.status).toBe(417)
+    expect(google.body.error).toMatchObject({ code: 417, status: "FAILED_PRECONDITION" })
+    await serverStillServes()
+  })
+
+  it("a bad request after an answered one on a keep-alive connection: the envelope after the first answer", async () => {
+    const text = await raw(host.url, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nNOT HTTP AT ALL\r\n\r\n")
+    const second = text.indexOf("HTTP/1.1 400")
+    expect(text.startsWith("HTTP/1.1 200")).toBe(true)
+    expect(second).toBeGreaterThan(0)
+    expect(parse(text.slice(second)).body).toMatchObject({ code: 400 })
+    // The first request still being answered (its body read, the key looked up, the model run) when
+    // the second fails to parse: its answer comes first, whole, then the envelope.
+    const key = await host.createKey("pipelined@example.com")
+    const body = JSON.stringify({ comment: { text: "hello there" }, requestedAttributes: { TOXICITY: {} } })
+    const slow = await raw(
+      host.url,
+      `POST /v1alpha1/comments:analyze?key=${key} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}` +
+        "BROKEN\r\n\r\n"
+    )
+    expect(slow.startsWith("HTTP/1.1 200")).toBe(true)
+    expect(slow).toContain("attributeScores")
+    // (Node hands over the whole packet, so the family is guessed from the first request's line.)
+    expect(parse(slow.slice(slow.indexOf("HTTP/1.1 400"))).body).toMatchObject({ error: { code: 400 } })
+  })
+
+  it("never throws for a socket that is already gone", () => {
+    const socket = new Socket()
+    socket.destroy()
+    expect(() => NodeServer.onClientError(Object.assign(new Error("Parse Error"), { code: "HPE_INVALID_METHOD" }), socket)).not.toThrow()
+  })
+
+  it("guesses the family from the request line, else the native one", () => {
+    expect(NodeServer.familyOfRequest(Buffer.from("POST /v1alpha1/comments:analyze?key=1 HTTP/1.1\r\n"))).toBe("google")
+    expect(NodeServer.familyOfRequest(Buffer.from("POST http://h.example/v0.2/external-compat/analyse HTTP/1.1\r\n"))).toBe("compat")
+    expect(NodeServer.familyOfRequest(Buffer.from("GET /v0.2/usercheck HTTP/1.1\r\n"))).toBe("native")
+    expect(NodeServer.familyOfRequest(Buffer.from("\u0000\u0001garbage"))).toBe("native")
+    expect(NodeServer.familyOfRequest(undefined)).toBe("native")
+  })
+})
