@@ -30,7 +30,7 @@ export const dataDir = (): string => {
 }
 
 /** The model set's version (goes into X-Model-Version). Bump when the recipe or data change. */
-export const VERSION = "local-2026.11.3"
+export const VERSION = "local-2026.12.1"
 
 export const FEATURES: FeatureConfig = DEFAULT_FEATURES
 
