@@ -8,12 +8,16 @@
  * - `all[L]`: every training row that labels L (label masking, unweighted);
  * - `jig[L]`: the in-domain rows only (the Jigsaw training rows and the project's augmentation
  *   templates), for the Wikipedia-talk register the natural protocol measures.
- * A head's shipped weights are `all[L] + beta all[TOXICITY] + gamma jig[L] + delta jig[TOXICITY]`
- * (one linear model over the same features, so the runtime does not change). The coefficients are
- * chosen per head from a fixed grid on DEV rows only: the dev halves of the natural, enriched and
- * cross-domain protocols (the same sets `npm run eval` reports), maximising the smallest margin
- * over the plain baseline's dev AUC; for TOXICITY also the margin over Perspective's own AUC on the
- * CAT calibration quarter (the rows that fit the scale map, never the report half).
+ * A head's shipped weights are its own `all` fit plus a weighted sum of other components (`GRID`:
+ * for TOXICITY its `jig` fit and the IDENTITY_ATTACK and INSULT `all` fits; for the other heads
+ * the TOXICITY `all` fit, possibly negative, and the `jig` fits of the head and of TOXICITY; for
+ * IDENTITY_ATTACK also the INSULT and THREAT `all` fits and `all1`, its own fit at C = 1): one
+ * linear model over the same features, so the runtime does not change. The coefficients are
+ * chosen per head from that grid on DEV rows only: the dev halves of the natural, enriched and
+ * cross-domain protocols (the sets `npm run eval` reports). A blend must beat the plain baseline's
+ * dev AUC on every one of them, by the largest smallest margin (`chooseBlend`). Perspective's own
+ * AUC on the CAT calibration quarter (the rows that fit the scale map, never the report half) is
+ * logged beside TOXICITY's and only breaks ties.
  *
  * Fitted components are cached in `training/.cache/` under the sha256 of their rows, targets and
  * options (L-BFGS is deterministic, so a cached fit is the fit a fresh run would make).
@@ -36,17 +40,55 @@ export const CONVEX_BITS = 19
 const NOT_TRAINING = "wikipedia-talk-context-toxicity-cat"
 const IN_DOMAIN = new Set(["jigsaw-toxic-comment-2018-random-11k", "decorum-augmentation"])
 
-export const GRID = {
-  beta: [0, 0.25, 0.5, 0.75, 1, 1.5, 2],
-  gamma: [0, 0.25, 0.5, 1, 2],
-  delta: [0, 0.25, 0.5, 1]
-} as const
+/** A component: the fit `name` ("all" or "jig") of head `label`. */
+export type ComponentRef = readonly [name: "all" | "jig" | "all1", label: ModelLabel]
 
-export interface Blend {
-  readonly beta: number
-  readonly gamma: number
-  readonly delta: number
+/** `all1[L]`: every row that labels L, more strongly regularised (C = 1); fitted only where a grid uses it. */
+export const CONVEX_C_STRONG = 1
+
+/**
+ * The blend grid per head: the head's own `all` fit with coefficient 1 plus, for each listed
+ * component, one coefficient from its list (every combination is tried). Negative coefficients
+ * subtract another head's direction (IDENTITY_ATTACK minus general toxicity).
+ */
+export const GRID: Readonly<Record<string, ReadonlyArray<readonly [ComponentRef, ReadonlyArray<number>]>>> = {
+  TOXICITY: [
+    [["jig", "TOXICITY"], [0, 0.1, 0.25, 0.5, 1]],
+    [["all", "IDENTITY_ATTACK"], [0, 0.1, 0.2, 0.3, 0.5]],
+    [["all", "INSULT"], [0, 0.1, 0.2, 0.3, 0.5]]
+  ],
+  ...Object.fromEntries(
+    (["SEVERE_TOXICITY", "INSULT", "PROFANITY", "THREAT"] as const).map((l) => [
+      l,
+      [
+        [["all", "TOXICITY"], [-0.5, -0.25, 0, 0.25, 0.5, 0.75, 1, 1.5, 2]],
+        [["jig", l], [0, 0.25, 0.5, 1, 2]],
+        [["jig", "TOXICITY"], [0, 0.25, 0.5, 1]]
+      ]
+    ])
+  ),
+  IDENTITY_ATTACK: [
+    [["all", "TOXICITY"], [-0.5, -0.25, 0, 0.25, 0.5]],
+    [["jig", "IDENTITY_ATTACK"], [0, 0.25, 0.5, 1]],
+    [["jig", "TOXICITY"], [0, 0.25]],
+    [["all", "INSULT"], [-0.25, 0, 0.25, 0.5]],
+    [["all", "THREAT"], [0, 0.25]],
+    [["all1", "IDENTITY_ATTACK"], [0, 0.5, 1, 2]]
+  ]
 }
+
+/** Coefficients of one blend, the head's own `all` fit (coefficient 1) not included. */
+export type Blend = ReadonlyArray<readonly [ComponentRef, number]>
+
+/** Every combination of a head's grid. */
+export const blendsOf = (grid: ReadonlyArray<readonly [ComponentRef, ReadonlyArray<number>]>): Array<Blend> => {
+  let out: Array<Blend> = [[]]
+  for (const [ref, values] of grid) out = out.flatMap((b) => values.map((v): Blend => [...b, [ref, v]]))
+  return out
+}
+
+/** A measure of a blend on dev: its AUC and the reference AUC; `required` ones must be won. */
+export type DevPart = readonly [name: string, model: number, reference: number, required: boolean]
 
 export interface Fit {
   readonly weights: Float64Array
@@ -62,11 +104,12 @@ const fitComponent = (
   pick: (e: D.Example) => boolean,
   label: ModelLabel,
   name: string,
-  log: (s: string) => void
+  log: (s: string) => void,
+  C = CONVEX_C
 ): Fit => {
   const idx: Array<number> = []
   const y = new Float64Array(rows.length)
-  const hash = createHash("sha256").update(`convex-v1 ${name} ${label} C=${CONVEX_C} bits=${CONVEX_BITS}\n`)
+  const hash = createHash("sha256").update(`convex-v1 ${name} ${label} C=${C} bits=${CONVEX_BITS}\n`)
   rows.forEach((e, r) => {
     const v = e.labels[label]
     if (v === undefined || Number.isNaN(v) || !pick(e)) return
@@ -83,7 +126,7 @@ const fitComponent = (
     return { weights: all.subarray(0, width), bias: all[width]! }
   }
   const t0 = Date.now()
-  const fit = fitLogistic(X, idx, y, { C: CONVEX_C })
+  const fit = fitLogistic(X, idx, y, { C })
   const out = new Float64Array(width + 1)
   out.set(fit.weights.subarray(0, width))
   out[width] = fit.bias
@@ -97,7 +140,7 @@ export interface ConvexResult {
   readonly heads: Map<ModelLabel, LinearModel>
   readonly blends: Map<ModelLabel, Blend>
   /** Dev AUCs of the chosen blend, per protocol, against the baseline's (for the log and the card). */
-  readonly dev: Map<ModelLabel, ReadonlyArray<readonly [string, number, number]>>
+  readonly dev: Map<ModelLabel, ReadonlyArray<DevPart>>
 }
 
 /** The rows the recipe trains on: every toxicity training row except Perspective's (Wikipedia CAT). */
@@ -105,20 +148,29 @@ export const convexTrainingRows = <E extends { readonly source: string }>(rows: 
   rows.filter((e) => e.source !== NOT_TRAINING)
 
 /**
- * The grid point whose smallest margin (model AUC minus reference AUC over the dev measures) is
- * largest; ties broken by the sum of the margins, then by grid order (the first wins).
+ * The grid point to ship: the one whose smallest margin over the reference on the required
+ * measures is largest (a blend that wins them all, by as much as possible, where one exists).
+ * Optional measures (TOXICITY: the CAT calibration quarter against Perspective) only break ties,
+ * through the sum of all margins; then grid order (the first wins).
  */
 export const chooseBlend = <B>(
   candidates: Iterable<B>,
-  evaluate: (b: B) => ReadonlyArray<readonly [string, number, number]>
-): { readonly blend: B; readonly parts: ReadonlyArray<readonly [string, number, number]> } => {
-  let best: { blend: B; parts: ReadonlyArray<readonly [string, number, number]> } | undefined
-  let bestKey: readonly [number, number] = [-Infinity, -Infinity]
+  evaluate: (b: B) => ReadonlyArray<DevPart>
+): { readonly blend: B; readonly parts: ReadonlyArray<DevPart> } => {
+  let best: { blend: B; parts: ReadonlyArray<DevPart> } | undefined
+  let bestKey: ReadonlyArray<number> = []
+  const greater = (a: ReadonlyArray<number>, b: ReadonlyArray<number>) => {
+    for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! > b[i]!
+    return false
+  }
   for (const b of candidates) {
     const parts = evaluate(b)
-    const margins = parts.map(([, m, r]) => m - r)
-    const key = [Math.min(...margins), margins.reduce((a, v) => a + v, 0)] as const
-    if (best === undefined || key[0] > bestKey[0] || (key[0] === bestKey[0] && key[1] > bestKey[1])) {
+    const required = parts.filter((p) => p[3]).map(([, m, r]) => m - r)
+    const optional = parts.filter((p) => !p[3]).map(([, m, r]) => m - r)
+    const minRequired = Math.min(...required)
+    const sum = [...required, ...optional].reduce((a, v) => a + v, 0)
+    const key = [minRequired, sum]
+    if (best === undefined || greater(key, bestKey)) {
       best = { blend: b, parts }
       bestKey = key
     }
@@ -153,6 +205,10 @@ export const trainConvexToxicity = (dir: string, f: Featurizer, splits: Splits, 
   const jig = new Map<ModelLabel, Fit>()
   for (const label of TOXICITY_LABELS) jig.set(label, fitComponent(X, rows, (e) => IN_DOMAIN.has(e.source), label, "jig", log))
   for (const label of TOXICITY_LABELS) all.set(label, fitComponent(X, rows, () => true, label, "all", log))
+  const all1 = new Map<ModelLabel, Fit>()
+  for (const label of TOXICITY_LABELS)
+    if (Object.values(GRID).some((g) => g.some(([[n, l]]) => n === "all1" && l === label)))
+      all1.set(label, fitComponent(X, rows, () => true, label, "all1", log, CONVEX_C_STRONG))
 
   // ---- dev selection
   const jigsawSource = "jigsaw-toxic-comment-2018-random-11k"
@@ -165,6 +221,7 @@ export const trainConvexToxicity = (dir: string, f: Featurizer, splits: Splits, 
   const baseline = trainBaseline(splits.toxTrain, TOXICITY_LABELS, log)
   const comps: Array<readonly [string, ModelLabel, Fit]> = []
   for (const l of TOXICITY_LABELS) comps.push(["all", l, all.get(l)!], ["jig", l, jig.get(l)!])
+  for (const [l, fit] of all1) comps.push(["all1", l, fit])
   const componentScores = (texts: ReadonlyArray<string>) => {
     const out = comps.map(() => new Float64Array(texts.length))
     texts.forEach((text, i) => {
@@ -208,41 +265,31 @@ export const trainConvexToxicity = (dir: string, f: Featurizer, splits: Splits, 
   log(`  Perspective's AUC on the CAT calibration quarter: ${gcRef.toFixed(4)}`)
 
   const blends = new Map<ModelLabel, Blend>()
-  const devTable = new Map<ModelLabel, ReadonlyArray<readonly [string, number, number]>>()
+  const devTable = new Map<ModelLabel, ReadonlyArray<DevPart>>()
   const heads = new Map<ModelLabel, LinearModel>()
+  const fitOf = ([name, l]: ComponentRef) => (name === "all" ? all : name === "jig" ? jig : all1).get(l)!
   for (const label of TOXICITY_LABELS) {
     const isTox = label === "TOXICITY"
-    const coef = (bl: Blend): Array<readonly [number, number]> => {
-      const out: Array<readonly [number, number]> = [[at("all", label), 1], [at("jig", label), bl.gamma]]
-      if (!isTox) out.push([at("all", "TOXICITY"), bl.beta], [at("jig", "TOXICITY"), bl.delta])
-      return out
-    }
     const auc = (scores: Array<Float64Array>, r: ReadonlyArray<number>, y: ReadonlyArray<number>, bl: Blend) => {
-      const c = coef(bl)
+      const c: Array<readonly [number, number]> = [[at("all", label), 1], ...bl.map(([[n, l], w]) => [at(n, l), w] as const)]
       return rocAuc(r.map((i) => c.reduce((s, [k, w]) => (w === 0 ? s : s + w * scores[k]![i]!), 0)), y)
     }
-    const evaluate = (bl: Blend) => {
-      const parts: Array<readonly [string, number, number]> = []
-      for (const m of measures.get(label)!) parts.push([m.protocol, auc(m.scores, m.rows, m.y, bl), m.reference])
+    const evaluate = (bl: Blend): Array<DevPart> => {
+      const parts: Array<DevPart> = []
+      for (const m of measures.get(label)!) parts.push([m.protocol, auc(m.scores, m.rows, m.y, bl), m.reference, true])
       const cs = cross.get(label)!
       if (cs.length > 0) {
         const mean = (xs: Array<number>) => xs.reduce((a, v) => a + v, 0) / xs.length
-        parts.push(["cross-domain", mean(cs.map((m) => auc(m.scores, m.rows, m.y, bl))), mean(cs.map((m) => m.reference))])
+        parts.push(["cross-domain", mean(cs.map((m) => auc(m.scores, m.rows, m.y, bl))), mean(cs.map((m) => m.reference)), true])
       }
-      if (isTox) parts.push(["CAT calibration quarter vs Perspective", auc(gcScores, gcY.map((_, i) => i), gcY, bl), gcRef])
+      if (isTox) parts.push(["CAT calibration quarter vs Perspective", auc(gcScores, gcY.map((_, i) => i), gcY, bl), gcRef, false])
       return parts
     }
-    const grid: Array<Blend> = []
-    for (const beta of isTox ? [0] : GRID.beta)
-      for (const gamma of GRID.gamma)
-        for (const delta of isTox ? [0] : GRID.delta) grid.push({ beta, gamma, delta })
-    const { blend: best, parts: bestParts } = chooseBlend(grid, evaluate)
+    const { blend: best, parts: bestParts } = chooseBlend(blendsOf(GRID[label]!), evaluate)
     blends.set(label, best)
     devTable.set(label, bestParts)
-    log(`  ${label}: beta ${best.beta}, gamma ${best.gamma}, delta ${best.delta}; dev ${bestParts.map(([p, m, b]) => `${p} ${m.toFixed(4)} (ref ${b.toFixed(4)})`).join(", ")}`)
-    const parts: Array<readonly [Fit, number]> = [[all.get(label)!, 1], [jig.get(label)!, best.gamma]]
-    if (!isTox) parts.push([all.get("TOXICITY")!, best.beta], [jig.get("TOXICITY")!, best.delta])
-    heads.set(label, combine(parts))
+    log(`  ${label}: ${best.filter(([, w]) => w !== 0).map(([[n, l], w]) => `${w} ${n}[${l}]`).join(" + ") || "own fit only"}; dev ${bestParts.map(([p, m, b]) => `${p} ${m.toFixed(4)} (ref ${b.toFixed(4)})`).join(", ")}`)
+    heads.set(label, combine([[all.get(label)!, 1], ...best.map(([ref, w]) => [fitOf(ref), w] as const)]))
   }
   return { heads, blends, dev: devTable }
 }
