@@ -29,8 +29,12 @@ export const dataDir = (): string => {
   return dir
 }
 
-/** The model set's version (goes into X-Model-Version). Bump when the recipe or data change. */
-export const VERSION = "local-2026.11.3"
+/**
+ * The model set's version (goes into X-Model-Version). Bump when the recipe or data change.
+ * local-2026.12.1 is the version this recipe builds; it was evaluated (dev, one test read) and not
+ * shipped (docs/models.md): the shipped files are local-2026.11.3, built by the code at 3ddfc65.
+ */
+export const VERSION = "local-2026.12.1"
 
 export const FEATURES: FeatureConfig = DEFAULT_FEATURES
 

@@ -14,9 +14,10 @@ import { fitPlatt, fitPlatt2, fitQuantileMap, type Calibration } from "../src/in
 import { type LinearModel, type TrainOptions } from "./fit.js"
 import type { Example } from "./data.js"
 import { WORD_WEIGHT_HEADS } from "./wordWeightHeads.js"
+import { CONVEX_BITS, trainConvexToxicity } from "./convex.js"
 import {
   C3_LABELS, dataDir, EVIDENCE, FEATURES, featurise, JIGSAW_PREVALENCE, LICENSES, loadSplits, makeFeaturizer, MODELS_DIR,
-  rawScore, respellFrom, TOXICITY_LABELS, TRAIN_C3, TRAIN_SPAM, TRAIN_TOXICITY, trainHeads, trainSpam, trainToxicity, VERSION, YOUTUBE_TEST_VIDEO
+  rawScore, respellFrom, TOXICITY_LABELS, TRAIN_C3, TRAIN_SPAM, TRAIN_TOXICITY, trainHeads, trainSpam, VERSION, YOUTUBE_TEST_VIDEO
 } from "./pipeline.js"
 
 const log = (s: string) => process.stderr.write(s + "\n")
@@ -145,17 +146,15 @@ export const train = (outDir: string) => {
   const dir = dataDir()
   const t0 = Date.now()
   const splits = loadSplits(dir, log)
-  const respell = respellFrom([...splits.toxTrain, ...splits.spam.filter((e) => e.group !== YOUTUBE_TEST_VIDEO), ...splits.c3Train].map((e) => e.text))
+  const respell = respellFrom([...splits.toxTrain.filter((e) => e.source !== "wikipedia-talk-context-toxicity-cat"), ...splits.spam.filter((e) => e.group !== YOUTUBE_TEST_VIDEO), ...splits.c3Train].map((e) => e.text))
   log(`respelling map: ${Object.keys(respell).length} variants`)
   const f = makeFeaturizer(respell)
   const families: Array<FamilyResult> = []
 
   // toxicity family
   {
-    log(`toxicity family: featurising ${splits.toxTrain.length} rows`)
-    const data = featurise(f, splits.toxTrain)
-    log(`  ${data.X.nnz} non-zeros, ${((Date.now() - t0) / 1000).toFixed(0)} s`)
-    const heads = trainToxicity(data, log)
+    // local-2026.12: convex components blended on dev (training/convex.ts); no CAT row trains
+    const { heads } = trainConvexToxicity(dir, f, splits, log)
     const calibrations = new Map<ModelLabel, Calibration>()
     const evidence = new Map<ModelLabel, { kind: EvidenceKind; weight: number }>()
     const k = perspectiveEnrichment(splits.gcFit)
@@ -181,8 +180,8 @@ export const train = (outDir: string) => {
         calibrations.set(label, plattAtPrevalence(z, y, JIGSAW_PREVALENCE[label]))
       }
     }
-    const sources = [...new Set(splits.toxTrain.map((e) => e.source))].sort()
-    families.push({ name: "toxicity", options: TRAIN_TOXICITY, labels: TOXICITY_LABELS, heads, calibrations, evidence, sources })
+    const sources = [...new Set(splits.toxTrain.filter((e) => e.source !== "wikipedia-talk-context-toxicity-cat").map((e) => e.source))].sort()
+    families.push({ name: "toxicity", options: { ...TRAIN_TOXICITY, bits: CONVEX_BITS }, labels: TOXICITY_LABELS, heads, calibrations, evidence, sources })
   }
 
   // spam family
