@@ -271,6 +271,18 @@ const main = () => {
     process.exitCode = ok ? 0 : 1
     return
   }
+  const shippedVersion = (JSON.parse(readFileSync(join(MODELS_DIR, "manifest.json"), "utf8")) as Manifest).version
+  if (!process.argv.includes("--out") && !process.argv.includes("--ship") && shippedVersion !== VERSION) {
+    // The recipe builds a release that is not the shipped one: writing it over the shipped files
+    // would silently change every score the server gives. Shipping is a decision, so it is a flag.
+    console.error(
+      `npm run train builds ${VERSION}, but the shipped models are ${shippedVersion}. ` +
+        "Write it elsewhere with `npm run train -- --out DIR` (then `npm run eval -- --models DIR`), " +
+        "or replace the shipped files with `npm run train -- --ship`."
+    )
+    process.exitCode = 2
+    return
+  }
   const out = process.argv.includes("--out") ? process.argv[process.argv.indexOf("--out") + 1]! : MODELS_DIR
   const manifest = train(out)
   for (const fam of manifest.families) console.log(`${fam.file} ${fam.sha256}`)
