@@ -8,8 +8,11 @@ import { join } from "node:path"
 import { performance } from "node:perf_hooks"
 import { scoreComment } from "../src/evaluators/LocalCommentScorer.js"
 import { fromModelSet, loadModelSet } from "../src/models/TrainedModel.js"
+import { fallacyModelIn } from "../src/models/FallacyDetector.js"
+import { Option } from "effect"
 import { GUARDRAILS, OBFUSCATIONS } from "../test/models/guardrails.js"
 import { table } from "./data.js"
+import { article } from "../test/evaluators/fixtures.js"
 import { MODELS_DIR, REPO_DIR } from "./pipeline.js"
 
 const mb = (n: number) => `${(n / 1048576).toFixed(1)} MB`
@@ -68,10 +71,12 @@ const main = () => {
 
   // the whole comment scorer (model work plus phrases, tone, fallacies, quality), as a request runs it
   const service = fromModelSet(set)
-  for (const text of sample.slice(0, 200)) checksum += scoreComment(service, { comment: text, replyTo: null, article: null }).overall_score
+  // with the trained fallacy detector when the models directory has one (fallacy.json)
+  const fallacies = Option.getOrUndefined(fallacyModelIn(MODELS_DIR))
+  for (const text of sample.slice(0, 200)) checksum += scoreComment(service, { comment: text, replyTo: null, article }, fallacies).overall_score
   const c0 = process.cpuUsage()
   const t5 = performance.now()
-  for (const text of sample) checksum += scoreComment(service, { comment: text, replyTo: null, article: null }).overall_score
+  for (const text of sample) checksum += scoreComment(service, { comment: text, replyTo: null, article }, fallacies).overall_score
   const scorerMs = performance.now() - t5
   const scorerCpu = process.cpuUsage(c0)
   const scorerCpuMs = (scorerCpu.user + scorerCpu.system) / 1000
@@ -90,7 +95,7 @@ const main = () => {
   console.log(`| predict, comments up to 1,000 characters (${short.length}) | ${shortPerSecond.toFixed(0)} per second (${((shortMs * 1000) / (short.length * passes)).toFixed(1)} µs) |`)
   console.log(`| explain TOXICITY (top 5 spans) | ${(sample.length / (explainMs / 1000)).toFixed(0)} per second |`)
   console.log(`| comment scoring's model work (analyse once, all labels, explain 5 labels) | ${(sample.length / (commentMs / 1000)).toFixed(0)} per second |`)
-  console.log(`| comment scorer, whole (scoreComment, ${sample.length} comments) | ${(sample.length / (scorerMs / 1000)).toFixed(0)} per second wall, ${(sample.length / (scorerCpuMs / 1000)).toFixed(0)} per CPU-second |`)
+  console.log(`| comment scorer, whole (scoreComment${fallacies ? ` with ${fallacies.version}` : ""}, ${sample.length} comments) | ${(sample.length / (scorerMs / 1000)).toFixed(0)} per second wall, ${(sample.length / (scorerCpuMs / 1000)).toFixed(0)} per CPU-second |`)
   console.log()
   if (checksum === Number.NEGATIVE_INFINITY) console.log("")
 }

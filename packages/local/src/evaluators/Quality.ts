@@ -70,7 +70,14 @@ export const QualityWeights = {
     /** Raw points lost per quoted fallacy... */
     weight: 0.3,
     /** ...for at most this many. */
-    counted: 2
+    counted: 2,
+    /**
+     * With the trained detector, fallacies count only when the detector's probability for the
+     * comment reaches this: its reporting threshold is chosen for F1 on a corpus where most
+     * comments are fallacious, and counting every report lowered the grade's ranking of
+     * constructive comments on C3 (eval:commentscore).
+     */
+    detectorAt: 0.5
   },
   caps: {
     /** A threat or identity attack at or above this probability caps the score at `severe`. */
