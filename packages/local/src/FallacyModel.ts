@@ -26,9 +26,25 @@ export interface FallacyAnalysis {
   readonly score: number
   /** The log-odds from which a fallacy is reported (chosen on dev for F1). */
   readonly threshold: number
-  /** The typer's best type for the whole comment. */
+  /** The typer's best type for the whole comment (computed when the comment reaches the threshold, or when asked for). */
   readonly type: Fallacies.FallacyType
   readonly units: ReadonlyArray<FallacyUnit>
+}
+
+/** A word of the shared tokenizer (the comment scorer's tokens), UTF-16 offsets into the text. */
+export interface FallacyWord {
+  readonly begin: number
+  readonly end: number
+  /** Lowercase, curly apostrophes folded. */
+  readonly lower: string
+  /** Lookup key with simple obfuscation undone. */
+  readonly key: string
+}
+
+/** What the comment scorer already computed of the text, so the detector need not again. */
+export interface FallacyInput {
+  readonly sentences: ReadonlyArray<{ readonly begin: number; readonly end: number }>
+  readonly words: ReadonlyArray<FallacyWord>
 }
 
 export interface FallacyModelService {
@@ -36,8 +52,11 @@ export interface FallacyModelService {
   readonly version: string
   /** Catalogue types the typer can name. */
   readonly types: ReadonlyArray<Fallacies.FallacyType>
-  /** Score a comment once: the whole and each sentence. Synchronous. */
-  readonly analyse: (text: string) => FallacyAnalysis
+  /**
+   * Score a comment once: the whole and each sentence. Synchronous. `prepared` must be the
+   * text's sentences (`splitSentences`) and words (the shared tokenizer) when given.
+   */
+  readonly analyse: (text: string, prepared?: FallacyInput) => FallacyAnalysis
 }
 
 export class FallacyModel extends Context.Tag("@decorum/local/FallacyModel")<FallacyModel, FallacyModelService>() {}

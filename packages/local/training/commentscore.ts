@@ -17,6 +17,7 @@ import type { Fallacies } from "@decorum/domain"
 import { fallacyItems } from "../src/evaluators/FallacyItems.js"
 import { scoreComment } from "../src/evaluators/LocalCommentScorer.js"
 import type { FallacyModelService } from "../src/FallacyModel.js"
+import type { FallacyWeights } from "../src/internal/fallacy/model.js"
 import { fromFallacyWeights, loadFallacyWeights } from "../src/models/FallacyDetector.js"
 import { fromModelSet, loadModelSet } from "../src/models/TrainedModel.js"
 import { type PlainBaseline, trainPlainBaseline } from "./baseline.js"
@@ -83,8 +84,9 @@ const baselineScores = (b: PlainBaseline, texts: ReadonlyArray<string>): Scored 
   }
 }
 
-const modelScores = (m: FallacyModelService, texts: ReadonlyArray<string>): Scored => {
-  const a = texts.map((t) => m.analyse(t))
+/** The detector's scores, with the type of every comment (also those below the threshold). */
+const modelScores = (w: FallacyWeights, texts: ReadonlyArray<string>): Scored => {
+  const a = texts.map((t) => w.analyse(t, splitSentences(t), undefined, true))
   return { scores: Float64Array.from(a, (x) => x.score), types: a.map((x) => x.type) }
 }
 
@@ -120,7 +122,7 @@ const main = () => {
   const baseInDev = baselineScores(baseIn, devRows.map((r) => r.text))
   const baseInThreshold = bestF1Threshold(baseInDev.scores, devRows.map((r) => r.fallacy)).threshold
   const baseInEval = baselineScores(baseIn, evalRows.map((r) => r.text))
-  const ours = modelScores(detector, evalRows.map((r) => r.text))
+  const ours = modelScores(weights, evalRows.map((r) => r.text))
   const oursIn = detection(evalRows, ours.scores, ours.types, weights.manifest.threshold)
   const baseInD = detection(evalRows, baseInEval.scores, baseInEval.types, baseInThreshold)
 
@@ -132,10 +134,7 @@ const main = () => {
   const crossDev = others.filter(heldOut)
   const crossModel = trainFallacy(crossTrain, { ...FALLACY_DEFAULTS, log })
   const crossWeights = weightsOf(crossModel)
-  const crossScore = (texts: ReadonlyArray<string>): Scored => {
-    const a = texts.map((t) => crossWeights.analyse(t, splitSentences(t)))
-    return { scores: Float64Array.from(a, (x) => x.score), types: a.map((x) => x.type) }
-  }
+  const crossScore = (texts: ReadonlyArray<string>): Scored => modelScores(crossWeights, texts)
   const crossThreshold = bestF1Threshold(crossScore(crossDev.map((r) => r.text)).scores, crossDev.map((r) => r.fallacy)).threshold
   const crossTypes = crossModel.heads.slice(1) as Array<Fallacies.FallacyType>
   const baseCross = trainBaselineFallacy(crossTrain, crossTypes)

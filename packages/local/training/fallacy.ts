@@ -32,8 +32,10 @@ export interface FallacyOptions {
   readonly bits: number
   /** Character n-gram lengths, or null for words and patterns only. */
   readonly chars: readonly [number, number] | null
-  /** Inverse regularisation strength (scikit-learn's C) of every head. */
+  /** Inverse regularisation strength (scikit-learn's C) of the detector... */
   readonly C: number
+  /** ...and of the type heads (default: C). */
+  readonly typerC?: number
   /** Sample weight of CoCoLoFa rows (the news-comment domain) relative to the others. */
   readonly inDomainWeight: number
   /** A type gets a head only with at least this many typed training rows. */
@@ -124,7 +126,7 @@ export const trainFallacy = (rows: ReadonlyArray<FallacyRow>, options: FallacyOp
   const typed = rows.flatMap((r, i) => (r.fallacy === 1 && r.type !== undefined && types.includes(r.type) ? [i] : []))
   for (const type of types) {
     const y = Float64Array.from(rows, (r) => (r.type === type ? 1 : 0))
-    const fit = fitLogistic(X, typed, y, { C: options.C, sampleWeight: weight })
+    const fit = fitLogistic(X, typed, y, { C: options.typerC ?? options.C, sampleWeight: weight })
     log(`  ${type}: ${counts.get(type)} of ${typed.length} typed rows, ${fit.iterations} iterations${fit.converged ? "" : " (not converged)"}`)
     columns.push(pad(fit.weights))
     biases.push(fit.bias)

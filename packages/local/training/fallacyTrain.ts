@@ -29,6 +29,7 @@ const main = () => {
   const options: FallacyOptions = {
     ...FALLACY_DEFAULTS,
     C: Number(arg("--C") ?? FALLACY_DEFAULTS.C),
+    typerC: Number(arg("--typer-C") ?? arg("--C") ?? FALLACY_DEFAULTS.typerC ?? FALLACY_DEFAULTS.C),
     inDomainWeight: Number(arg("--weight") ?? FALLACY_DEFAULTS.inDomainWeight),
     bits: Number(arg("--bits") ?? FALLACY_DEFAULTS.bits),
     chars: arg("--chars") === undefined ? FALLACY_DEFAULTS.chars : arg("--chars") === "none" ? null : (arg("--chars")!.split("-").map(Number) as [number, number]),
@@ -45,12 +46,14 @@ const main = () => {
     counts.set(r.source, c)
   }
   for (const [s, c] of counts) log(`${s}: ${c.rows} rows, ${c.fallacious} fallacious, ${c.typed} typed`)
-  const train = all.filter((r) => splitOf(r) === "train")
+  // --cross: the cross-corpus protocol's recipe check (train without CoCoLoFa, score its dev articles)
+  const cross = process.argv.includes("--cross")
+  const train = all.filter((r) => splitOf(r) === "train" && !(cross && r.source === "cocolofa"))
   const dev = all.filter((r) => splitOf(r) === "dev")
   log(`training on ${train.length} rows (C=${options.C}, in-domain weight ${options.inDomainWeight}, 2^${options.bits} slots, characters ${JSON.stringify(options.chars)}); dev: ${dev.length} CoCoLoFa comments`)
   const trained = trainFallacy(train, options)
   const w = weightsOf(trained)
-  const scored = dev.map((r) => w.analyse(r.text, splitSentences(r.text)))
+  const scored = dev.map((r) => w.analyse(r.text, splitSentences(r.text), undefined, true))
   const scores = scored.map((s) => s.score)
   const { threshold, f1 } = bestF1Threshold(scores, dev.map((r) => r.fallacy))
   const d = detection(dev, scores, scored.map((s) => s.type), threshold)

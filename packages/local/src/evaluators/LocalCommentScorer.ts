@@ -243,7 +243,7 @@ export const scoreComment = (
   }))
 
   // ---- fallacies
-  const fallacyAnalysis = fallacyModel?.analyse(text)
+  const fallacyAnalysis = fallacyModel?.analyse(text, { sentences, words: tokens })
   const fallacies: Array<Native.LogicalFallacy> =
     fallacyAnalysis === undefined
       ? findFallacies(text, tokens, sentences)

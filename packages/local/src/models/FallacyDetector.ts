@@ -29,8 +29,8 @@ export const loadFallacyWeights = (directory: string = defaultModelDirectory(), 
 export const fromFallacyWeights = (weights: FallacyWeights): FallacyModelService => ({
   version: weights.manifest.version,
   types: weights.types,
-  analyse: (text) => {
-    const s = weights.analyse(text, splitSentences(text), tokenize(text))
+  analyse: (text, prepared) => {
+    const s = prepared === undefined ? weights.analyse(text, splitSentences(text), tokenize(text)) : weights.analyse(text, prepared.sentences, prepared.words)
     return { text, score: s.score, threshold: weights.manifest.threshold, type: s.type, units: s.units }
   }
 })

@@ -103,7 +103,7 @@ describe("trainFallacy", () => {
   ]
   const trained = trainFallacy(rows, { ...FALLACY_DEFAULTS, bits: 14, minTypeRows: 2 })
   const w = weightsOf(trained, 0)
-  const analyse = (text: string) => w.analyse(text, splitSentences(text))
+  const analyse = (text: string) => w.analyse(text, splitSentences(text), undefined, true)
 
   it("gives the detector and a head per type with enough rows, in one weight file", () => {
     expect(trained.heads).toEqual(["fallacy", "appeal_to_majority", "slippery_slope"])

@@ -106,13 +106,13 @@ const trim = (text: string, begin: number, end: number): Range => {
 export class FallacyFeaturizer {
   readonly mask: number
   /** Per block, the generation that last saw a slot (dedupe within a unit). */
-  private readonly seen: Array<Int32Array>
+  private readonly seen: Array<Uint16Array>
   private generation = 0
   private buffer = new Int32Array(4096)
 
   constructor(readonly spec: FeatureSpec) {
     this.mask = (1 << spec.bits) - 1
-    this.seen = [new Int32Array(1 << spec.bits), new Int32Array(1 << spec.bits), new Int32Array(1 << spec.bits)]
+    this.seen = [new Uint16Array(1 << spec.bits), new Uint16Array(1 << spec.bits), new Uint16Array(1 << spec.bits)]
   }
 
   private n = 0
@@ -130,7 +130,7 @@ export class FallacyFeaturizer {
 
   private nextGeneration(): void {
     this.generation++
-    if (this.generation === 0x7fffffff) {
+    if (this.generation === 0x10000) {
       for (const s of this.seen) s.fill(0)
       this.generation = 1
     }

@@ -46,8 +46,8 @@ export interface UnitScore extends Range {
   /** The detector's log-odds for the unit on its own. */
   readonly score: number
   /**
-   * The typer's best type for the unit on its own, when the unit reaches the threshold on its
-   * own; otherwise the comment's type.
+   * The typer's best type for the unit on its own, when the unit on its own is at least as likely
+   * fallacious as not and reaches the threshold; otherwise the comment's type.
    */
   readonly type: Fallacies.FallacyType
 }
@@ -67,13 +67,16 @@ export interface FallacyScores {
  */
 export class FallacyWeights {
   readonly heads: number
-  private readonly q: Int16Array
+  /** The detector's column on its own (every comment reads it: a quarter of a MB, cache-friendly)... */
+  private readonly q0: Int16Array
+  /** ...and the type heads, slot-major (`(slot * (heads - 1)) + type`), read only for comments that reach the threshold. */
+  private readonly qt: Int16Array
   private readonly scales: Float32Array
   private readonly bias: Float32Array
   readonly types: ReadonlyArray<Fallacies.FallacyType>
   private readonly featurizer: FallacyFeaturizer
   /** Per block, how many units of the current text hold each slot. */
-  private readonly counts: Array<Int32Array>
+  private readonly counts: Array<Uint16Array>
   private touched = new Int32Array(4096)
   private readonly raw: Float64Array
   private readonly own: Float64Array
@@ -84,12 +87,19 @@ export class FallacyWeights {
     if (table.bits !== manifest.bits || table.labels !== manifest.heads.length) throw new Error(`weight file ${manifest.file} does not match its manifest`)
     if (manifest.heads[0] !== "fallacy" || manifest.heads.length < 2) throw new Error("a fallacy model needs the detector and at least one type")
     this.heads = table.labels
-    this.q = table.q
+    const size = 1 << table.bits
+    const T = table.labels - 1
+    this.q0 = new Int16Array(size)
+    this.qt = new Int16Array(size * T)
+    for (let slot = 0; slot < size; slot++) {
+      this.q0[slot] = table.q[slot * table.labels]!
+      for (let t = 0; t < T; t++) this.qt[slot * T + t] = table.q[slot * table.labels + 1 + t]!
+    }
     this.scales = table.scales
     this.bias = table.bias
     this.types = manifest.heads.slice(1) as Array<Fallacies.FallacyType>
     this.featurizer = new FallacyFeaturizer({ bits: manifest.bits, chars: manifest.chars })
-    this.counts = [0, 1, 2].map(() => new Int32Array(1 << manifest.bits))
+    this.counts = [0, 1, 2].map(() => new Uint16Array(1 << manifest.bits))
     this.raw = new Float64Array(this.heads)
     this.own = new Float64Array(this.heads)
   }
@@ -100,12 +110,18 @@ export class FallacyWeights {
     return this.types[best - 1]!
   }
 
-  /** Score a text: the comment, and each unit on its own and as a share of the comment's score. */
-  analyse(text: string, sentences: ReadonlyArray<Range>, tokens?: ReadonlyArray<Token>): FallacyScores {
+  /**
+   * Score a text: the comment, and each unit on its own and as a share of the comment's score.
+   * The comment's type is computed when it reaches the threshold or `typeAlways` is set (the
+   * eval's type accuracy); a unit's when it could be reported on its own (`FallacyUnit.type`).
+   */
+  analyse(text: string, sentences: ReadonlyArray<Range>, tokens?: ReadonlyArray<Token>, typeAlways = false): FallacyScores {
     const f = this.featurizer.run(text, sentences, tokens)
     const { units, slots } = f
     const H = this.heads
-    const q = this.q
+    const q0 = this.q0
+    const qt = this.qt
+    const T = H - 1
     const raw = this.raw
     raw.fill(0)
     if (this.touched.length < slots.length) this.touched = new Int32Array(slots.length * 2)
@@ -121,22 +137,33 @@ export class FallacyWeights {
         for (let k = u.start[b]!; k < u.end[b]!; k++) {
           const s = slots[k]!
           const c = count[s]!
-          count[s] = c + 1
+          if (c < 0xffff) count[s] = c + 1
           if (c === 0) touched[nt++] = s
         }
       }
       const distinct = nt - from[b]!
       if (b !== PATTERN) value[b] = distinct > 0 ? 1 / Math.sqrt(distinct) : 0
       const v = value[b]!
-      for (let k = from[b]!; k < nt; k++) {
-        const base = touched[k]! * H
-        for (let h = 0; h < H; h++) raw[h]! += q[base + h]! * v
-      }
+      let z = 0
+      for (let k = from[b]!; k < nt; k++) z += q0[touched[k]!]!
+      raw[0]! += z * v
     }
-    for (let h = 0; h < H; h++) raw[h] = this.bias[h]! + raw[h]! * this.scales[h]!
-    const score = raw[0]!
-    const type = this.bestType(raw)
+    const score = this.bias[0]! + raw[0]! * this.scales[0]!
     const threshold = this.manifest.threshold
+    let type: Fallacies.FallacyType = this.types[0]!
+    if (score >= threshold || typeAlways) {
+      for (const b of [WORD, CHAR, PATTERN]) {
+        const v = value[b]!
+        const to = b === PATTERN ? nt : from[b + 1]!
+        for (let k = from[b]!; k < to; k++) {
+          const base = touched[k]! * T - 1
+          for (let h = 1; h < H; h++) raw[h]! += qt[base + h]! * v
+        }
+      }
+      for (let h = 1; h < H; h++) raw[h] = this.bias[h]! + raw[h]! * this.scales[h]!
+      type = this.bestType(raw)
+    }
+    const bar = Math.max(threshold, 0)
     const scale = this.scales[0]!
     const scored: Array<UnitScore> = units.map((u) => {
       let drive = 0
@@ -149,7 +176,7 @@ export class FallacyWeights {
         let shared = 0
         for (let k = u.start[b]!; k < u.end[b]!; k++) {
           const s = slots[k]!
-          const w = q[s * H]!
+          const w = q0[s]!
           sum += w
           shared += w / count[s]!
         }
@@ -157,7 +184,7 @@ export class FallacyWeights {
         alone += sum * own
       }
       const unitScore = this.bias[0]! + alone * scale
-      return { begin: u.range.begin, end: u.range.end, drive: drive * scale, score: unitScore, type: unitScore >= threshold ? this.unitType(u, slots) : type }
+      return { begin: u.range.begin, end: u.range.end, drive: drive * scale, score: unitScore, type: unitScore >= bar ? this.unitType(u, slots) : type }
     })
     for (const b of [WORD, CHAR, PATTERN]) {
       const count = this.counts[b]!
@@ -175,8 +202,8 @@ export class FallacyWeights {
       const n = u.end[b]! - u.start[b]!
       const v = b === PATTERN ? 1 : n > 0 ? 1 / Math.sqrt(n) : 0
       for (let k = u.start[b]!; k < u.end[b]!; k++) {
-        const base = slots[k]! * H
-        for (let h = 1; h < H; h++) own[h]! += this.q[base + h]! * v
+        const base = slots[k]! * (H - 1) - 1
+        for (let h = 1; h < H; h++) own[h]! += this.qt[base + h]! * v
       }
     }
     for (let h = 1; h < H; h++) own[h] = this.bias[h]! + own[h]! * this.scales[h]!
