@@ -62,7 +62,7 @@ const main = () => {
   mkdirSync(out, { recursive: true })
   const manifest = fallacyManifest(trained, Math.round(threshold * 1e4) / 1e4, FALLACY_VERSION, {
     dev: { comments: d.rows, precision: round(d.precision), recall: round(d.recall), f1: round(d.f1), typeAccuracy: round(d.typeAccuracy) },
-    options: { bits: options.bits, chars: options.chars, C: options.C, inDomainWeight: options.inDomainWeight, minTypeRows: options.minTypeRows },
+    options: { bits: options.bits, chars: options.chars, C: options.C, typerC: options.typerC, inDomainWeight: options.inDomainWeight, minTypeRows: options.minTypeRows, detectorExcludes: options.detectorExcludes },
     typeRows: Object.fromEntries(trained.typeRows)
   })
   writeFileSync(join(out, "fallacy.bin"), trained.bytes)
