@@ -3,10 +3,11 @@
  * profiler and relevance checker, and the safe article fetcher. Hosts take this layer (through
  * `@decorum/engine`) and may put the LLM modes on top of it.
  */
-import { Layer } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import { AttributeModel } from "./AttributeModel.js"
 import { LocalEvaluators } from "./evaluators/index.js"
-import { CueModel, TrainedModel } from "./models/index.js"
+import { FallacyModel } from "./FallacyModel.js"
+import { CueModel, defaultModelDirectory, fallacyModelIn, TrainedModel } from "./models/index.js"
 import { LocalRelevance, SafeArticleFetcher, type SafeArticleFetcherOptions } from "./relevance/index.js"
 
 export type FetchOptions = SafeArticleFetcherOptions
@@ -22,9 +23,27 @@ export interface LocalEngineOptions {
 const modelLayer = (choice: ModelChoice = "trained"): Layer.Layer<AttributeModel> =>
   choice === "lexicon" ? CueModel : choice === "trained" ? TrainedModel.layer : TrainedModel.layerFrom(choice.directory)
 
+/**
+ * The trained fallacy detector of the chosen models directory, when it has one (`fallacy.json`);
+ * none for the cue model, or when the flagged files were deleted: the comment scorer then falls
+ * back to the fallacy patterns.
+ */
+const fallacyLayer = (choice: ModelChoice = "trained"): Layer.Layer<never> =>
+  choice === "lexicon"
+    ? Layer.empty
+    : Layer.effectContext(
+      Effect.sync((): Context.Context<never> =>
+        Option.match(fallacyModelIn(choice === "trained" ? defaultModelDirectory() : choice.directory), {
+          onNone: () => Context.empty(),
+          onSome: (m) => Context.make(FallacyModel, m) as Context.Context<never>
+        })
+      )
+    )
+
 /** Every local port: CommentScorer, SpamChecker, AttributeScorer, RelevanceChecker, TopicProfiler, ArticleFetcher, and the AttributeModel. */
 export const layer = (options: LocalEngineOptions = {}) =>
   Layer.mergeAll(LocalEvaluators.evaluators, LocalRelevance.layer(), SafeArticleFetcher.layer(options.fetch ?? {})).pipe(
+    Layer.provide(fallacyLayer(options.model)),
     Layer.provideMerge(modelLayer(options.model))
   )
 

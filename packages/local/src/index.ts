@@ -3,6 +3,7 @@
  * is public; `internal/` is implementation detail (see packages/local/README.md).
  */
 export * from "./AttributeModel.js"
+export * from "./FallacyModel.js"
 export * from "./evaluators/index.js"
 export * from "./models/index.js"
 export * from "./relevance/index.js"

@@ -6,9 +6,13 @@
 import { existsSync } from "node:fs"
 import { join } from "node:path"
 import { performance } from "node:perf_hooks"
-import { loadModelSet } from "../src/models/TrainedModel.js"
+import { scoreComment } from "../src/evaluators/LocalCommentScorer.js"
+import { fromModelSet, loadModelSet } from "../src/models/TrainedModel.js"
+import { fallacyModelIn } from "../src/models/FallacyDetector.js"
+import { Option } from "effect"
 import { GUARDRAILS, OBFUSCATIONS } from "../test/models/guardrails.js"
 import { table } from "./data.js"
+import { article } from "../test/evaluators/fixtures.js"
 import { MODELS_DIR, REPO_DIR } from "./pipeline.js"
 
 const mb = (n: number) => `${(n / 1048576).toFixed(1)} MB`
@@ -64,6 +68,28 @@ const main = () => {
     for (const l of OBJECTIONABLE) checksum += set.explain(a, l, 6).length
   }
   const commentMs = performance.now() - t4
+
+  // the whole comment scorer (model work plus phrases, tone, fallacies, quality), as a request runs it:
+  // with the trained fallacy detector when the models directory has one (fallacy.json), and with the
+  // fallacy patterns (the scorer before the detector), interleaved in blocks of 100 comments so both
+  // see the same machine load
+  const service = fromModelSet(set)
+  const fallacies = Option.getOrUndefined(fallacyModelIn(MODELS_DIR))
+  const scorer = (withDetector: boolean) => (text: string) =>
+    scoreComment(service, { comment: text, replyTo: null, article }, withDetector ? fallacies : undefined).overall_score
+  for (const text of sample.slice(0, 200)) checksum += scorer(true)(text) + scorer(false)(text)
+  const timing = { true: { ms: 0, cpu: 0 }, false: { ms: 0, cpu: 0 } }
+  for (let b = 0; b < sample.length; b += 100) {
+    for (const withDetector of [true, false] as const) {
+      const score = scorer(withDetector)
+      const c0 = process.cpuUsage()
+      const t = performance.now()
+      for (const text of sample.slice(b, b + 100)) checksum += score(text)
+      timing[`${withDetector}`].ms += performance.now() - t
+      const c = process.cpuUsage(c0)
+      timing[`${withDetector}`].cpu += (c.user + c.system) / 1000
+    }
+  }
   const end = process.memoryUsage()
 
   console.log(`# Decorum local models ${set.version}: benchmark (one core, node ${process.version})\n`)
@@ -79,6 +105,9 @@ const main = () => {
   console.log(`| predict, comments up to 1,000 characters (${short.length}) | ${shortPerSecond.toFixed(0)} per second (${((shortMs * 1000) / (short.length * passes)).toFixed(1)} µs) |`)
   console.log(`| explain TOXICITY (top 5 spans) | ${(sample.length / (explainMs / 1000)).toFixed(0)} per second |`)
   console.log(`| comment scoring's model work (analyse once, all labels, explain 5 labels) | ${(sample.length / (commentMs / 1000)).toFixed(0)} per second |`)
+  const rate = (t: { ms: number; cpu: number }) => `${(sample.length / (t.ms / 1000)).toFixed(0)} per second wall, ${(sample.length / (t.cpu / 1000)).toFixed(0)} per CPU-second`
+  console.log(`| comment scorer, whole (scoreComment${fallacies ? ` with ${fallacies.version}` : ""}, ${sample.length} comments) | ${rate(timing.true)} |`)
+  console.log(`| comment scorer, whole, fallacy patterns instead (the scorer before the detector) | ${rate(timing.false)} |`)
   console.log()
   if (checksum === Number.NEGATIVE_INFINITY) console.log("")
 }

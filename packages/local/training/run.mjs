@@ -8,21 +8,27 @@ import { fileURLToPath } from "node:url"
 
 const here = dirname(fileURLToPath(import.meta.url))
 const [name, ...args] = process.argv.slice(2)
-const entries = { train: "train.ts", eval: "eval.ts", bench: "bench.ts", tune: "tune.ts", explore: "explore.ts", spamdev: "spamdev.ts", dev: "dev.ts", threatdev: "threatdev.ts", calibdev: "calibdev.ts", golden: "golden.ts", candidate: "candidate.ts" }
+const entries = { train: "train.ts", eval: "eval.ts", bench: "bench.ts", tune: "tune.ts", explore: "explore.ts", spamdev: "spamdev.ts", dev: "dev.ts", threatdev: "threatdev.ts", calibdev: "calibdev.ts", golden: "golden.ts", candidate: "candidate.ts", fallacy: "fallacyTrain.ts", commentscore: "commentscore.ts", spans: "spans.ts" }
 if (!(name in entries)) {
   console.error(`usage: run.mjs ${Object.keys(entries).join("|")} [args]`)
   process.exit(2)
 }
-const outfile = join(here, ".out", `${name}.mjs`)
-await build({
-  entryPoints: [join(here, entries[name])],
-  bundle: true,
-  platform: "node",
-  format: "esm",
-  target: "node22",
-  outfile,
-  packages: "external",
-  logLevel: "warning"
-})
-const result = spawnSync(process.execPath, ["--max-old-space-size=6144", outfile, ...args], { stdio: "inherit" })
-process.exit(result.status ?? 1)
+/** Bundle and run one entry point; returns its exit status. */
+const run = async (entry) => {
+  const outfile = join(here, ".out", `${entry}.mjs`)
+  await build({
+    entryPoints: [join(here, entries[entry])],
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node22",
+    outfile,
+    packages: "external",
+    logLevel: "warning"
+  })
+  return spawnSync(process.execPath, ["--max-old-space-size=6144", outfile, ...args], { stdio: "inherit" }).status ?? 1
+}
+let status = await run(name)
+// `npm run train` also trains the fallacy detector (its own files: fallacy.json + fallacy.bin), with the same options
+if (name === "train" && status === 0) status = await run("fallacy")
+process.exit(status)

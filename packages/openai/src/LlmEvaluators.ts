@@ -15,6 +15,7 @@ import {
   type CommentScore,
   type CommentScoreInput,
   type Evaluated,
+  Fallacies,
   Native,
   type Perspective,
   ProviderFailure,
@@ -86,14 +87,17 @@ export const validateCommentScore = (answer: CommentScorePrompt.Answer, input: C
   const objectionable = keepQuoted(input.comment, answer.objectionable_phrases, "quoted_objectionable_phrase")
   const negative = keepQuoted(input.comment, answer.negative_tone_phrases, "quoted_negative_tone_phrase")
   return Either.right({
-    logical_fallacies: fallacies.kept.map((f) =>
-      Native.logicalFallacy({
-        fallacy_name: f.fallacy_name.trim(),
+    logical_fallacies: fallacies.kept.map((f) => {
+      // a name the catalogue knows (also by a synonym) is reported under the catalogue's name,
+      // and an empty explanation gets the catalogue's
+      const type = Fallacies.fallacyOf(f.fallacy_name)
+      return Native.logicalFallacy({
+        fallacy_name: type === undefined ? f.fallacy_name.trim() : Fallacies.FallacyCatalogue[type].name,
         quoted_logical_fallacy_example: f.quoted_logical_fallacy_example,
-        explanation: f.explanation_and_suggestions.trim(),
+        explanation: nonBlank(f.explanation_and_suggestions) || type === undefined ? f.explanation_and_suggestions.trim() : Fallacies.explainFallacy(type),
         suggested_rewrite: rewrite(f.suggested_rewrite, f.quoted_logical_fallacy_example)
       })
-    ),
+    }),
     objectionable_phrases: objectionable.kept.map((p) => ({
       quoted_objectionable_phrase: p.quoted_objectionable_phrase,
       explanation: p.explanation.trim(),

@@ -49,7 +49,7 @@ describe("llm mode", () => {
     Effect.gen(function*() {
       const server = yield* FakeChatServer.make()
       const result = yield* score().pipe(Effect.provide(engine(server)), Effect.provide(quiet))
-      expect(result.provenance).toEqual({ model: "openai:test-model@comment-score-v1" })
+      expect(result.provenance).toEqual({ model: "openai:test-model@comment-score-v2" })
       expect(result.value.logical_fallacies).toHaveLength(1)
       expect(result.value.overall_score).toBe(4)
       expect(server.requests).toHaveLength(1)
@@ -137,7 +137,7 @@ describe("llm mode", () => {
       const started = Date.now()
       const result = yield* score().pipe(Effect.provide(engine(server, { timeoutMs: 300 })), Effect.provide(quiet))
       expect(Date.now() - started).toBeLessThan(2_500)
-      expect(result.provenance).toEqual({ model: LocalStub.MODEL, fallbackFrom: "openai:test-model@comment-score-v1" })
+      expect(result.provenance).toEqual({ model: LocalStub.MODEL, fallbackFrom: "openai:test-model@comment-score-v2" })
       expect(server.requests).toHaveLength(1)
     }))
 
@@ -250,7 +250,7 @@ describe("combined evaluation", () => {
         return yield* Megacall.megacall(account, { comment: COMMENT, article_context_id: articleId, banned_topics: ["politics"], ...all })
       }).pipe(Effect.provide(Layer.merge(engine(server), MemoryStores.layer)), Effect.provide(quiet))
       expect(server.maxInFlight()).toBe(3)
-      expect(result.comment_score?.provenance.model).toBe("openai:test-model@comment-score-v1")
+      expect(result.comment_score?.provenance.model).toBe("openai:test-model@comment-score-v2")
       expect(result.spam_check?.provenance.model).toBe("openai:test-model@spam-check-v1")
       expect(result.relevance_check?.provenance.model).toBe("openai:test-model@relevance-v1")
       expect(result.failures).toEqual({})
@@ -285,12 +285,12 @@ describe("cascade mode", () => {
         expect(server.requests).toHaveLength(0)
 
         const full = yield* Effect.flatMap(CommentScorer, (s) => s.score({ ...scoreInput(), detail: "full" }))
-        expect(full.provenance.model).toBe("openai:test-model@comment-score-v1")
+        expect(full.provenance.model).toBe("openai:test-model@comment-score-v2")
         expect(server.requests).toHaveLength(1)
 
         local.settings.toxicity = 0.5
         const uncertain = yield* score("Is this really worth it?")
-        expect(uncertain.provenance.model).toBe("openai:test-model@comment-score-v1")
+        expect(uncertain.provenance.model).toBe("openai:test-model@comment-score-v2")
         expect(server.requests).toHaveLength(2)
 
         local.settings.spamConfidence = 0.6

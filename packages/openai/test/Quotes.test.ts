@@ -1,4 +1,5 @@
-import { LlmEvaluators, Quotes } from "@decorum/openai"
+import { Fallacies } from "@decorum/domain"
+import { LlmEvaluators, Prompts, Quotes } from "@decorum/openai"
 import { LocalStub } from "@decorum/openai/testing"
 import { Either } from "effect"
 import { describe, expect, it } from "vitest"
@@ -47,7 +48,8 @@ describe("answer validation", () => {
     const value = Either.getOrThrow(checked)
     expect(value.logical_fallacies).toEqual([
       {
-        fallacy_name: "hasty generalisation",
+        // a synonym of a catalogue type is reported under the catalogue's name
+        fallacy_name: "Hasty generalization",
         quoted_logical_fallacy_example: "Trams never work anywhere",
         explanation_and_suggestions: "One city is not all.",
         explanation: "One city is not all.",
@@ -62,6 +64,33 @@ describe("answer validation", () => {
     for (const q of [...value.logical_fallacies.map((f) => f.quoted_logical_fallacy_example), ...value.objectionable_phrases.map((p) => p.quoted_objectionable_phrase)]) {
       expect(input.comment.includes(q)).toBe(true)
     }
+  })
+
+  it("names fallacies from the catalogue, with the catalogue's explanation when the model gave none", () => {
+    const checked = LlmEvaluators.validateCommentScore({
+      logical_fallacies: [
+        { fallacy_name: "Whataboutism", quoted_logical_fallacy_example: "Only a fool would back this.", explanation_and_suggestions: " ", suggested_rewrite: "" },
+        { fallacy_name: "Moving the goalposts", quoted_logical_fallacy_example: "Trams never work anywhere.", explanation_and_suggestions: "Shifts the bar.", suggested_rewrite: "" }
+      ],
+      objectionable_phrases: [],
+      negative_tone_phrases: [],
+      appears_low_effort: false,
+      overall_score: 3,
+      toxicity_score: 0.1,
+      toxicity_explanation: "Mild."
+    }, input)
+    const value = Either.getOrThrow(checked)
+    expect(value.logical_fallacies.map((f) => [f.fallacy_name, f.explanation])).toEqual([
+      ["Appeal to worse problems", Fallacies.explainFallacy("appeal_to_worse_problems")],
+      // a name outside the catalogue is kept as the model gave it
+      ["Moving the goalposts", "Shifts the bar."]
+    ])
+  })
+
+  it("the prompt names every type of the catalogue", () => {
+    const system = Prompts.CommentScore.prompt.messages(input)[0]!.content
+    for (const name of Fallacies.fallacyNames) expect(system).toContain(`- ${name}: `)
+    expect(Prompts.CommentScore.prompt.version).toBe("v2")
   })
 
   it("names only banned topics from the request, spelt as requested", () => {

@@ -1,19 +1,23 @@
 /**
  * Comment scoring on the local model (`AttributeModel`) plus phrase heuristics:
  * objectionable phrases from the model's explanations, negative tone from dismissive phrases and
- * strongly negative words, fallacies from phrase patterns, low effort, a 1-5 quality score and
- * the toxicity probability with a sentence naming its drivers.
+ * strongly negative words, fallacies from the trained detector (`FallacyModel`, when provided;
+ * otherwise from phrase patterns), low effort, a 1-5 quality score and the toxicity probability
+ * with a sentence naming its drivers.
  */
 import { splitSentences } from "@decorum/core"
 import { CommentScorer } from "@decorum/core"
-import { type CommentScoreInput, type Evaluated, Native, ProviderFailure } from "@decorum/domain"
-import { Effect, Layer } from "effect"
+import { type CommentScoreInput, type Evaluated, Fallacies, Native, ProviderFailure } from "@decorum/domain"
+import { Effect, Layer, Option } from "effect"
 import { AttributeModel, type AttributeModelService, type ModelLabel, type TextAnalysis } from "../AttributeModel.js"
+import { FallacyModel, type FallacyModelService } from "../FallacyModel.js"
+import { fallacyItems, fallacyName } from "./FallacyItems.js"
 import { findFallacies } from "../internal/cues/fallacies.js"
 import { qualityScore, QualityWeights } from "./Quality.js"
 import { PhraseMatcher } from "../internal/cues/phrases.js"
 import { EVIDENCE_PHRASES, MILD_PROFANITY, SECOND_PERSON } from "../internal/cues/wordLists.js"
 import { lowEffortForm } from "../internal/cues/patterns.js"
+import { sigmoid } from "../internal/calibration.js"
 import { findDismissive, findNegativeWords } from "../internal/cues/tone.js"
 import { clamp01, type Range, round4, type Token, tokenize, verbatimOnly } from "../internal/text/words.js"
 
@@ -23,10 +27,67 @@ const evidencePhrases = new PhraseMatcher(EVIDENCE_PHRASES)
 const OBJECTIONABLE: ReadonlyArray<ModelLabel> = ["THREAT", "IDENTITY_ATTACK", "INSULT", "PROFANITY", "TOXICITY"]
 const SCORED: ReadonlyArray<ModelLabel> = [...OBJECTIONABLE, "SEVERE_TOXICITY", "CONSTRUCTIVE", "LOW_EFFORT"]
 
-/** Minimum contribution (log-odds) for a span to count as objectionable. */
-const SPAN_THRESHOLD = 1.8
-/** Minimum label probability for its spans to count (profanity counts at any probability). */
-const LABEL_THRESHOLD = 0.3
+/**
+ * How objectionable phrases are cut from the toxicity heads' explanations. The defaults were
+ * chosen on the toxic-spans train split (`node packages/local/training/run.mjs spans`); the
+ * trial split is the test (`npm run eval:commentscore`).
+ */
+export interface SpanOptions {
+  /** Minimum contribution (log-odds) for a span to count as objectionable. */
+  readonly spanThreshold: number
+  /** Minimum label probability for its spans to count (PROFANITY: `profanityThreshold`). */
+  readonly labelThreshold: number
+  readonly profanityThreshold: number
+  /** Spans read per label. */
+  readonly perLabel: number
+  /** Nested spans: keep the outer one ("You are an idiot") or the inner ones ("idiot"). */
+  readonly nested: "outer" | "inner"
+  /**
+   * Word-level evidence: a span is cut down to the run from its first to its last word that the
+   * span's heads score at least this on its own ("you are an idiot" -> "idiot"; "stupid lying
+   * idiot" stays whole); 0 keeps spans as explained.
+   */
+  readonly wordLevel: number
+  /** A span none of whose words reaches `wordLevel` on its own: kept whole (true) or dropped. */
+  readonly keepUnsupported: boolean
+}
+
+export const SPAN_DEFAULTS: SpanOptions = { spanThreshold: 1.8, labelThreshold: 0.3, profanityThreshold: 0.15, perLabel: 6, nested: "outer", wordLevel: 0, keepUnsupported: true }
+
+/** Per model version, a word's probability under a label on its own (bounded; cleared when full). */
+const wordScores = new Map<string, number>()
+const WORD_CACHE = 50_000
+
+const wordProbability = (model: AttributeModelService, label: ModelLabel, word: string): number => {
+  const key = `${model.version}\u0000${label}\u0000${word}`
+  let p = wordScores.get(key)
+  if (p === undefined) {
+    p = model.predict(model.analyse(word), [label])[label] ?? 0
+    if (wordScores.size >= WORD_CACHE) wordScores.clear()
+    wordScores.set(key, p)
+  }
+  return p
+}
+
+/** The span cut to the words that carry it (see `SpanOptions.wordLevel`), or null to drop it. */
+const wordLevelCut = (model: AttributeModelService, text: string, tokens: ReadonlyArray<Token>, span: Span, o: SpanOptions): Span | null => {
+  if (o.wordLevel <= 0) return span
+  let first = -1
+  let last = -1
+  for (const t of tokens) {
+    if (t.begin < span.begin) continue
+    if (t.end > span.end) break
+    const word = text.slice(t.begin, t.end).toLowerCase()
+    let p = 0
+    for (const l of span.labels) p = Math.max(p, wordProbability(model, l, word))
+    if (p >= o.wordLevel) {
+      if (first < 0) first = t.begin
+      last = t.end
+    }
+  }
+  if (first < 0) return o.keepUnsupported ? span : null
+  return { begin: first, end: last, labels: span.labels, weight: span.weight }
+}
 const MAX_ITEMS = 10
 
 /** Words after an intensifying profanity that make "drop the profanity" a wrong rewrite. */
@@ -61,16 +122,17 @@ const hasSecondPerson = (tokens: ReadonlyArray<Token>, range: Range): boolean =>
 const objectionableSpans = (
   model: AttributeModelService,
   analysis: TextAnalysis,
-  probabilities: Readonly<Partial<Record<ModelLabel, number>>>
+  probabilities: Readonly<Partial<Record<ModelLabel, number>>>,
+  o: SpanOptions
 ): Array<Span> => {
   const spans: Array<Span> = []
   for (const label of OBJECTIONABLE) {
     if (!model.labels.includes(label)) continue
     const p = probabilities[label] ?? 0
-    if (label !== "PROFANITY" && p < LABEL_THRESHOLD) continue
-    if (label === "PROFANITY" && p < 0.15) continue
-    for (const c of model.explain(analysis, label, 6)) {
-      if (c.weight < SPAN_THRESHOLD || c.end <= c.begin) continue
+    if (label !== "PROFANITY" && p < o.labelThreshold) continue
+    if (label === "PROFANITY" && p < o.profanityThreshold) continue
+    for (const c of model.explain(analysis, label, o.perLabel)) {
+      if (c.weight < o.spanThreshold || c.end <= c.begin) continue
       const same = spans.find((s) => s.begin === c.begin && s.end === c.end)
       if (same) {
         same.labels.add(label)
@@ -78,15 +140,45 @@ const objectionableSpans = (
       } else spans.push({ begin: c.begin, end: c.end, labels: new Set([label]), weight: c.weight })
     }
   }
-  // Fold a span into another that contains it ("idiot" inside "You are an idiot").
+  // Fold nested spans ("idiot" inside "You are an idiot") into one: the outer or the inner ones.
+  const inside = (s: Span, o: Span) => o !== s && o.begin <= s.begin && o.end >= s.end && (o.begin < s.begin || o.end > s.end)
   const folded = spans.filter((s) => {
-    const outer = spans.find((o) => o !== s && o.begin <= s.begin && o.end >= s.end && (o.begin < s.begin || o.end > s.end))
+    if (o.nested === "inner") {
+      const inner = spans.filter((i) => inside(i, s))
+      if (inner.length === 0) return true
+      for (const i of inner) {
+        for (const l of s.labels) i.labels.add(l)
+        i.weight = Math.max(i.weight, s.weight)
+      }
+      return false
+    }
+    const outer = spans.find((x) => inside(s, x))
     if (!outer) return true
     for (const l of s.labels) outer.labels.add(l)
     outer.weight = Math.max(outer.weight, s.weight)
     return false
   })
   return folded.sort((a, b) => b.weight - a.weight).slice(0, MAX_ITEMS)
+}
+
+/** Objectionable spans cut to their words, without duplicates. */
+const objectionableWords = (
+  model: AttributeModelService,
+  text: string,
+  tokens: ReadonlyArray<Token>,
+  analysis: TextAnalysis,
+  probabilities: Readonly<Partial<Record<ModelLabel, number>>>,
+  o: SpanOptions
+): Array<Span> => {
+  const out: Array<Span> = []
+  for (const s of objectionableSpans(model, analysis, probabilities, o)) {
+    const cut = wordLevelCut(model, text, tokens, s, o)
+    if (cut === null) continue
+    const same = out.find((x) => x.begin === cut.begin && x.end === cut.end)
+    if (same) for (const l of cut.labels) same.labels.add(l)
+    else out.push(cut)
+  }
+  return out
 }
 
 /** A rewrite only when it is trivially clear: an intensifying profanity dropped ("fucking article" -> "article"). */
@@ -106,8 +198,16 @@ const intensifierRewrite = (text: string, tokens: ReadonlyArray<Token>, span: Sp
 
 const list = (quotes: ReadonlyArray<string>): string => quotes.map((q) => `"${q.length > 60 ? `${q.slice(0, 57)}...` : q}"`).join(", ")
 
-/** Scores one comment. Synchronous; throws only if the model does. */
-export const scoreComment = (model: AttributeModelService, input: CommentScoreInput): Native.CommentScore => {
+/**
+ * Scores one comment. Synchronous; throws only if a model does. Fallacies come from `fallacies`
+ * (the trained detector) when given, otherwise from the phrase patterns.
+ */
+export const scoreComment = (
+  model: AttributeModelService,
+  input: CommentScoreInput,
+  fallacyModel?: FallacyModelService,
+  spanOptions: SpanOptions = SPAN_DEFAULTS
+): Native.CommentScore => {
   const text = input.comment
   const tokens = tokenize(text)
   const sentences = splitSentences(text)
@@ -119,7 +219,7 @@ export const scoreComment = (model: AttributeModelService, input: CommentScoreIn
   const replying = input.replyTo !== null && input.replyTo.trim().length > 0
 
   // ---- objectionable phrases
-  const spans = objectionableSpans(model, analysis, p)
+  const spans = objectionableWords(model, text, tokens, analysis, p, spanOptions)
   const objectionable: Array<Native.ObjectionablePhrase & { readonly range: Range }> = spans.map((s) => {
     const directed = s.labels.has("INSULT") && (hasSecondPerson(tokens, s) || (s.end - s.begin < 40 && hasSecondPerson(tokens, sentenceOf(sentences, s))))
     const rewrite = intensifierRewrite(text, tokens, s)
@@ -143,9 +243,21 @@ export const scoreComment = (model: AttributeModelService, input: CommentScoreIn
   }))
 
   // ---- fallacies
-  const fallacies: Array<Native.LogicalFallacy> = findFallacies(text, tokens, sentences)
-    .slice(0, MAX_ITEMS)
-    .map((f) => Native.logicalFallacy({ fallacy_name: f.name, quoted_logical_fallacy_example: text.slice(f.begin, f.end), explanation: f.explanation }))
+  const fallacyAnalysis = fallacyModel?.analyse(text, { sentences, words: tokens })
+  const fallacies: Array<Native.LogicalFallacy> =
+    fallacyAnalysis === undefined
+      ? findFallacies(text, tokens, sentences)
+        .slice(0, MAX_ITEMS)
+        .map((f) => Native.logicalFallacy({ fallacy_name: f.name, quoted_logical_fallacy_example: text.slice(f.begin, f.end), explanation: f.explanation }))
+      : fallacyItems(fallacyAnalysis).map((f) =>
+        Native.logicalFallacy({
+          fallacy_name: fallacyName(f.type),
+          quoted_logical_fallacy_example: text.slice(f.begin, f.end),
+          explanation: Fallacies.explainFallacy(f.type)
+        })
+      )
+  // the fallacies the 1-5 grade counts (see QualityWeights.fallacies.detectorAt)
+  const countedFallacies = fallacyAnalysis === undefined || sigmoid(fallacyAnalysis.score) >= QualityWeights.fallacies.detectorAt ? fallacies.length : 0
 
   // ---- low effort
   const form = lowEffortForm(text)
@@ -161,7 +273,7 @@ export const scoreComment = (model: AttributeModelService, input: CommentScoreIn
     identityAttack: p.IDENTITY_ATTACK ?? 0,
     lowEffort: lowEffortP,
     appearsLowEffort: lowEffort,
-    fallacies: fallacies.length,
+    fallacies: countedFallacies,
     objectionable: objectionable.length,
     reasons: new Set(evidencePhrases.match(tokens).map((m) => m.phrase)).size
   })
@@ -217,16 +329,20 @@ const explainToxicity = (
   return `No toxic language found (toxicity ${level}).`
 }
 
-/** The comment scorer on whatever `AttributeModel` is provided. */
+/** The comment scorer on whatever `AttributeModel` is provided, and the `FallacyModel` when one is. */
 export const LocalCommentScorer: Layer.Layer<CommentScorer, never, AttributeModel> = Layer.effect(
   CommentScorer,
-  Effect.map(AttributeModel, (model) =>
-    CommentScorer.of({
+  Effect.gen(function*() {
+    const model = yield* AttributeModel
+    const fallacyModel = Option.getOrUndefined(yield* Effect.serviceOption(FallacyModel))
+    const version = model.version
+    return CommentScorer.of({
       score: (input) =>
         Effect.try({
-          try: (): Evaluated<Native.CommentScore> => ({ value: scoreComment(model, input), provenance: { model: model.version } }),
+          try: (): Evaluated<Native.CommentScore> => ({ value: scoreComment(model, input, fallacyModel), provenance: { model: version } }),
           catch: (cause) =>
-            new ProviderFailure({ provider: model.version, evaluation: "comment_score", message: `Local comment scoring failed: ${String(cause)}` })
+            new ProviderFailure({ provider: version, evaluation: "comment_score", message: `Local comment scoring failed: ${String(cause)}` })
         })
-    }))
+    })
+  })
 )

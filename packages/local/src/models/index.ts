@@ -5,4 +5,5 @@
 export { ModelSet, ModelSetAnalysis } from "./ModelSet.js"
 export { defaultModelDirectory, fromModelSet, loadModelSet, TrainedModel } from "./TrainedModel.js"
 export type { LoadOptions } from "./TrainedModel.js"
+export { FALLACY_MANIFEST, fallacyModelIn, FallacyDetector, fromFallacyWeights, loadFallacyWeights } from "./FallacyDetector.js"
 export { CUE_MODEL_VERSION, CueModel, makeCueModel } from "./CueModel.js"

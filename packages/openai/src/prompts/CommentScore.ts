@@ -1,8 +1,10 @@
 /**
- * Prompt `comment-score-v1`: fallacies, objectionable and negative-tone phrases (all quoted),
+ * Prompt `comment-score-v2`: fallacies, objectionable and negative-tone phrases (all quoted),
  * low effort, a 1-5 quality score and toxicity, for one comment in the context of its article.
+ * v2: fallacies are named from Decorum's one catalogue (`Fallacies` in @decorum/domain), the
+ * types the local detector reports, so both engines speak the same names.
  */
-import { type CommentScoreInput, Native } from "@decorum/domain"
+import { type CommentScoreInput, Fallacies, Native } from "@decorum/domain"
 import { Schema } from "effect"
 import { block, DATA_RULE, type Prompt, renderArticle } from "./Prompt.js"
 
@@ -15,7 +17,7 @@ const REWRITE = "A better wording of the quoted part that keeps the commenter's 
 export const Answer = Schema.Struct({
   // The wire's `explanation` is `explanation_and_suggestions` again: the model writes it once.
   logical_fallacies: Schema.Array(Schema.Struct({
-    fallacy_name: Text("The fallacy's common name, e.g. ad hominem, straw man, false dilemma."),
+    fallacy_name: Text(`The fallacy's name, one of: ${Fallacies.fallacyNames.join(", ")}.`),
     quoted_logical_fallacy_example: Text("The exact words of the comment that commit the fallacy, copied verbatim."),
     explanation_and_suggestions: OptionalText("Why this is a fallacy, and how the commenter could make the point soundly."),
     suggested_rewrite: OptionalText(REWRITE)
@@ -43,10 +45,17 @@ export const Answer = Schema.Struct({
 })
 export type Answer = typeof Answer.Type
 
+const FALLACY_TYPES = Fallacies.FallacyTypes.map((t) => {
+  const e = Fallacies.FallacyCatalogue[t]
+  return `  - ${e.name}: ${e.explanation}`
+}).join("\n")
+
 const SYSTEM = `You are the moderation assistant of a publication's comment section. You assess one reader comment in the context of the article it was posted under (and of the comment it replies to, when given), and you answer in the requested JSON structure.
 
 What to report:
-- logical_fallacies: clear fallacies in the commenter's own reasoning (ad hominem, straw man, false dilemma, slippery slope, hasty generalisation, whataboutism, appeal to authority or to emotion, circular reasoning, ...). Give the common name, the exact words that commit it, and in explanation_and_suggestions one or two sentences on why it is a fallacy and how the point could be made soundly. A strong opinion is not a fallacy.
+- logical_fallacies: clear fallacies in the commenter's own reasoning, named with one of these types:
+${FALLACY_TYPES}
+  Give the type's name exactly as written, the exact sentence or clause that commits it (one item per sentence; a second item only when another sentence shows a fallacy), and in explanation_and_suggestions one or two sentences on why it is a fallacy here and how the point could be made soundly. A strong opinion is not a fallacy.
 - objectionable_phrases: insults, slurs, harassment, threats, dehumanising language, profanity aimed at people. Say why in explanation.
 - negative_tone_phrases: sarcasm, contempt, condescension, dismissiveness or hostility that may hurt the conversation without being objectionable. Say why in explanation.
 - appears_low_effort: true only when the comment adds nothing to the discussion, such as "me too", "first", "+1", "this", a bare agreement or a lone emoji.
@@ -62,7 +71,7 @@ Rules:
 
 export const prompt: Prompt<CommentScoreInput, Answer, typeof Answer.Encoded> = {
   id: "comment-score",
-  version: "v1",
+  version: "v2",
   answer: Answer,
   maxTokens: 1500,
   messages: (input) => [

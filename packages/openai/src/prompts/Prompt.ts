@@ -17,7 +17,7 @@ export interface Prompt<Input, Answer, Encoded = unknown> {
   readonly maxTokens: number | ((input: Input) => number)
 }
 
-/** `comment-score-v1`: the name that goes into provenance. */
+/** `comment-score-v2`: the name that goes into provenance. */
 export const promptTag = (prompt: { readonly id: string; readonly version: string }): string => `${prompt.id}-${prompt.version}`
 
 /** How much of an article's text goes into a prompt (its title, description and summary always do). */

@@ -1,0 +1,126 @@
+/**
+ * Fallacies in the comment score: which items the detector's analysis yields (`fallacyItems`, on
+ * hand-built analyses), and the shipped detector through the comment scorer: typed from the
+ * catalogue, quoting the one sentence that carries the fallacy, verbatim in any script or markup.
+ */
+import { CommentScorer } from "@decorum/core"
+import { Fallacies, Native } from "@decorum/domain"
+import { describe, expect, it, layer } from "@effect/vitest"
+import { Effect, Layer, Option, Schema } from "effect"
+import { mkdtempSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { fallacyItems } from "../../src/evaluators/FallacyItems.js"
+import { LocalEvaluators } from "../../src/evaluators/index.js"
+import type { FallacyAnalysis, FallacyUnit } from "../../src/FallacyModel.js"
+import * as LocalEngine from "../../src/LocalEngine.js"
+import { FallacyDetector, fallacyModelIn } from "../../src/models/FallacyDetector.js"
+import { TrainedModel } from "../../src/models/TrainedModel.js"
+import { article } from "./fixtures.js"
+
+const unit = (begin: number, end: number, drive: number, score: number, type: Fallacies.FallacyType): FallacyUnit => ({ begin, end, drive, score, type })
+const analysis = (score: number, type: Fallacies.FallacyType, units: ReadonlyArray<FallacyUnit>): FallacyAnalysis => ({
+  text: "x".repeat(100),
+  score,
+  threshold: 0,
+  type,
+  units
+})
+
+describe("fallacyItems", () => {
+  it("reports nothing below the threshold, however strong one sentence looks", () => {
+    expect(fallacyItems(analysis(-0.1, "slippery_slope", [unit(0, 10, 3, 5, "slippery_slope")]))).toEqual([])
+  })
+
+  it("quotes the unit that drives the comment's score, named by the comment's type", () => {
+    const items = fallacyItems(analysis(1, "false_dilemma", [unit(0, 10, 0.2, -1, "ad_hominem"), unit(11, 30, 0.9, -0.5, "slippery_slope"), unit(31, 40, 0.1, -2, "ad_hominem")]))
+    expect(items).toEqual([{ type: "false_dilemma", begin: 11, end: 30 }])
+  })
+
+  it("adds a fallacy only for another sentence that passes on its own with another type", () => {
+    const units = [unit(0, 10, 0.9, 2, "slippery_slope"), unit(11, 20, 0.5, 1.5, "slippery_slope"), unit(21, 30, 0.4, 1, "appeal_to_majority"), unit(31, 40, 0.3, -1, "ad_hominem")]
+    // below even odds on its own, a sentence adds nothing even when the threshold is lower
+    const low = { ...analysis(2, "slippery_slope", [...units.slice(0, 3), unit(31, 40, 0.3, -0.5, "ad_hominem")]), threshold: -1 }
+    expect(fallacyItems(low).map((i) => i.type)).toEqual(["slippery_slope", "appeal_to_majority"])
+    expect(fallacyItems(analysis(2, "slippery_slope", units))).toEqual([
+      { type: "slippery_slope", begin: 0, end: 10 },
+      { type: "appeal_to_majority", begin: 21, end: 30 }
+    ])
+  })
+})
+
+const decode = Schema.decodeUnknownSync(Native.CommentScore)
+const score = (comment: string) => Effect.flatMap(CommentScorer, (s) => s.score({ comment, article, replyTo: null }))
+const NAMES = new Set(Fallacies.fallacyNames)
+
+const SLOPE = "If we allow this bike lane, next they will close every road to cars and then nobody will be able to drive anywhere."
+const FACTS = "The council met on Tuesday. The minutes are online. The vote is next month."
+
+layer(LocalEvaluators.evaluators.pipe(Layer.provideMerge(Layer.merge(TrainedModel.layer, FallacyDetector.layer))))("comment scoring with the shipped fallacy detector", (it) => {
+  it.effect("reports a slippery slope from the catalogue, quoting only its sentence", () =>
+    Effect.gen(function*() {
+      const text = `I read the plan last night. ${SLOPE} The map is on page four.`
+      const r = decode((yield* score(text)).value)
+      expect(r.logical_fallacies.length).toBeGreaterThanOrEqual(1)
+      const f = r.logical_fallacies[0]!
+      expect(f.fallacy_name).toBe("Slippery slope")
+      expect(f.quoted_logical_fallacy_example).toBe(SLOPE)
+      expect(f.explanation).toBe(Fallacies.explainFallacy("slippery_slope"))
+      expect(f.explanation_and_suggestions).toBe(f.explanation)
+    }))
+
+  it.effect("reports nothing for plain statements of fact", () =>
+    Effect.gen(function*() {
+      const r = (yield* score(FACTS)).value
+      expect(r.logical_fallacies).toEqual([])
+    }))
+
+  it.effect("quotes verbatim, one sentence at most, in any script and in markup", () =>
+    Effect.gen(function*() {
+      const comments = [
+        `Café crème ☕️ is lovely 😀👍🏽. ${SLOPE} 東京の地図は四ページにあります。`,
+        `Noe\u0308l said so. ${SLOPE.replace("bike", "bïke")} 🚲🚲 e\u0301te\u0301.`,
+        `<p>Read <a href="https://example.org/plan?a=1&amp;b=2">the plan</a>.</p>\n<p>${SLOPE}</p>\n<b>Everyone agrees</b> &mdash; so it must be right.`,
+        `我认为这个计划很好。 ${SLOPE}`,
+        `Family first 👨‍👩‍👧‍👦! ${SLOPE}`
+      ]
+      for (const text of comments) {
+        const r = decode((yield* score(text)).value)
+        expect(r.logical_fallacies.length, text).toBeGreaterThanOrEqual(1)
+        const sentences = new Set<string>()
+        for (const f of r.logical_fallacies) {
+          const q = f.quoted_logical_fallacy_example
+          expect(text.includes(q), q).toBe(true)
+          expect(q.length).toBeLessThan(text.length)
+          expect(NAMES.has(f.fallacy_name)).toBe(true)
+          // lone surrogates would mean a quote cut inside a character
+          expect(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/u.test(q)).toBe(false)
+          sentences.add(q)
+        }
+        // more than one fallacy only from separate sentences
+        expect(sentences.size).toBe(r.logical_fallacies.length)
+        for (const q of [...r.objectionable_phrases.map((o) => o.quoted_objectionable_phrase), ...r.negative_tone_phrases.map((n) => n.quoted_negative_tone_phrase)]) {
+          expect(text.includes(q), q).toBe(true)
+        }
+      }
+    }))
+})
+
+const NATURE = "Herbal remedies are natural, so they are safer and better for you than any pill made in a lab."
+
+describe("the local engine's comment scorer", () => {
+  const scoreWith = (options: Parameters<typeof LocalEngine.layer>[0]) =>
+    Effect.runPromise(Effect.provide(score(`My aunt swears by them. ${NATURE}`), LocalEngine.layer(options)))
+
+  it("reports fallacies from the shipped detector, which finds what no pattern names", async () => {
+    const r = (await scoreWith({})).value
+    expect(r.logical_fallacies.map((f) => [f.fallacy_name, f.quoted_logical_fallacy_example])).toContainEqual(["Appeal to nature", NATURE])
+  })
+
+  it("falls back to the patterns on the cue model, and for a models directory without fallacy.json", async () => {
+    const r = (await scoreWith({ model: "lexicon" })).value
+    expect(r.logical_fallacies.map((f) => f.fallacy_name)).not.toContain("Appeal to nature")
+    const empty = mkdtempSync(join(tmpdir(), "decorum-no-fallacy-"))
+    expect(Option.isNone(fallacyModelIn(empty))).toBe(true)
+  })
+})

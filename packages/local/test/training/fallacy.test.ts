@@ -1,0 +1,160 @@
+/**
+ * The fallacy detector's training code on small fixtures of its own (no ../shared): the label
+ * mapping onto the catalogue, CoCoLoFa's split by article, the F1 threshold, and a detector
+ * trained, quantised and read back by the runtime exactly as shipped.
+ */
+import { splitSentences } from "@decorum/core"
+import { describe, expect, it } from "vitest"
+import { commentVector, FallacyFeaturizer, MAX_UNIT, units } from "../../src/internal/fallacy/features.js"
+import { decodeWeights } from "../../src/internal/model/format.js"
+import { bestF1Threshold, detection, FALLACY_DEFAULTS, splitOf, trainFallacy, weightsOf } from "../../training/fallacy.js"
+import { type FallacyRow, typeOfLabel } from "../../training/fallacyData.js"
+
+/** Every label the training corpora use (their SOURCE.md), with the catalogue type it must map to. */
+const CORPUS_LABELS: ReadonlyArray<readonly [string, string | undefined]> = [
+  // CoCoLoFa
+  ["appeal to authority", "appeal_to_authority"], ["appeal to majority", "appeal_to_majority"], ["appeal to nature", "appeal_to_nature"],
+  ["appeal to tradition", "appeal_to_tradition"], ["appeal to worse problems", "appeal_to_worse_problems"], ["false dilemma", "false_dilemma"],
+  ["hasty generalization", "hasty_generalization"], ["slippery slope", "slippery_slope"],
+  // Argotario
+  ["Appeal to Emotion", "appeal_to_emotion"], ["Red Herring", "red_herring"], ["Ad Hominem", "ad_hominem"],
+  ["Irrelevant Authority", "appeal_to_authority"], ["Hasty Generalization", "hasty_generalization"],
+  // LOGIC / LogicClimate
+  ["faulty generalization", "hasty_generalization"], ["ad hominem", "ad_hominem"], ["false causality", "false_cause"], ["ad populum", "appeal_to_majority"],
+  ["circular reasoning", "circular_reasoning"], ["appeal to emotion", "appeal_to_emotion"], ["fallacy of logic", undefined],
+  ["fallacy of relevance", "red_herring"], ["intentional", undefined], ["fallacy of credibility", "appeal_to_authority"],
+  ["fallacy of extension", "straw_man"], ["equivocation", "equivocation"],
+  // ElecDeb60to20 (categories and subcategories)
+  ["Appeal to Authority", "appeal_to_authority"], ["False Cause", "false_cause"], ["Slippery Slope", "slippery_slope"], ["Slogans", "appeal_to_emotion"],
+  ["Loaded Language", "appeal_to_emotion"], ["Flag waving", "appeal_to_emotion"], ["Appeal to pity", "appeal_to_emotion"], ["Without Evidence", undefined],
+  ["Appeal to fear", "appeal_to_emotion"], ["Popular Opinion", "appeal_to_majority"], ["Circumstantial Ad Hominem", "ad_hominem"],
+  ["False Authority", "appeal_to_authority"], ["Name-Calling/Labeling", "ad_hominem"], ["Tu quoque", "ad_hominem"],
+  // MAFALDA (evaluation)
+  ["causal oversimplification", "false_cause"], ["Appeal to Ridicule", "appeal_to_emotion"], ["straw man", "straw_man"], ["false analogy", "false_analogy"],
+  ["appeal to (false) authority", "appeal_to_authority"], ["guilt by association", "ad_hominem"], ["appeal to anger", "appeal_to_emotion"]
+]
+
+describe("fallacy labels", () => {
+  it("maps every corpus label onto the catalogue (or marks it untyped)", () => {
+    for (const [label, type] of CORPUS_LABELS) expect({ label, type: typeOfLabel(label) }).toEqual({ label, type })
+  })
+
+  it("refuses a label nobody mapped instead of dropping it silently", () => {
+    expect(() => typeOfLabel("moving the goalposts")).toThrow(/not mapped/)
+  })
+})
+
+const row = (text: string, fallacy: number, type?: FallacyRow["type"], source = "fixture", group = text): FallacyRow => ({
+  text, source, group, fallacy, label: type ?? "none", ...(type ? { type } : {})
+})
+
+describe("splits", () => {
+  it("keeps every comment of a CoCoLoFa article in one split, and other corpora in training", () => {
+    const groups = Array.from({ length: 60 }, (_, i) => `cocolofa:${i}`)
+    const seen = new Set<string>()
+    for (const g of groups) {
+      const a = splitOf(row("one", 0, undefined, "cocolofa", g))
+      const b = splitOf(row("another comment", 1, "slippery_slope", "cocolofa", g))
+      expect(a).toBe(b)
+      seen.add(a)
+    }
+    expect([...seen].sort()).toEqual(["dev", "test", "train"])
+    expect(splitOf(row("x", 1, "ad_hominem", "argotario", "cocolofa:1"))).toBe("train")
+  })
+})
+
+describe("bestF1Threshold", () => {
+  it("cuts where F1 is highest, between distinct scores", () => {
+    // positives at 0.9, 0.8, 0.3; negatives at 0.7, 0.1: best is all three positives (cut below 0.3)
+    const t = bestF1Threshold([0.9, 0.8, 0.7, 0.3, 0.1], [1, 1, 0, 1, 0])
+    expect(t.f1).toBeCloseTo((2 * 3) / (4 + 3), 10)
+    expect(t.threshold).toBeCloseTo(0.2, 10)
+    const d = detection([row("a", 1), row("b", 1), row("c", 0), row("d", 1), row("e", 0)], [0.9, 0.8, 0.7, 0.3, 0.1], [], t.threshold)
+    expect([d.precision, d.recall]).toEqual([0.75, 1])
+  })
+})
+
+const SLOPES = [
+  "If we let them build one tower, next they will cover the whole city in towers and nobody will see the sky.",
+  "Allow this fee today and tomorrow every service will cost double, then we will pay for breathing.",
+  "Once they ban plastic straws, next they will ban cars, then they will ban everything.",
+  "If students skip one class, soon they will skip school and then they will end up with no future."
+]
+const MAJORITY = [
+  "Everyone I know agrees with it, so it must be right.",
+  "Millions of people use this product, so it has to be good.",
+  "Most people believe the tax is fair, which proves it is fair.",
+  "The majority voted for it, so it cannot be a bad idea."
+]
+const PLAIN = [
+  "The council published the budget on Monday and the vote is next week.",
+  "The report lists three bus routes that will change in March.",
+  "I read the article and the figures on page two match last year's.",
+  "The library opens at nine and closes at six on weekdays.",
+  "Tickets cost four euros and children under six travel free.",
+  "The minister answered two questions about the hospital budget."
+]
+
+describe("trainFallacy", () => {
+  const rows = [
+    ...SLOPES.map((t) => row(t, 1, "slippery_slope")),
+    ...MAJORITY.map((t) => row(t, 1, "appeal_to_majority")),
+    ...PLAIN.map((t) => row(t, 0))
+  ]
+  const trained = trainFallacy(rows, { ...FALLACY_DEFAULTS, bits: 14, minTypeRows: 2 })
+  const w = weightsOf(trained, 0)
+  const analyse = (text: string) => w.analyse(text, splitSentences(text), undefined, true)
+
+  it("gives the detector and a head per type with enough rows, in one weight file", () => {
+    expect(trained.heads).toEqual(["fallacy", "appeal_to_majority", "slippery_slope"])
+    expect(w.types).toEqual(["appeal_to_majority", "slippery_slope"])
+  })
+
+  it("separates and types its training rows after quantisation", () => {
+    for (const t of SLOPES) expect(analyse(t)).toMatchObject({ type: "slippery_slope" })
+    for (const t of MAJORITY) expect(analyse(t)).toMatchObject({ type: "appeal_to_majority" })
+    const low = Math.max(...PLAIN.map((t) => analyse(t).score))
+    const high = Math.min(...[...SLOPES, ...MAJORITY].map((t) => analyse(t).score))
+    expect(high).toBeGreaterThan(low)
+  })
+
+  it("finds the sentence that drives the score in a longer comment", () => {
+    const text = `${PLAIN[0]} ${SLOPES[2]} ${PLAIN[3]}`
+    const a = analyse(text)
+    expect(a.units).toHaveLength(3)
+    const lead = a.units.reduce((x, y) => (y.drive > x.drive ? y : x))
+    expect(text.slice(lead.begin, lead.end)).toBe(SLOPES[2])
+    // shares add up to the comment's score above the bias
+    const sum = a.units.reduce((s, u) => s + u.drive, 0)
+    const bias = w.analyse("", []).score
+    expect(sum).toBeCloseTo(a.score - bias, 3)
+  })
+})
+
+describe("fallacy features", () => {
+  it("cut a very long sentence into verbatim clauses and keep short sentences whole", () => {
+    const long = `${"The plan, which the council published after months of consultation with residents, ".repeat(3)}will cost more than anyone said; and if we let it pass, next they will raise every fee in town.`
+    const text = `Short one. ${long}`
+    const parts = units(text, splitSentences(text))
+    expect(text.slice(parts[0]!.begin, parts[0]!.end)).toBe("Short one.")
+    expect(parts.length).toBeGreaterThan(2)
+    for (const p of parts.slice(1)) {
+      expect(p.end - p.begin).toBeLessThanOrEqual(MAX_UNIT)
+      expect(long.includes(text.slice(p.begin, p.end))).toBe(true)
+    }
+  })
+
+  it("score at runtime exactly what training fitted: the comment's vector times the weights", () => {
+    const rows = [...SLOPES.map((t) => row(t, 1, "slippery_slope")), ...MAJORITY.map((t) => row(t, 1, "appeal_to_majority")), ...PLAIN.map((t) => row(t, 0))]
+    const trained = trainFallacy(rows, { ...FALLACY_DEFAULTS, bits: 12, minTypeRows: 2 })
+    const table = decodeWeights(trained.bytes)
+    const f = new FallacyFeaturizer({ bits: 12, chars: FALLACY_DEFAULTS.chars })
+    const w = weightsOf(trained)
+    for (const text of [`${PLAIN[1]} ${SLOPES[0]} Everyone agrees.`, MAJORITY[2]!, "Ünïcödé 😀 test, 東京!"]) {
+      const v = commentVector(f.run(text, splitSentences(text)))
+      let z = table.bias[0]!
+      for (let k = 0; k < v.slots.length; k++) z += table.weights[v.slots[k]! * table.labels]! * v.values[k]!
+      expect(w.analyse(text, splitSentences(text)).score).toBeCloseTo(z, 4)
+    }
+  })
+})
