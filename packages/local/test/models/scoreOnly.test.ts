@@ -40,6 +40,18 @@ describe("ModelSet.score", () => {
     }
   })
 
+  it("gives the same numbers past the gathered tables' limit (every trained label alone, then in pairs)", () => {
+    const trained = all.filter((l) => set.entry(l)?.kind === "trained")
+    const pairs = trained.map((l, i) => [l, trained[(i + 3) % trained.length]!] as const)
+    for (const labels of [...trained.map((l) => [l]), ...pairs]) {
+      for (const text of TEXTS.slice(0, 60)) {
+        const fast = set.score(text, labels)
+        const full = set.predict(set.analyse(text), labels)
+        for (const label of labels) expect(Object.is(fast[label], full[label]), `${label} of ${JSON.stringify(text)}`).toBe(true)
+      }
+    }
+  })
+
   it("leaves an analysis made before it untouched (shared scratch buffers)", () => {
     const first = set.analyse(TEXTS[5]!)
     const before = set.predict(first, all)
