@@ -102,8 +102,10 @@ export class Featurizer {
   // small open-addressing table (slot -> position), cleared by generation stamps; sized to the
   // text so that it stays in cache. Entry h is `table[3h]` (stamp), `table[3h + 1]` (slot),
   // `table[3h + 2]` (position): one probe reads one cache line.
-  private table: Int32Array = new Int32Array(3 * 4096)
-  private tableSize = 4096
+  private table: Int32Array = new Int32Array(3 * 1024)
+  private tableSize = 1024
+  /** Tables by size (a short text gets a small one, which stays in the L1 cache). */
+  private tables = new Map<number, Int32Array>([[1024, this.table]])
   private generation = 0
   private blockOf: Uint8Array = new Uint8Array(1024)
   private count: Float32Array = new Float32Array(1024)
@@ -186,6 +188,25 @@ export class Featurizer {
     }
     this.table = table
     this.tableSize = size
+    this.tables.set(size, table)
+  }
+
+  /**
+   * Picks the table for a text of `length` UTF-16 units: about three slots per character (a text
+   * has at most a few features per character; the table grows when half full). Which table is
+   * used changes nothing but speed: positions are given in order of first occurrence.
+   */
+  private pickTable(length: number) {
+    let size = 1024
+    while (size < 3 * length && size < 1 << 16) size *= 2
+    if (size === this.tableSize) return
+    let table = this.tables.get(size)
+    if (table === undefined) {
+      table = new Int32Array(3 * size)
+      this.tables.set(size, table)
+    }
+    this.table = table
+    this.tableSize = size
   }
 
   private growOcc() {
@@ -201,9 +222,11 @@ export class Featurizer {
     this.nnz = 0
     this.generation = (this.generation + 1) | 0
     if (this.generation === 0) {
-      this.table.fill(0)
+      // stamps start over: no table may hold a stamp of the generations to come
+      for (const table of this.tables.values()) table.fill(0)
       this.generation = 1
     }
+    this.pickTable(text.length)
     const norm = this.normalizer
     const n = norm.run(text)
     const tokens = norm.tokens
