@@ -192,13 +192,13 @@ export class Featurizer {
   }
 
   /**
-   * Picks the table for a text of `length` UTF-16 units: about three slots per character (a text
-   * has at most a few features per character; the table grows when half full). Which table is
-   * used changes nothing but speed: positions are given in order of first occurrence.
+   * Picks the table for a text of `length` UTF-16 units: five slots per character (English text
+   * has about two distinct features per character, and the table grows when half full). Which
+   * table is used changes nothing but speed: positions are given in order of first occurrence.
    */
   private pickTable(length: number) {
     let size = 1024
-    while (size < 3 * length && size < 1 << 16) size *= 2
+    while (size < 5 * length && size < 1 << 16) size *= 2
     if (size === this.tableSize) return
     let table = this.tables.get(size)
     if (table === undefined) {
