@@ -61,6 +61,8 @@ export interface ScoreSummary {
   readonly skipped: number
   /** Scoring time, from the moment every worker was ready. */
   readonly seconds: number
+  /** CPU time of the process (all threads) while scoring. */
+  readonly cpuSeconds: number
   /** Time spent starting the workers and loading their models. */
   readonly startupSeconds: number
 }
@@ -505,9 +507,10 @@ export const score = async (options: ScoreOptions): Promise<ScoreSummary> => {
   const write = (chunk: string) => (out.write(chunk) ? Promise.resolve() : new Promise<void>((resolve) => out.once("drain", () => resolve())))
   if (outputCsv && !appending) await write([ "id", ...attributes, "model", "error" ].join(",") + "\n")
 
+  // (Loading the models may start synchronously, inside the scorer's construction.)
+  const launched = performance.now()
   const scorer = workers === 1 ? inlineScorer(attributes) : workerScorer(workers, attributes, options.workerEntry ?? process.argv[1]!)
   const isTty = "isTTY" in stderr && stderr.isTTY === true
-  const launched = performance.now()
   try {
     await scorer.ready
   } catch (error) {
@@ -516,6 +519,7 @@ export const score = async (options: ScoreOptions): Promise<ScoreSummary> => {
   }
   // The rate counts from here: model loading is reported apart.
   const started = performance.now()
+  const cpuAtStart = process.cpuUsage()
   let done = 0
   let scored = 0
   let failed = 0
@@ -616,8 +620,12 @@ export const score = async (options: ScoreOptions): Promise<ScoreSummary> => {
     stderr.write("\n")
   }
   const rate = seconds > 0 ? done / seconds : 0
+  // CPU time of the whole process (every thread) while scoring: on a shared machine, rows per
+  // CPU-second says more than rows per second.
+  const cpu = process.cpuUsage(cpuAtStart)
+  const cpuSeconds = (cpu.user + cpu.system) / 1e6
   stderr.write(
-    `Scored ${formatCount(scored)} rows${failed > 0 ? `, ${formatCount(failed)} could not be scored` : ""}${skipped > 0 ? `, ${formatCount(skipped)} skipped (already in the output)` : ""} in ${seconds.toFixed(1)} s (${formatCount(rate)} rows/s, ${workers} worker${workers === 1 ? "" : "s"}, after ${((started - launched) / 1000).toFixed(1)} s loading models)${options.output ? ` -> ${options.output}` : ""}\n`
+    `Scored ${formatCount(scored)} rows${failed > 0 ? `, ${formatCount(failed)} could not be scored` : ""}${skipped > 0 ? `, ${formatCount(skipped)} skipped (already in the output)` : ""} in ${seconds.toFixed(1)} s (${formatCount(rate)} rows/s, ${workers} worker${workers === 1 ? "" : "s"}, ${cpuSeconds.toFixed(1)} s CPU, after ${((started - launched) / 1000).toFixed(1)} s loading models)${options.output ? ` -> ${options.output}` : ""}\n`
   )
-  return { rows: done, scored, failed, skipped, seconds, startupSeconds: (started - launched) / 1000 }
+  return { rows: done, scored, failed, skipped, seconds, cpuSeconds, startupSeconds: (started - launched) / 1000 }
 }

@@ -1,7 +1,8 @@
 /**
  * `npm run bench:score`: comments per second of `decorum score` on one file, with 1 worker and with
  * N (default: one per core), three attributes, as the command's own summary line reports them
- * (wall time from the start of scoring, worker start-up included).
+ * (wall time and CPU time of every thread from the moment every worker had loaded its models),
+ * with the one-minute load average before and after each run: the machine may be shared.
  *
  * The file is generated: BENCH_ROWS (default 100,000) comments of typical forum length, built
  * deterministically from sentence fragments (some polite, some rude), as CSV with an id column.
@@ -10,7 +11,7 @@
  */
 import { spawn } from "node:child_process"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
-import { availableParallelism, tmpdir } from "node:os"
+import { availableParallelism, loadavg, tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { benchComments } from "./comments.js"
@@ -43,8 +44,9 @@ const main = async () => {
     generate(input)
     console.log(`${rows.toLocaleString("en-US")} generated comments, attributes ${attributes}.\n`)
     for (const n of [...new Set([1, workers])]) {
+      const before = loadavg()[0]!.toFixed(1)
       const line = await run(input, join(dir, `scores-${n}.jsonl`), n)
-      console.log(`--workers ${n}: ${line}`)
+      console.log(`--workers ${n}: ${line} [load average ${before} before, ${loadavg()[0]!.toFixed(1)} after]`)
     }
   } finally {
     rmSync(dir, { recursive: true, force: true })
