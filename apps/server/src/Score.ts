@@ -161,7 +161,37 @@ export const makeBatchScorer = async (attributes: ReadonlyArray<string>): Promis
   }
 }
 
-/** One batch for a worker: the texts, and the rows' ids and lines (to write the output rows). */
+/**
+ * A batch's results as they travel back from a worker: row i's scores are
+ * `scores[i * attributes .. (i + 1) * attributes]`; `model` is every row's model (one string when
+ * they agree, as they do unless an LLM engine falls back); `errors` is null when every row was
+ * scored. A typed array and a few strings clone far cheaper than an object per row.
+ */
+export interface PackedResults {
+  readonly scores: Float64Array
+  readonly model: string | ReadonlyArray<string>
+  readonly errors: ReadonlyArray<string | null> | null
+}
+
+export const pack = (results: ReadonlyArray<RowResult>, attributes: number): PackedResults => {
+  const scores = new Float64Array(results.length * attributes)
+  let errors: Array<string | null> | null = null
+  let model: string | Array<string> | undefined
+  results.forEach((r, i) => {
+    if ("error" in r) {
+      errors ??= results.map(() => null)
+      errors[i] = r.error
+      scores.fill(Number.NaN, i * attributes, (i + 1) * attributes)
+      return
+    }
+    for (let k = 0; k < attributes; k++) scores[i * attributes + k] = r.scores[k]!
+    if (model === undefined) model = r.model
+    else if (typeof model === "string" && model !== r.model) model = results.map((x) => ("model" in x ? x.model : ""))
+  })
+  return { scores, model: model ?? "", errors }
+}
+
+/** One batch for a worker. */
 interface BatchMessage {
   readonly seq: number
   readonly texts: ReadonlyArray<string>
@@ -170,12 +200,14 @@ interface BatchMessage {
 /** The body of a worker thread: scores the batches it is sent until it is told to stop. */
 export const runWorker = async (port: import("node:worker_threads").MessagePort) => {
   let scorer: BatchScorer | undefined
+  let width = 0
   port.on("message", (message: { attributes: ReadonlyArray<string> } | BatchMessage | "stop") => {
     if (message === "stop") {
       void (scorer?.close() ?? Promise.resolve()).then(() => port.close())
       return
     }
     if ("attributes" in message) {
+      width = message.attributes.length
       makeBatchScorer(message.attributes).then(
         (made) => {
           scorer = made
@@ -186,7 +218,7 @@ export const runWorker = async (port: import("node:worker_threads").MessagePort)
       return
     }
     scorer!.score(message.texts).then(
-      (results) => port.postMessage({ seq: message.seq, results }),
+      (results) => port.postMessage({ seq: message.seq, results: pack(results, width) }),
       (error) => port.postMessage({ seq: message.seq, failure: String(error) })
     )
   })
@@ -195,7 +227,7 @@ export const runWorker = async (port: import("node:worker_threads").MessagePort)
 interface Scorer {
   /** Resolves once every worker has loaded its models. */
   readonly ready: Promise<void>
-  readonly score: (seq: number, texts: ReadonlyArray<string>) => Promise<ReadonlyArray<RowResult>>
+  readonly score: (seq: number, texts: ReadonlyArray<string>) => Promise<PackedResults>
   readonly close: () => Promise<void>
 }
 
@@ -203,13 +235,13 @@ const inlineScorer = (attributes: ReadonlyArray<string>): Scorer => {
   const made = makeBatchScorer(attributes)
   return {
     ready: made.then(() => undefined),
-    score: (_seq, texts) => made.then((s) => s.score(texts)),
+    score: (_seq, texts) => made.then((s) => s.score(texts)).then((results) => pack(results, attributes.length)),
     close: () => made.then((s) => s.close(), () => undefined)
   }
 }
 
 const workerScorer = (count: number, attributes: ReadonlyArray<string>, entry: string | URL): Scorer => {
-  const pending = new Map<number, { resolve: (r: ReadonlyArray<RowResult>) => void; reject: (e: Error) => void }>()
+  const pending = new Map<number, { resolve: (r: PackedResults) => void; reject: (e: Error) => void }>()
   const load: Array<number> = []
   const started: Array<Promise<void>> = []
   const workers = Array.from({ length: count }, (_, i) => {
@@ -221,7 +253,7 @@ const workerScorer = (count: number, attributes: ReadonlyArray<string>, entry: s
       worker.once("error", reject)
       worker.once("exit", (code) => reject(new Error(`a worker exited with ${code} before it was ready`)))
     }))
-    worker.on("message", (message: "ready" | { seq: number; results?: ReadonlyArray<RowResult>; failure?: string }) => {
+    worker.on("message", (message: "ready" | { seq: number; results?: PackedResults; failure?: string }) => {
       if (message === "ready") return
       const waiting = pending.get(message.seq)
       if (!waiting) return
@@ -543,25 +575,28 @@ export const score = async (options: ScoreOptions): Promise<ScoreSummary> => {
     }
     reported++
   }
-  const render = (row: Row, result: RowResult | undefined): string => {
-    const error = "error" in row ? row.error : result !== undefined && "error" in result ? result.error : undefined
+  /** Row `row`'s output line; `j` is its place among the batch's scored texts. */
+  const render = (row: Row, packed: PackedResults, j: number): string => {
+    const error = "error" in row ? row.error : packed.errors?.[j] ?? undefined
     if (error !== undefined) {
       report(row, error)
       return outputCsv
         ? [csvCell(row.id), ...attributes.map(() => ""), "", csvCell(error)].join(",") + "\n"
         : JSON.stringify({ id: row.id, line: row.line, error }) + "\n"
     }
-    const ok = result as { scores: ReadonlyArray<number>; model: string }
     scored++
-    if (outputCsv) return [csvCell(row.id), ...ok.scores.map(String), csvCell(ok.model), ""].join(",") + "\n"
+    const K = attributes.length
+    const model = typeof packed.model === "string" ? packed.model : packed.model[j]!
+    if (outputCsv) return [csvCell(row.id), ...Array.from(packed.scores.subarray(j * K, (j + 1) * K), String), csvCell(model), ""].join(",") + "\n"
     // What JSON.stringify({ id, [attribute]: score..., model }) writes, without the object.
     let line = `{"id":${JSON.stringify(row.id)}`
-    for (let i = 0; i < attributes.length; i++) {
-      const v = ok.scores[i]!
-      line += `,${jsonKeys[i]}:${Number.isFinite(v) ? String(v) : "null"}`
+    for (let k = 0; k < K; k++) {
+      const v = packed.scores[j * K + k]!
+      line += `,${jsonKeys[k]}:${Number.isFinite(v) ? String(v) : "null"}`
     }
-    return `${line},"model":${JSON.stringify(ok.model)}}\n`
+    return `${line},"model":${JSON.stringify(model)}}\n`
   }
+  const NONE: PackedResults = { scores: new Float64Array(0), model: "", errors: null }
   const jsonKeys = attributes.map((a) => JSON.stringify(a))
 
   // Batches go out as they fill and come back in any order; rows are written in input order.
@@ -570,19 +605,13 @@ export const score = async (options: ScoreOptions): Promise<ScoreSummary> => {
   let seq = 0
   const dispatch = (batch: Array<Row>) => {
     const texts: Array<string> = []
-    const slots: Array<number> = []
-    batch.forEach((row, i) => {
-      if ("text" in row) {
-        slots.push(i)
-        texts.push(row.text)
-      }
-    })
-    const results = texts.length === 0 ? Promise.resolve([] as ReadonlyArray<RowResult>) : scorer.score(seq++, texts)
-    inFlight.push(results.then((scoredRows) => {
-      const byRow = new Map<number, RowResult>()
-      slots.forEach((slot, j) => byRow.set(slot, scoredRows[j]!))
+    for (const row of batch) if ("text" in row) texts.push(row.text)
+    const results = texts.length === 0 ? Promise.resolve(NONE) : scorer.score(seq++, texts)
+    inFlight.push(results.then((packed) => {
+      // The scored texts come back in order: the j-th row with a text has the j-th result.
       let chunk = ""
-      batch.forEach((row, i) => (chunk += render(row, byRow.get(i))))
+      let j = 0
+      for (const row of batch) chunk += "text" in row ? render(row, packed, j++) : render(row, NONE, -1)
       done += batch.length
       return chunk
     }))
