@@ -106,6 +106,8 @@ export class Featurizer {
   private tableSize = 1024
   /** Tables by size (a short text gets a small one, which stays in the L1 cache). */
   private tables = new Map<number, Int32Array>([[1024, this.table]])
+  /** The largest table size so far (at least 4,096), for long texts. */
+  private largest = 4096
   private generation = 0
   private blockOf: Uint8Array = new Uint8Array(1024)
   private count: Float32Array = new Float32Array(1024)
@@ -189,16 +191,20 @@ export class Featurizer {
     this.table = table
     this.tableSize = size
     this.tables.set(size, table)
+    this.largest = Math.max(this.largest, size)
   }
 
   /**
    * Picks the table for a text of `length` UTF-16 units: five slots per character (English text
-   * has about two distinct features per character, and the table grows when half full). Which
-   * table is used changes nothing but speed: positions are given in order of first occurrence.
+   * has about two distinct features per character, and the table grows when half full) for a
+   * short text; for a long one (over 800 characters), the largest table so far, as a text's
+   * distinct features grow more slowly than its length. Which table is used changes nothing but
+   * speed: positions are given in order of first occurrence.
    */
   private pickTable(length: number) {
     let size = 1024
-    while (size < 5 * length && size < 1 << 16) size *= 2
+    while (size < 5 * length && size < 4096) size *= 2
+    if (size === 4096) size = this.largest
     if (size === this.tableSize) return
     let table = this.tables.get(size)
     if (table === undefined) {
