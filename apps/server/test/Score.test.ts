@@ -8,7 +8,8 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { PassThrough } from "node:stream"
 import { afterAll, describe, expect, it } from "vitest"
-import { CsvParser, progressLine, score } from "../src/Score.js"
+import { ManagedRuntime } from "effect"
+import { makeBatchScorer, MAX_RECORD_CHARS, progressLine, score, scoreBatch, scorerLayer } from "../src/Score.js"
 import { runCliAsync, startServe, stop } from "./process.js"
 
 const dir = mkdtempSync(join(tmpdir(), "decorum-score-"))
@@ -64,7 +65,7 @@ describe("decorum score", () => {
     } finally {
       await stop(server)
     }
-  }, 60_000)
+  }, 120_000)
 
   it("reports rows it cannot score with their line numbers and writes them with an error", async () => {
     const input = join(dir, "bad.csv")
@@ -120,23 +121,93 @@ describe("decorum score", () => {
     const column = await runCliAsync(["score", input])
     expect(column.code).toBe(2)
     expect(column.stderr).toContain("no \"text\" column")
-  }, 30_000)
+  }, 60_000)
 })
 
-describe("CsvParser", () => {
-  it("splits records across chunk boundaries, with quoted commas, doubled quotes and newlines", () => {
-    const text = `id,text\r\n1,"a, ""b""\nc"\n2,plain\n3,"end"`
-    for (let cut = 1; cut < text.length; cut++) {
-      const parser = new CsvParser()
-      const records = [...parser.push(text.slice(0, cut)), ...parser.push(text.slice(cut)), ...parser.end()]
-      expect(records, `cut at ${cut}`).toEqual([
-        { line: 1, fields: ["id", "text"] },
-        { line: 2, fields: ["1", "a, \"b\"\nc"] },
-        { line: 4, fields: ["2", "plain"] },
-        { line: 5, fields: ["3", "end"] }
-      ])
+/** Deterministic varied comments: plain, abusive, obfuscated, Unicode, long, empty and too long. */
+const variedComments = (): Array<string> => {
+  let seed = 11
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648
+  const words = ["you", "idiot", "not", "stupid", "thanks", "f*ck", "sh1t", "i d i o t", "ｉｄｉｏｔ", "іdіоt", "I will hurt you", "muslims", "vermin",
+    "http://x.example/a", "12345", "!!!", "\n", "😀", "naïve", "z̷a̷l̷g̷o̷", "\u0000", "<b>bold</b>", "STOP", "great", "article", "but", "never"]
+  const out = [...TEXTS, "", "   ", "\n\t", "x".repeat(20_480), "x".repeat(20_481), "You idiot. ".repeat(1800)]
+  for (let i = 0; i < 200; i++) out.push(Array.from({ length: 1 + Math.floor(next() * 30) }, () => words[Math.floor(next() * words.length)]!).join(" "))
+  return out
+}
+
+describe("the batch scorer", () => {
+  it("gives Analyze.analyze's results (scores bit for bit, models, error messages) for varied comments", async () => {
+    const attributes = ["TOXICITY", "INSULT", "THREAT", "TOXICITY_EXPERIMENTAL", "SPAM"]
+    const texts = variedComments()
+    const fast = await makeBatchScorer(attributes)
+    const runtime = ManagedRuntime.make(scorerLayer)
+    try {
+      const expected = await runtime.runPromise(scoreBatch(texts, attributes))
+      const actual = await fast.score(texts)
+      expect(actual).toEqual(expected)
+      expect(expected.filter((r) => "error" in r).length).toBe(4)
+      actual.forEach((r, i) => {
+        const e = expected[i]!
+        if ("scores" in r && "scores" in e) r.scores.forEach((v, k) => expect(Object.is(v, e.scores[k]), texts[i]).toBe(true))
+      })
+    } finally {
+      await fast.close()
+      await runtime.dispose()
     }
-  })
+  }, 60_000)
+})
+
+describe("decorum score on hostile files", () => {
+  it("reports each bad CSV row with its line and scores the rest: unterminated quote, over-long line, invalid UTF-8, NUL, missing and too many columns", async () => {
+    const input = join(dir, "hostile.csv")
+    const parts: Array<Buffer> = [
+      Buffer.from("id,text\n"),
+      Buffer.from("a,fine\n"), // line 2
+      Buffer.from(`b,${"y".repeat(MAX_RECORD_CHARS + 10)}\n`), // line 3: longer than the bound
+      Buffer.from("c,"), Buffer.from([0xff, 0xfe, 0x41]), Buffer.from("\n"), // line 4: not UTF-8
+      Buffer.from("d,nul \u0000 inside\n"), // line 5: a NUL is a character like any other
+      Buffer.from("e\n"), // line 6: no text column
+      Buffer.from(`f,${",".repeat(5000)}\n`), // line 7: too many fields
+      Buffer.from("g,\"still fine\"\n"), // line 8
+      Buffer.from("h,\"never closed\n"), // line 9: an unterminated quote
+      Buffer.from("i,after the quote\n") // line 10: read again
+    ]
+    writeFileSync(input, Buffer.concat(parts))
+    const output = join(dir, "hostile.jsonl")
+    const err = captured()
+    const summary = await score({ input, output, workers: 1, stderr: err.stream })
+    const rows = jsonLines(output)
+    expect(rows.map((r) => [r["id"], r["line"] ?? null, r["error"] === undefined ? "scored" : "error"])).toEqual([
+      ["a", null, "scored"],
+      ["3", 3, "error"],
+      ["c", 4, "error"],
+      ["d", null, "scored"],
+      ["e", 6, "error"],
+      ["7", 7, "error"],
+      ["g", null, "scored"],
+      ["9", 9, "error"],
+      ["i", null, "scored"]
+    ])
+    expect(summary).toMatchObject({ rows: 9, scored: 4, failed: 5 })
+    expect(rows[2]!["error"]).toBe("the text is not valid UTF-8")
+    for (const line of [3, 4, 6, 7, 9]) expect(err.text()).toContain(`line ${line} `)
+    expect(err.text()).toContain("a quoted field is never closed")
+  }, 30_000)
+
+  it("reports an over-long or broken JSON line with its line number and scores the rest", async () => {
+    const stdin = new PassThrough()
+    stdin.end(`{"id":1,"text":"ok"}\n{"id":2,"text":"${"z".repeat(MAX_RECORD_CHARS + 1)}"}\n{"id":3,"text":\n{"id":4,"text":"fine"}`)
+    const stdout = captured()
+    const summary = await score({ input: "-", stdin, stdout: stdout.stream, stderr: captured().stream, workers: 1 })
+    const rows = stdout.text().trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>)
+    expect(rows.map((r) => [r["id"], r["error"] ?? "scored"])).toEqual([
+      ["1", "scored"],
+      ["2", `the line is longer than ${MAX_RECORD_CHARS.toLocaleString("en-US")} characters`],
+      ["3", "not valid JSON"],
+      ["4", "scored"]
+    ])
+    expect(summary).toMatchObject({ scored: 2, failed: 2 })
+  }, 30_000)
 })
 
 describe("progressLine", () => {

@@ -40,6 +40,12 @@ export interface AttributeModelService {
   /** Probabilities in [0, 1] for the requested labels. Synchronous and fast: this is the hot path. */
   readonly predict: (analysis: TextAnalysis, labels: ReadonlyArray<ModelLabel>) => Readonly<Partial<Record<ModelLabel, number>>>
   /**
+   * The same probabilities as `predict(analyse(text), labels)`, bit for bit, when nothing else of
+   * the analysis is needed (no explanation): a model set may skip the work explanations need.
+   * Optional; callers fall back to `predict(analyse(text), labels)`.
+   */
+  readonly score?: (text: string, labels: ReadonlyArray<ModelLabel>) => Readonly<Partial<Record<ModelLabel, number>>>
+  /**
    * The spans that drove a label's score, strongest first, at most `limit`. Every span is a
    * verbatim slice of `analysis.text`.
    */

@@ -13,6 +13,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { parseCsv } from "../Csv.js"
 
 const here = dirname(fileURLToPath(import.meta.url))
 const root = join(here, "..", "..", "..", "..")
@@ -26,42 +27,9 @@ interface Row {
   readonly label: boolean
 }
 
-/** A small RFC 4180 reader (quoted fields, doubled quotes, newlines in quotes). */
-const parseDelimited = (text: string, sep: string): Array<Array<string>> => {
-  const rows: Array<Array<string>> = []
-  let row: Array<string> = []
-  let field = ""
-  let quoted = false
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!
-    if (quoted) {
-      if (c === "\"") {
-        if (text[i + 1] === "\"") {
-          field += "\""
-          i++
-        } else quoted = false
-      } else field += c
-    } else if (c === "\"" && field === "") quoted = true
-    else if (c === sep) {
-      row.push(field)
-      field = ""
-    } else if (c === "\n" || c === "\r") {
-      if (c === "\r" && text[i + 1] === "\n") i++
-      row.push(field)
-      rows.push(row)
-      row = []
-      field = ""
-    } else field += c
-  }
-  if (field !== "" || row.length > 0) {
-    row.push(field)
-    rows.push(row)
-  }
-  return rows
-}
-
 const table = (file: string, sep: string) => {
-  const [header, ...rows] = parseDelimited(readFileSync(file, "utf8"), sep)
+  // Records the reader refuses (over-long, unterminated quote) and rows of another width are left out.
+  const [header, ...rows] = parseCsv(readFileSync(file, "utf8"), { separator: sep, maxRecordChars: 1 << 24 }).flatMap((r) => ("fields" in r ? [r.fields] : []))
   return rows.filter((r) => r.length === header!.length).map((r) => Object.fromEntries(header!.map((h, i) => [h, r[i]!])))
 }
 

@@ -1,7 +1,8 @@
 /**
  * `npm run bench:score`: comments per second of `decorum score` on one file, with 1 worker and with
  * N (default: one per core), three attributes, as the command's own summary line reports them
- * (wall time from the start of scoring, worker start-up included).
+ * (wall time and CPU time of every thread from the moment every worker had loaded its models),
+ * with the one-minute load average before and after each run: the machine may be shared.
  *
  * The file is generated: BENCH_ROWS (default 100,000) comments of typical forum length, built
  * deterministically from sentence fragments (some polite, some rude), as CSV with an id column.
@@ -10,49 +11,18 @@
  */
 import { spawn } from "node:child_process"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
-import { availableParallelism, tmpdir } from "node:os"
+import { availableParallelism, loadavg, tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { benchComments } from "./comments.js"
 
 const rows = Number(process.env["BENCH_ROWS"] ?? 100_000)
 const workers = Number(process.env["BENCH_WORKERS"] ?? availableParallelism())
 const attributes = process.env["BENCH_ATTRIBUTES"] ?? "TOXICITY,INSULT,PROFANITY"
 const bin = join(dirname(fileURLToPath(import.meta.url)), "..", "bin.js")
 
-const OPENINGS = [
-  "I think the council is wrong about the library budget",
-  "Thanks for writing this, it was really helpful",
-  "This is the dumbest thing I have read all week",
-  "Has anyone checked the numbers in the second table",
-  "My neighbour said the same thing at the meeting",
-  "You clearly have no idea what you are talking about",
-  "Great photos, the bridge looks amazing at night",
-  "Honestly the referee ruined the whole match"
-]
-const MIDDLES = [
-  "and frankly the plan is a stupid waste of money",
-  "because the report leaves out the cost of maintenance",
-  "so I would like to see the sources before I believe it",
-  "but the comments here are full of idiots as usual",
-  "which is why I stopped reading this paper years ago",
-  "and I hope the mayor reads it before the vote",
-  "although the article could have been shorter",
-  "and whoever wrote this should be ashamed of themselves"
-]
-const ENDINGS = [".", "!", "?", "... just saying.", ". Shut up already.", ". Well done!", ". What a joke.", ". Cheers."]
-
-/** A deterministic pseudo-random sequence, so every run scores the same file. */
-const lcg = (seed: number) => () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648
-
 const generate = (path: string) => {
-  const next = lcg(13)
-  const pick = <A>(xs: ReadonlyArray<A>) => xs[Math.floor(next() * xs.length)]!
-  const lines = ["id,text"]
-  for (let i = 0; i < rows; i++) {
-    const sentences = 1 + Math.floor(next() * 3)
-    const text = Array.from({ length: sentences }, () => `${pick(OPENINGS)} ${pick(MIDDLES)}${pick(ENDINGS)}`).join(" ")
-    lines.push(`${i},"${text.replace(/"/g, "\"\"")} (#${i})"`)
-  }
+  const lines = ["id,text", ...benchComments(rows).map((text, i) => `${i},"${text.replace(/"/g, "\"\"")}"`)]
   writeFileSync(path, lines.join("\n") + "\n")
 }
 
@@ -74,8 +44,9 @@ const main = async () => {
     generate(input)
     console.log(`${rows.toLocaleString("en-US")} generated comments, attributes ${attributes}.\n`)
     for (const n of [...new Set([1, workers])]) {
+      const before = loadavg()[0]!.toFixed(1)
       const line = await run(input, join(dir, `scores-${n}.jsonl`), n)
-      console.log(`--workers ${n}: ${line}`)
+      console.log(`--workers ${n}: ${line} [load average ${before} before, ${loadavg()[0]!.toFixed(1)} after]`)
     }
   } finally {
     rmSync(dir, { recursive: true, force: true })

@@ -7,6 +7,7 @@ import { Perspective, type ScoreSuggestion } from "@decorum/domain"
 import { Args, Command, Options } from "@effect/cli"
 import { FileSystem } from "@effect/platform"
 import { Console, Effect, Either, Option } from "effect"
+import { DEFAULT_MAX_RECORD_CHARS, parseCsv } from "../Csv.js"
 import { accountOf, CommandFailure, db, email, group, typed, UsageError, withStore } from "./Shared.js"
 
 const CSV_COLUMNS = ["id", "created_at", "email", "community_id", "session_id", "client_token", "languages", "attribute", "value", "comment_text", "context_json"] as const
@@ -86,39 +87,6 @@ const exportCommand = Command.make(
 ).pipe(Command.withDescription("Export the score suggestions clients sent (comments:suggestscore)."))
 
 
-/** Splits CSV text into rows (RFC 4180: quoted fields, doubled quotes, line breaks inside quotes). */
-const csvRows = (text: string): Array<Array<string>> => {
-  const rows: Array<Array<string>> = []
-  let row: Array<string> = []
-  let field = ""
-  let quoted = false
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!
-    if (quoted) {
-      if (c !== "\"") field += c
-      else if (text[i + 1] === "\"") {
-        field += "\""
-        i++
-      } else quoted = false
-    } else if (c === "\"" && field === "") quoted = true
-    else if (c === ",") {
-      row.push(field)
-      field = ""
-    } else if (c === "\n" || c === "\r") {
-      if (c === "\r" && text[i + 1] === "\n") i++
-      row.push(field)
-      if (row.length > 1 || row[0] !== "") rows.push(row)
-      row = []
-      field = ""
-    } else field += c
-  }
-  if (field !== "" || row.length > 0) {
-    row.push(field)
-    rows.push(row)
-  }
-  return rows
-}
-
 interface Decision {
   readonly line: number
   readonly text: string
@@ -153,6 +121,7 @@ export const parseDecisions = (content: string, format: "jsonl" | "csv"): Either
     for (let i = 0; i < lines.length; i++) {
       const raw = lines[i]!.trim()
       if (raw === "") continue
+      if (raw.length > DEFAULT_MAX_RECORD_CHARS) return Either.left(`line ${i + 1}: longer than ${DEFAULT_MAX_RECORD_CHARS.toLocaleString("en-US")} characters`)
       let row: any
       try {
         row = JSON.parse(raw)
@@ -171,15 +140,17 @@ export const parseDecisions = (content: string, format: "jsonl" | "csv"): Either
     }
     return Either.right(out)
   }
-  const [header, ...rows] = csvRows(content)
-  const columns = (header ?? []).map((h) => h.trim().toLowerCase())
+  const [header, ...rows] = parseCsv(content)
+  if (header !== undefined && "error" in header) return Either.left(`line ${header.line}: ${header.error}`)
+  const columns = (header?.fields ?? []).map((h) => h.trim().toLowerCase())
   const text = columns.indexOf("text") >= 0 ? columns.indexOf("text") : columns.indexOf("comment_text")
   const attribute = columns.indexOf("attribute")
   const score = columns.indexOf("score") >= 0 ? columns.indexOf("score") : columns.indexOf("value")
   if (text < 0 || attribute < 0 || score < 0) return Either.left("the CSV header must name text, attribute and score")
-  for (let i = 0; i < rows.length; i++) {
-    const row = rows[i]!
-    const checked = checkScores(i + 2, row[text], { [row[attribute] ?? ""]: row[score] })
+  for (const record of rows) {
+    if ("error" in record) return Either.left(`line ${record.line}: ${record.error}`)
+    const row = record.fields
+    const checked = checkScores(record.line, row[text], { [row[attribute] ?? ""]: row[score] })
     if (Either.isLeft(checked)) return Either.left(checked.left)
     out.push(checked.right)
   }

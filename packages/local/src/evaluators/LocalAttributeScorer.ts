@@ -13,11 +13,14 @@ import { clamp01 } from "../internal/text/words.js"
 export const analyzeAttributes = (model: AttributeModelService, input: AttributeAnalysisInput): AttributeAnalysis => {
   const missing = input.attributes.filter((a) => !model.labels.includes(a))
   if (missing.length > 0) throw new MissingLabels(missing)
-  // The text is analysed once; a span covering it whole (the Google-shaped family's default) is
-  // the summary itself, and every other span is a text of its own.
-  const whole = model.predict(model.analyse(input.text), input.attributes)
+  // The text is scored once; a span covering it whole (the Google-shaped family's default) is
+  // the summary itself, and every other span is a text of its own. Nothing is explained, so the
+  // model set's score-only path serves when it has one (the same numbers, less work).
+  const probabilities = (text: string) =>
+    model.score !== undefined ? model.score(text, input.attributes) : model.predict(model.analyse(text), input.attributes)
+  const whole = probabilities(input.text)
   const perSpan = input.spans.map((s) =>
-    s.begin === 0 && s.end === input.text.length ? whole : model.predict(model.analyse(input.text.slice(s.begin, s.end)), input.attributes)
+    s.begin === 0 && s.end === input.text.length ? whole : probabilities(input.text.slice(s.begin, s.end))
   )
   const out: Partial<Record<Perspective.Attribute, AttributeResult>> = {}
   for (const a of input.attributes) {

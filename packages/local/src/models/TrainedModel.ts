@@ -43,6 +43,7 @@ export const fromModelSet = (set: ModelSet): AttributeModelService => ({
   labels: set.labels,
   analyse: (text) => set.analyse(text),
   predict: (analysis, labels) => set.predict(analysis, labels),
+  score: (text, labels) => set.score(text, labels),
   explain: (analysis, label, limit) => set.explain(analysis, label, limit)
 })
 

@@ -100,10 +100,14 @@ export class Featurizer {
 
   private readonly mask: number
   // small open-addressing table (slot -> position), cleared by generation stamps; sized to the
-  // text so that it stays in cache
-  private tableKeys: Int32Array = new Int32Array(4096)
-  private tablePos: Int32Array = new Int32Array(4096)
-  private tableStamp: Uint32Array = new Uint32Array(4096)
+  // text so that it stays in cache. Entry h is `table[3h]` (stamp), `table[3h + 1]` (slot),
+  // `table[3h + 2]` (position): one probe reads one cache line.
+  private table: Int32Array = new Int32Array(3 * 1024)
+  private tableSize = 1024
+  /** Tables by size (a short text gets a small one, which stays in the L1 cache). */
+  private tables = new Map<number, Int32Array>([[1024, this.table]])
+  /** The largest table size so far (at least 4,096), for long texts. */
+  private largest = 4096
   private generation = 0
   private blockOf: Uint8Array = new Uint8Array(1024)
   private count: Float32Array = new Float32Array(1024)
@@ -120,14 +124,17 @@ export class Featurizer {
 
   private add(hash: number, block: number) {
     const slot = hash & this.mask
-    const tmask = this.tableKeys.length - 1
+    const tmask = this.tableSize - 1
+    const table = this.table
+    const generation = this.generation
     let h = Math.imul(slot, 0x9e3779b1) >>> 0
     let p = -1
     for (;;) {
       h &= tmask
-      if (this.tableStamp[h] !== this.generation) break
-      if (this.tableKeys[h] === slot) {
-        p = this.tablePos[h]!
+      const e = 3 * h
+      if (table[e] !== generation) break
+      if (table[e + 1] === slot) {
+        p = table[e + 2]!
         break
       }
       h++
@@ -137,13 +144,14 @@ export class Featurizer {
     } else {
       p = this.nnz++
       if (p >= this.idx.length) this.growSlots()
-      this.tableStamp[h] = this.generation
-      this.tableKeys[h] = slot
-      this.tablePos[h] = p
+      const e = 3 * h
+      table[e] = generation
+      table[e + 1] = slot
+      table[e + 2] = p
       this.idx[p] = slot
       this.count[p] = 1
       this.blockOf[p] = block
-      if (this.nnz * 2 > this.tableKeys.length) this.growTable()
+      if (this.nnz * 2 > this.tableSize) this.growTable()
     }
     if (this.tracking) {
       const o = this.occ++
@@ -166,22 +174,45 @@ export class Featurizer {
   }
 
   private growTable() {
-    const size = this.tableKeys.length * 2
-    this.tableKeys = new Int32Array(size)
-    this.tablePos = new Int32Array(size)
-    this.tableStamp = new Uint32Array(size)
+    const size = this.tableSize * 2
+    const table = new Int32Array(3 * size)
     const mask = size - 1
     for (let p = 0; p < this.nnz; p++) {
       let h = Math.imul(this.idx[p]!, 0x9e3779b1) >>> 0
       for (;;) {
         h &= mask
-        if (this.tableStamp[h] !== this.generation) break
+        if (table[3 * h] !== this.generation) break
         h++
       }
-      this.tableStamp[h] = this.generation
-      this.tableKeys[h] = this.idx[p]!
-      this.tablePos[h] = p
+      table[3 * h] = this.generation
+      table[3 * h + 1] = this.idx[p]!
+      table[3 * h + 2] = p
     }
+    this.table = table
+    this.tableSize = size
+    this.tables.set(size, table)
+    this.largest = Math.max(this.largest, size)
+  }
+
+  /**
+   * Picks the table for a text of `length` UTF-16 units: five slots per character (English text
+   * has about two distinct features per character, and the table grows when half full) for a
+   * short text; for a long one (over 800 characters), the largest table so far, as a text's
+   * distinct features grow more slowly than its length. Which table is used changes nothing but
+   * speed: positions are given in order of first occurrence.
+   */
+  private pickTable(length: number) {
+    let size = 1024
+    while (size < 5 * length && size < 4096) size *= 2
+    if (size === 4096) size = this.largest
+    if (size === this.tableSize) return
+    let table = this.tables.get(size)
+    if (table === undefined) {
+      table = new Int32Array(3 * size)
+      this.tables.set(size, table)
+    }
+    this.table = table
+    this.tableSize = size
   }
 
   private growOcc() {
@@ -195,11 +226,13 @@ export class Featurizer {
     this.tracking = track
     this.occ = 0
     this.nnz = 0
-    this.generation = (this.generation + 1) >>> 0
+    this.generation = (this.generation + 1) | 0
     if (this.generation === 0) {
-      this.tableStamp.fill(0)
+      // stamps start over: no table may hold a stamp of the generations to come
+      for (const table of this.tables.values()) table.fill(0)
       this.generation = 1
     }
+    this.pickTable(text.length)
     const norm = this.normalizer
     const n = norm.run(text)
     const tokens = norm.tokens

@@ -123,6 +123,10 @@ export const unmask = (token: string): string | undefined => {
 
 /** Collapse runs of three or more identical characters; undefined when nothing changed. */
 const collapseStretch = (token: string): string | undefined => {
+  // Most tokens have no run of three: answer without building a string.
+  let run = 1
+  for (let i = 1; i < token.length && run < 3; i++) run = token.charCodeAt(i) === token.charCodeAt(i - 1) ? run + 1 : 1
+  if (run < 3) return undefined
   let changed = false
   let out = ""
   for (let i = 0; i < token.length; ) {
@@ -213,9 +217,11 @@ export class Normalizer implements NormalizedTokens {
     const oe = this.orgEnd
     const up = this.wasUpper
     let n = 0
+    let ascii = true
     // 1. fold code points into a char-code buffer that remembers where each char came from
     for (let i = 0; i < text.length; ) {
-      const cp = text.codePointAt(i)!
+      const unit = text.charCodeAt(i)
+      const cp = unit >= 0xd800 && unit <= 0xdbff ? text.codePointAt(i)! : unit
       const width = cp > 0xffff ? 2 : 1
       if (cp < 128) {
         const lower = cp >= 65 && cp <= 90
@@ -228,6 +234,7 @@ export class Normalizer implements NormalizedTokens {
         up[n] = lower ? 1 : 0
         n++
       } else {
+        ascii = false
         const f = foldCodePoint(cp)
         for (let k = 0; k < f.length; k++) {
           fold[n] = f.charCodeAt(k)
@@ -239,6 +246,9 @@ export class Normalizer implements NormalizedTokens {
       }
       i += width
     }
+    // The folded buffer as a string, so that a token or chunk is a slice of it (for ASCII text,
+    // folding only lower-cases letters, so it is the text lower-cased).
+    const folded = ascii ? text.toLowerCase() : foldedString(fold, n)
     // 2. scan chunks of in-word characters
     let pendingBreak = true
     let i = 0
@@ -254,8 +264,8 @@ export class Normalizer implements NormalizedTokens {
       let chunkEnd = i
       while (chunkEnd < n && fold[chunkEnd] !== 32 && fold[chunkEnd] !== 10 && fold[chunkEnd] !== 9 && fold[chunkEnd] !== 13) chunkEnd++
       const atChunkStart = i === 0 || fold[i - 1] === 32 || fold[i - 1] === 10 || fold[i - 1] === 9 || fold[i - 1] === 13
-      if (atChunkStart && chunkEnd - i >= 6) {
-        const chunk = String.fromCharCode.apply(null, fold.slice(i, chunkEnd))
+      if (atChunkStart && chunkEnd - i >= 6 && mayBeLink(fold, i, chunkEnd)) {
+        const chunk = folded.slice(i, chunkEnd)
         if (URL_RE.test(chunk) || EMAIL_RE.test(chunk)) {
           const isEmail = EMAIL_RE.test(chunk)
           this.push(isEmail ? "xemail" : "xurl", ob[i]!, oe[chunkEnd - 1]!, pendingBreak ? FLAG_BREAK : 0)
@@ -300,7 +310,7 @@ export class Normalizer implements NormalizedTokens {
           continue
         }
       }
-      const raw = String.fromCharCode.apply(null, fold.slice(i, j))
+      const raw = folded.slice(i, j)
       this.emitWord(raw, i, ob[i]!, oe[j - 1]!, pendingBreak, caps >= 2 && caps === alpha, false)
       pendingBreak = false
       i = j
@@ -398,6 +408,24 @@ export class Normalizer implements NormalizedTokens {
     }
     this.push(t, begin, end, flags)
   }
+}
+
+/** `fold[0..n)` as a string (in pieces, so that a long text stays within `apply`'s argument limit). */
+const foldedString = (fold: ReadonlyArray<number>, n: number): string => {
+  let out = ""
+  for (let k = 0; k < n; k += 8192) out += String.fromCharCode.apply(null, fold.slice(k, Math.min(n, k + 8192)))
+  return out
+}
+
+/**
+ * Whether `URL_RE` or `EMAIL_RE` could match the chunk `fold[a..b)`: both need a `.` somewhere,
+ * except a URL that starts with `http` (`http://localhost`). A cheap test that spares the regular
+ * expressions (and the chunk's string) for the usual word.
+ */
+const mayBeLink = (fold: ReadonlyArray<number>, a: number, b: number): boolean => {
+  if (fold[a] === 104 /* h */) return true
+  for (let k = a; k < b; k++) if (fold[k] === 46 /* . */) return true
+  return false
 }
 
 /** Map leetspeak characters inside a word that has at least one letter. */

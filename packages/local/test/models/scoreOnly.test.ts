@@ -1,0 +1,73 @@
+/**
+ * `ModelSet.score` (the score-only path of batch scoring and attribute scores) must give the
+ * probabilities of the full analysis bit for bit: the golden fixture holds 100+ texts to recorded
+ * outputs; this holds the two paths to each other on a few hundred more varied texts (Unicode
+ * folding, obfuscations, URLs, numbers, long and empty texts) and several label lists, including
+ * texts scored between an analysis and its reading, since both paths share scratch buffers.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import type { ModelLabel } from "../../src/AttributeModel.js"
+import { analyzeAttributes } from "../../src/evaluators/LocalAttributeScorer.js"
+import { fromModelSet, loadModelSet } from "../../src/models/TrainedModel.js"
+import { GOLDEN_TEXTS } from "./goldenTexts.js"
+import { variedTexts } from "./variedTexts.js"
+
+const TEXTS = [...GOLDEN_TEXTS, ...variedTexts(300)]
+
+describe("ModelSet.score", () => {
+  const set = loadModelSet()
+  const all = set.labels
+  const lists: ReadonlyArray<ReadonlyArray<ModelLabel>> = [
+    all,
+    ["TOXICITY", "INSULT", "PROFANITY"],
+    ["THREAT"],
+    ["IDENTITY_ATTACK", "SEXUALLY_EXPLICIT"],
+    ["LIKELY_TO_REJECT", "OBSCENE"],
+    ["SPAM", "CONSTRUCTIVE", "FLIRTATION"]
+  ]
+
+  it("gives the full analysis's probabilities bit for bit, for every label list", () => {
+    expect(TEXTS.length).toBeGreaterThan(350)
+    for (const labels of lists) {
+      for (const text of TEXTS) {
+        const fast = set.score(text, labels)
+        const full = set.predict(set.analyse(text), labels)
+        expect(Object.keys(fast)).toEqual(Object.keys(full))
+        for (const label of Object.keys(full) as Array<ModelLabel>) {
+          if (!Object.is(fast[label], full[label])) expect({ text, label, fast: fast[label] }).toEqual({ text, label, fast: full[label] })
+        }
+      }
+    }
+  })
+
+  it("gives the same numbers past the gathered tables' limit (every trained label alone, then in pairs)", () => {
+    const trained = all.filter((l) => set.entry(l)?.kind === "trained")
+    const pairs = trained.map((l, i) => [l, trained[(i + 3) % trained.length]!] as const)
+    for (const labels of [...trained.map((l) => [l]), ...pairs]) {
+      for (const text of TEXTS.slice(0, 60)) {
+        const fast = set.score(text, labels)
+        const full = set.predict(set.analyse(text), labels)
+        for (const label of labels) expect(Object.is(fast[label], full[label]), `${label} of ${JSON.stringify(text)}`).toBe(true)
+      }
+    }
+  })
+
+  it("leaves an analysis made before it untouched (shared scratch buffers)", () => {
+    const first = set.analyse(TEXTS[5]!)
+    const before = set.predict(first, all)
+    const explained = set.explain(first, "TOXICITY", 5)
+    for (const text of TEXTS.slice(0, 50)) set.score(text, all)
+    expect(set.predict(first, all)).toEqual(before)
+    expect(set.explain(first, "TOXICITY", 5)).toEqual(explained)
+  })
+
+  it("is what the attribute scorer answers with, with or without spans", () => {
+    const model = fromModelSet(set)
+    const { score: _score, ...slow } = model
+    const attributes = ["TOXICITY", "THREAT", "IDENTITY_ATTACK"] as const
+    for (const text of TEXTS.slice(0, 120)) {
+      const input = { text, attributes, spans: text.length > 4 ? [{ begin: 0, end: text.length }, { begin: 1, end: text.length - 2 }] : [], context: { article: null, parent: null, entries: [] } }
+      expect(analyzeAttributes(model, input)).toEqual(analyzeAttributes(slow, input))
+    }
+  })
+})
