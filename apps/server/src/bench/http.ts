@@ -15,7 +15,8 @@
  * the machine's load. The load average is printed beside every row.
  *
  * Options (env): BENCH_DURATION (seconds, default 10), BENCH_CONNECTIONS (default 32), BENCH_STEPS=0
- * (skip the per-route table), BENCH_WORKERS (`decorum serve --workers`, default 1), BENCH_BIN (the `decorum` entry point to measure; default this build's).
+ * (skip the per-route table), BENCH_HTTPAPI=0 (skip the same server with the fast path off,
+ * `DECORUM_FAST_PATH=false`, i.e. every request through HttpApi), BENCH_WORKERS (`decorum serve --workers`, default 1), BENCH_BIN (the `decorum` entry point to measure; default this build's).
  */
 import autocannon from "autocannon"
 import { type ChildProcess, spawn } from "node:child_process"
@@ -150,18 +151,32 @@ const main = async () => {
       `CPU ${r.cpuPerRequest === undefined ? "   ?" : r.cpuPerRequest.toFixed(0).padStart(5)} µs/req   load ${r.load.toFixed(1)}`
     const base = await load(bare.pid, `${bareUrl}/v1alpha1/comments:analyze`, { "content-type": "application/json" })
     console.log(row("bare node:http JSON", base))
-    const analyze = async (attributes: ReadonlyArray<string>) => {
-      const r = await load(decorum.pid, `${decorumUrl}/v1alpha1/comments:analyze?key=${key}`, { "content-type": "application/json" }, {
+    const analyze = async (attributes: ReadonlyArray<string>, server = { pid: decorum.pid, url: decorumUrl }, label = "") => {
+      const r = await load(server.pid, `${server.url}/v1alpha1/comments:analyze?key=${key}`, { "content-type": "application/json" }, {
         method: "POST",
         body: analyzeBody(attributes)
       })
       if (r.non2xx > 0 || r.errors > 0) throw new Error(`Decorum answered ${r.non2xx} non-2xx and ${r.errors} errors`)
-      console.log(row(`Decorum analyze, ${attributes.length} attribute${attributes.length === 1 ? "" : "s"}`, r))
+      console.log(row(`Decorum analyze, ${attributes.length} attribute${attributes.length === 1 ? "" : "s"}${label}`, r))
       return r
     }
     await analyze(["TOXICITY"])
     const ours = await analyze(SIX)
     console.log(`\nDecorum (6 attributes) / bare throughput ratio: ${(ours.rps / base.rps).toFixed(2)}`)
+    if (process.env["BENCH_HTTPAPI"] !== "0" && process.env["BENCH_BIN"] === undefined) {
+      // The same build and store with the fast path off: every request through HttpApi (the path
+      // before the fast path), under the same machine load as the rows above.
+      const httpApi = spawn(process.execPath, [bin, "serve", "--port", "0", "--host", "127.0.0.1", "--db", join(dir, "bench.db"), ...(workers ? ["--workers", workers] : [])], {
+        stdio: ["ignore", "pipe", "inherit"],
+        env: { ...process.env, DECORUM_ENGINE: "local", DECORUM_FAST_PATH: "false" }
+      })
+      children.push(httpApi)
+      const url = (await waitForUrl(httpApi, (output) => /keys create|curl/.test(output))).url
+      console.log("")
+      await analyze(["TOXICITY"], { pid: httpApi.pid, url }, " (HttpApi)")
+      await analyze(SIX, { pid: httpApi.pid, url }, " (HttpApi)")
+      httpApi.kill("SIGTERM")
+    }
     if (process.env["BENCH_STEPS"] === "0") return
 
     // Where the time goes: the same server on routes that add one step at a time.
