@@ -5,7 +5,8 @@
  */
 import { AccountStore, Auth, EngineInfo, ENGINE_VERSION } from "@decorum/core"
 import { Engine, EngineConfig, type EngineSettings } from "@decorum/engine"
-import { FastPath, HttpApp, HttpConfig, Observability, Telemetry } from "@decorum/http"
+import { HttpApp, HttpConfig, Observability, Telemetry } from "@decorum/http"
+import { FastPath } from "@decorum/http/node"
 import { HttpApiBuilder, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Cause, Config, ConfigError, Context, Effect, Exit, Fiber, Layer, Logger, Redacted } from "effect"

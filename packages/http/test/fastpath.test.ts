@@ -9,7 +9,8 @@
  * by routing everything to HttpApi.
  */
 import { AccountStore, Auth, type RateLimitOptions, RateLimiter } from "@decorum/core"
-import { FastPath, HttpApp } from "@decorum/http"
+import { HttpApp } from "@decorum/http"
+import { FastPath } from "@decorum/http/node"
 import { HttpApiBuilder, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Context, Effect, Exit, Layer, Scope } from "effect"
