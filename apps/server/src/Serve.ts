@@ -75,11 +75,11 @@ const metricsListener = (settings: EngineSettings) =>
     )
 
 /** Node's `http.Server` behind the API (benchmarks hand it requests made in memory). */
-export class NodeServer extends Context.Tag("@decorum/server/NodeServer")<NodeServer, Server>() {}
+export class NodeListener extends Context.Tag("@decorum/server/NodeListener")<NodeListener, Server>() {}
 
 /** The whole server on the `EngineConfig` service. */
 export const layer: Layer.Layer<
-  HttpServer.HttpServer | EngineInfo | AccountStore | MetricsServer | NodeServer,
+  HttpServer.HttpServer | EngineInfo | AccountStore | MetricsServer | NodeListener,
   ConfigError.ConfigError | StoreFailure | ServeError,
   EngineConfig
 > = Layer.unwrapEffect(
@@ -95,7 +95,7 @@ export const layer: Layer.Layer<
       // runs), the engine and its store, and the listener.
       (api) => Drain.layer(server, inFlight, settings.server.drainTimeoutMs).pipe(Layer.provideMerge(api)),
       (api) => metricsListener(settings).pipe(Layer.provideMerge(api)),
-      Layer.merge(Layer.succeed(NodeServer, server)),
+      Layer.merge(Layer.succeed(NodeListener, server)),
       // With no OTLP endpoint nothing reads the spans: they are turned off (building, timing and
       // ending a span object for every request and step costs more than the model). With one, the
       // exporter's tracer records them.
@@ -107,7 +107,7 @@ export const layer: Layer.Layer<
 /** The whole server as one layer, configured from the environment and the flags, for `serve` and for tests. */
 export const serverLayer = (
   options: ServeOptions = {}
-): Layer.Layer<HttpServer.HttpServer | EngineInfo | AccountStore | EngineConfig | MetricsServer | NodeServer, ConfigError.ConfigError | StoreFailure | ServeError> =>
+): Layer.Layer<HttpServer.HttpServer | EngineInfo | AccountStore | EngineConfig | MetricsServer | NodeListener, ConfigError.ConfigError | StoreFailure | ServeError> =>
   layer.pipe(Layer.provideMerge(EngineConfig.layerConfig(configWith(options))))
 
 const banner = (options: { url: string; db: string; model: string; version: string }) =>

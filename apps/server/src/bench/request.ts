@@ -20,7 +20,7 @@ import { IncomingMessage, type Server, ServerResponse } from "node:http"
 import { Socket } from "node:net"
 import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
-import { NodeServer, serverLayer } from "../Serve.js"
+import { NodeListener, serverLayer } from "../Serve.js"
 
 const iterations = Number(process.env["BENCH_ITERATIONS"] ?? 2_000)
 const rounds = Number(process.env["BENCH_ROUNDS"] ?? 5)
@@ -60,7 +60,7 @@ const main = Effect.gen(function*() {
     Effect.gen(function*() {
       const context = yield* Layer.build(serverLayer({ port: 0, host: "127.0.0.1", db: join(dir, "bench.db"), fastPath, workers: 1 }))
       const { key } = yield* Effect.provide(Auth.createKey(`bench-${fastPath}@example.com`), context)
-      return { name: fastPath ? "fast path" : "HttpApi path", server: context.unsafeMap.get(NodeServer.key) as Server, key }
+      return { name: fastPath ? "fast path" : "HttpApi path", server: context.unsafeMap.get(NodeListener.key) as Server, key }
     })
   const only = process.env["BENCH_ONLY"]
   const servers = only === "fast" ? [yield* build(true)] : only === "httpapi" ? [yield* build(false)] : [yield* build(true), yield* build(false)]
