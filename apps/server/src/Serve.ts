@@ -6,12 +6,14 @@
 import { AccountStore, Auth, EngineInfo, ENGINE_VERSION } from "@decorum/core"
 import { Engine, EngineConfig, type EngineSettings } from "@decorum/engine"
 import { HttpApp, HttpConfig, NodeServer, Observability, Telemetry } from "@decorum/http"
+import { FastPath } from "@decorum/http/node"
 import { HttpApiBuilder, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Cause, Config, ConfigError, Context, Effect, Exit, Fiber, Layer, Logger, Redacted } from "effect"
 import type { StoreFailure } from "@decorum/domain"
 import type { ServeError } from "@effect/platform/HttpServerError"
 import cluster from "node:cluster"
+import type { Server } from "node:http"
 import { availableParallelism } from "node:os"
 import * as Drain from "./Drain.js"
 
@@ -24,6 +26,8 @@ export interface ServeOptions {
   readonly metricsPort?: number
   /** Server processes sharing the port (node:cluster). Default: one per core; 1 serves in this process. */
   readonly workers?: number
+  /** Over `DECORUM_FAST_PATH`: the fast path for the hot routes (tests and benchmarks compare both). */
+  readonly fastPath?: boolean
 }
 
 export const FIRST_ACCOUNT_EMAIL = "admin@localhost"
@@ -33,7 +37,12 @@ export const configWith = (options: ServeOptions): Config.Config<EngineSettings>
   Config.map(EngineConfig.config, (settings) => ({
     ...settings,
     store: options.db === undefined ? settings.store : { db: Redacted.make(options.db), source: "option" },
-    server: { ...settings.server, port: options.port ?? settings.server.port, host: options.host ?? settings.server.host },
+    server: {
+      ...settings.server,
+      port: options.port ?? settings.server.port,
+      host: options.host ?? settings.server.host,
+      fastPath: options.fastPath ?? settings.server.fastPath
+    },
     observability: options.metricsPort === undefined ? settings.observability : { ...settings.observability, metricsPort: options.metricsPort }
   }))
 
@@ -65,9 +74,12 @@ const metricsListener = (settings: EngineSettings) =>
       Layer.provide(NodeHttpServer.layer(NodeServer.createServer, { port: settings.observability.metricsPort, host: settings.server.host }))
     )
 
+/** Node's `http.Server` behind the API (benchmarks hand it requests made in memory). */
+export class NodeListener extends Context.Tag("@decorum/server/NodeListener")<NodeListener, Server>() {}
+
 /** The whole server on the `EngineConfig` service. */
 export const layer: Layer.Layer<
-  HttpServer.HttpServer | EngineInfo | AccountStore | MetricsServer,
+  HttpServer.HttpServer | EngineInfo | AccountStore | MetricsServer | NodeListener,
   ConfigError.ConfigError | StoreFailure | ServeError,
   EngineConfig
 > = Layer.unwrapEffect(
@@ -77,12 +89,14 @@ export const layer: Layer.Layer<
     const inFlight = Drain.track(server)
     return HttpApiBuilder.serve().pipe(
       Layer.provide(HttpApp.layer),
+      Layer.provide(FastPath.layer(server, { enabled: settings.server.fastPath })),
       Layer.provideMerge(Layer.mergeAll(Engine.layer, httpLayer(settings), observabilityLayer(settings))),
       Layer.provideMerge(NodeHttpServer.layer(() => server, { port: settings.server.port, host: settings.server.host })),
       // Layers are released in reverse: the drain before the app (which still answers while it
       // runs), the engine and its store, and the listener.
       (api) => Drain.layer(server, inFlight, settings.server.drainTimeoutMs).pipe(Layer.provideMerge(api)),
       (api) => metricsListener(settings).pipe(Layer.provideMerge(api)),
+      Layer.merge(Layer.succeed(NodeListener, server)),
       // With no OTLP endpoint nothing reads the spans: they are turned off (building, timing and
       // ending a span object for every request and step costs more than the model). With one, the
       // exporter's tracer records them.
@@ -94,7 +108,7 @@ export const layer: Layer.Layer<
 /** The whole server as one layer, configured from the environment and the flags, for `serve` and for tests. */
 export const serverLayer = (
   options: ServeOptions = {}
-): Layer.Layer<HttpServer.HttpServer | EngineInfo | AccountStore | EngineConfig | MetricsServer, ConfigError.ConfigError | StoreFailure | ServeError> =>
+): Layer.Layer<HttpServer.HttpServer | EngineInfo | AccountStore | EngineConfig | MetricsServer | NodeListener, ConfigError.ConfigError | StoreFailure | ServeError> =>
   layer.pipe(Layer.provideMerge(EngineConfig.layerConfig(configWith(options))))
 
 const banner = (options: { url: string; db: string; model: string; version: string }) =>

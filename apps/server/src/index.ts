@@ -1,2 +1,2 @@
 export { main, run } from "./Cli.js"
-export { MetricsServer, serve, serverLayer } from "./Serve.js"
+export { MetricsServer, NodeListener, serve, serverLayer } from "./Serve.js"

@@ -36,9 +36,21 @@ export const evaluations = Metric.counter("decorum_evaluations_total", {
 export const answeredBy = (provenance: Provenance): AnsweredBy =>
   provenance.fallbackFrom !== undefined ? "fallback" : /^[a-z][\w-]*:[^@]+@/.test(provenance.model) ? "llm" : "local"
 
+// One tagged counter per section and engine, built once: building a tagged metric hashes and formats
+// its key, which costs more than the increment on every evaluation.
+const evaluationCounters = new Map<string, Metric.Metric.Counter<number>>()
+
 /** Counts one answered evaluation. */
-export const countEvaluation = (section: string, provenance: Provenance): Effect.Effect<void> =>
-  Metric.increment(Metric.tagged(Metric.tagged(evaluations, "section", section), "engine", answeredBy(provenance)))
+export const countEvaluation = (section: string, provenance: Provenance): Effect.Effect<void> => {
+  const engine = answeredBy(provenance)
+  const key = `${section} ${engine}`
+  let counter = evaluationCounters.get(key)
+  if (counter === undefined) {
+    counter = Metric.tagged(Metric.tagged(evaluations, "section", section), "engine", engine)
+    evaluationCounters.set(key, counter)
+  }
+  return Metric.increment(counter)
+}
 
 // ---------------------------------------------------------------- LLM
 

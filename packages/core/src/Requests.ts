@@ -75,13 +75,16 @@ const decoderOf = <A, I>(schema: Schema.Schema<A, I>) => {
   return decoder as (value: unknown) => Either.Either<A, ParseResult.ParseError>
 }
 
-export const decode = <A, I>(schema: Schema.Schema<A, I>, value: unknown): Effect.Effect<A, InvalidRequest> => {
+/** `decode` without an effect around it (an `Either` is also an `Effect`), for callers outside a fiber. */
+export const decodeEither = <A, I>(schema: Schema.Schema<A, I>, value: unknown): Either.Either<A, InvalidRequest> => {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return Effect.fail(new InvalidRequest({ message: "The request must be an object." }))
+    return Either.left(new InvalidRequest({ message: "The request must be an object." }))
   }
-  if (valueNestsDeeperThan(value, Limits.maxNestingDepth)) return Effect.fail(tooDeep())
+  if (valueNestsDeeperThan(value, Limits.maxNestingDepth)) return Either.left(tooDeep())
   const decoded = decoderOf(schema)(value)
   return Either.isRight(decoded)
-    ? Effect.succeed(decoded.right)
-    : Effect.fail(new InvalidRequest({ message: describeParseError(decoded.left) }))
+    ? Either.right(decoded.right)
+    : Either.left(new InvalidRequest({ message: describeParseError(decoded.left) }))
 }
+
+export const decode = <A, I>(schema: Schema.Schema<A, I>, value: unknown): Effect.Effect<A, InvalidRequest> => decodeEither(schema, value)

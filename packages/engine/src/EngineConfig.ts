@@ -36,6 +36,12 @@ export interface EngineSettings {
      * before their connections are closed.
      */
     readonly drainTimeoutMs: number
+    /**
+     * `DECORUM_FAST_PATH`, default true: the Node server answers Perspective's analyze and
+     * suggestscore without the per-request HttpApi machinery (same handlers, same answers;
+     * docs/performance.md). `false` serves every request through HttpApi.
+     */
+    readonly fastPath: boolean
   }
   readonly http: {
     /** `DECORUM_PUBLIC_URL`: the external base URL; null derives it from each request. */
@@ -306,7 +312,8 @@ const config: Config.Config<EngineSettings> = Config.all({
   server: Config.all({
     port: withDefault(variable("PORT", checkPort), 8080),
     host: withDefault(variable("HOST", anyText), "0.0.0.0"),
-    drainTimeoutMs: withDefault(variable("DECORUM_DRAIN_TIMEOUT_MS", wholeNumber(0)), DEFAULT_DRAIN_TIMEOUT_MS)
+    drainTimeoutMs: withDefault(variable("DECORUM_DRAIN_TIMEOUT_MS", wholeNumber(0)), DEFAULT_DRAIN_TIMEOUT_MS),
+    fastPath: withDefault(variable("DECORUM_FAST_PATH", boolean), true)
   }),
   http: Config.all({
     publicUrl: Config.map(variable("DECORUM_PUBLIC_URL", httpUrl), Option.getOrNull),
@@ -337,6 +344,8 @@ export interface EngineOptions {
   readonly host?: string
   /** On shutdown, how long requests in flight may run (ms). Default 10000. */
   readonly drainTimeoutMs?: number
+  /** The Node server's fast path for Perspective's analyze and suggestscore. Default true. */
+  readonly fastPath?: boolean
   readonly publicUrl?: string | null
   /** IP addresses of trusted reverse proxies (their `X-Forwarded-*` headers are honoured). Default none. */
   readonly trustProxy?: ReadonlyArray<string>
@@ -372,7 +381,8 @@ const make = (options: EngineOptions = {}): Effect.Effect<EngineSettings, Config
       server: {
         port: yield* checked("port", options.port, checkPort, 8080),
         host: options.host ?? "0.0.0.0",
-        drainTimeoutMs: yield* checked("drainTimeoutMs", options.drainTimeoutMs, wholeNumber(0), DEFAULT_DRAIN_TIMEOUT_MS)
+        drainTimeoutMs: yield* checked("drainTimeoutMs", options.drainTimeoutMs, wholeNumber(0), DEFAULT_DRAIN_TIMEOUT_MS),
+        fastPath: options.fastPath ?? true
       },
       http: {
         publicUrl: options.publicUrl === undefined || options.publicUrl === null ? null : yield* checked("publicUrl", options.publicUrl, httpUrl, ""),

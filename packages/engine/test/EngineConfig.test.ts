@@ -24,7 +24,7 @@ describe("EngineConfig from the environment", () => {
       const settings = yield* Effect.flatMap(read({}), Either.match({ onLeft: Effect.die, onRight: Effect.succeed }))
       assert.deepStrictEqual(plain(settings), {
         store: { db: "./decorum.db", source: "default" },
-        server: { port: 8080, host: "0.0.0.0", drainTimeoutMs: 10_000 },
+        server: { port: 8080, host: "0.0.0.0", drainTimeoutMs: 10_000, fastPath: true },
         http: { publicUrl: null, trustProxy: [], bodyLimitBytes: null, rateLimit: null, authFailureLimit: { perMinute: 30 } },
         model: "trained",
         fetch: { allowPrivate: false, timeoutMs: 10_000, maxBytes: 5_242_880 },

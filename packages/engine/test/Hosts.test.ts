@@ -34,6 +34,7 @@ const environment = (port: number): Record<string, string> => ({
   PORT: String(port),
   HOST: "127.0.0.1",
   DECORUM_DRAIN_TIMEOUT_MS: "2500",
+  DECORUM_FAST_PATH: "false",
   DATABASE_URL: "memory",
   DECORUM_PUBLIC_URL: "https://moderation.example.com/",
   DECORUM_TRUST_PROXY: "10.0.0.1, ::1",
@@ -71,7 +72,7 @@ const environment = (port: number): Record<string, string> => ({
 
 const expected = (port: number) => ({
   store: { db: "memory", source: "DATABASE_URL" },
-  server: { port, host: "127.0.0.1", drainTimeoutMs: 2500 },
+  server: { port, host: "127.0.0.1", drainTimeoutMs: 2500, fastPath: false },
   http: { publicUrl: "https://moderation.example.com/", trustProxy: ["10.0.0.1", "::1"], bodyLimitBytes: 2048, rateLimit: { perMinute: 1, burst: 2 }, authFailureLimit: { perMinute: 2 } },
   model: { directory: join(root, "packages/local/models") },
   fetch: { allowPrivate: true, timeoutMs: 777, maxBytes: 4096 },

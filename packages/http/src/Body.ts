@@ -5,7 +5,7 @@
  */
 import { InvalidRequest, Limits, PayloadTooLarge, UnsupportedMediaType } from "@decorum/domain"
 import { HttpServerRequest } from "@effect/platform"
-import { Effect, Option } from "effect"
+import { Effect, Either, Option } from "effect"
 import { Requests } from "@decorum/core"
 import { HttpConfig } from "./HttpConfig.js"
 
@@ -21,7 +21,7 @@ export interface BodyOptions {
   readonly form?: FormSpec
 }
 
-const mediaType = (header: string | undefined): string => (header ?? "").split(";")[0]!.trim().toLowerCase()
+export const mediaType = (header: string | undefined): string => (header ?? "").split(";")[0]!.trim().toLowerCase()
 
 const isJson = (type: string) => type === "application/json" || type === "" || type.endsWith("+json")
 
@@ -30,7 +30,7 @@ const isJson = (type: string) => type === "application/json" || type === "" || t
  * `HttpServerRequest.source`; other hosts (Lambda, the synthetic parts of `/batch`) hand a web
  * `Request` whose body is already in memory.
  */
-interface NodeBody {
+export interface NodeBody {
   on(event: string, listener: (...args: Array<any>) => void): unknown
   off(event: string, listener: (...args: Array<any>) => void): unknown
   resume(): unknown
@@ -80,54 +80,98 @@ const discardRest = (source: NodeBody, maxBytes: number) => {
 
 /**
  * Reads a Node request body as UTF-8 within `limit` bytes, whatever its framing (Content-Length,
- * chunked). Over the limit it stops keeping data at once, answers `tooLarge`, and discards the rest.
+ * chunked), and calls `done` once. Over the limit it stops keeping data at once, answers
+ * `tooLarge`, and discards the rest. Returns a function that stops reading (interruption).
  */
+export const collectNodeBody = (
+  source: NodeBody,
+  limit: number,
+  tooLarge: () => PayloadTooLarge,
+  done: (result: Either.Either<string, PayloadTooLarge | InvalidRequest>) => void
+): () => void => {
+  let chunks: Array<Buffer> = []
+  let bytes = 0
+  const cleanup = () => {
+    source.off("data", onData)
+    source.off("end", onEnd)
+    source.off("error", onError)
+    source.off("close", onClose)
+  }
+  const onData = (chunk: Buffer | string) => {
+    const buffer = typeof chunk === "string" ? Buffer.from(chunk) : chunk
+    bytes += buffer.length
+    if (bytes > limit) {
+      cleanup()
+      chunks = []
+      discardRest(source, limit * 4)
+      done(Either.left(tooLarge()))
+      return
+    }
+    chunks.push(buffer)
+  }
+  const onEnd = () => {
+    cleanup()
+    const text = Buffer.concat(chunks, bytes).toString("utf8")
+    chunks = []
+    done(Either.right(text))
+  }
+  const onError = () => {
+    cleanup()
+    chunks = []
+    done(Either.left(new InvalidRequest({ message: "The request body could not be read." })))
+  }
+  const onClose = () => {
+    if (source.readableEnded) return
+    onError()
+  }
+  source.on("data", onData)
+  source.on("end", onEnd)
+  source.on("error", onError)
+  source.on("close", onClose)
+  return () => {
+    cleanup()
+    chunks = []
+  }
+}
+
 const readNodeBody = (source: NodeBody, limit: number, tooLarge: () => PayloadTooLarge) =>
   Effect.async<string, PayloadTooLarge | InvalidRequest>((resume) => {
-    let chunks: Array<Buffer> = []
-    let bytes = 0
-    const cleanup = () => {
-      source.off("data", onData)
-      source.off("end", onEnd)
-      source.off("error", onError)
-      source.off("close", onClose)
-    }
-    const onData = (chunk: Buffer | string) => {
-      const buffer = typeof chunk === "string" ? Buffer.from(chunk) : chunk
-      bytes += buffer.length
-      if (bytes > limit) {
-        cleanup()
-        chunks = []
-        discardRest(source, limit * 4)
-        resume(Effect.fail(tooLarge()))
-        return
-      }
-      chunks.push(buffer)
-    }
-    const onEnd = () => {
-      cleanup()
-      const text = Buffer.concat(chunks, bytes).toString("utf8")
-      chunks = []
-      resume(Effect.succeed(text))
-    }
-    const onError = () => {
-      cleanup()
-      chunks = []
-      resume(Effect.fail(new InvalidRequest({ message: "The request body could not be read." })))
-    }
-    const onClose = () => {
-      if (source.readableEnded) return
-      onError()
-    }
-    source.on("data", onData)
-    source.on("end", onEnd)
-    source.on("error", onError)
-    source.on("close", onClose)
-    return Effect.sync(() => {
-      cleanup()
-      chunks = []
-    })
+    const stop = collectNodeBody(source, limit, tooLarge, resume)
+    return Effect.sync(stop)
   })
+
+/** The body limit's error. Built only when needed: an error captures a stack trace, which is not free on every request. */
+export const tooLargeFor = (bodyLimitBytes: number) => () =>
+  new PayloadTooLarge({
+    limitBytes: bodyLimitBytes,
+    message: `The request body is larger than the limit of ${bodyLimitBytes} bytes.`
+  })
+
+/**
+ * What is refused before reading a byte: a compressed body (415) and a declared length over the
+ * limit (413). The rest of a refused Node body is discarded.
+ */
+export const refusedBeforeReading = (
+  headers: Readonly<Record<string, string | undefined>>,
+  node: NodeBody | null,
+  bodyLimitBytes: number,
+  tooLarge: () => PayloadTooLarge
+): UnsupportedMediaType | PayloadTooLarge | undefined => {
+  const encoding = (headers["content-encoding"] ?? "").trim().toLowerCase()
+  if (encoding !== "" && encoding !== "identity") {
+    if (node) discardRest(node, bodyLimitBytes * 4)
+    return new UnsupportedMediaType({
+      contentType: encoding.slice(0, 40),
+      message: `Content-Encoding "${encoding.slice(0, 40)}" is not accepted; send the body uncompressed.`
+    })
+  }
+  const declared = Number(headers["content-length"])
+  if (Number.isFinite(declared) && declared > bodyLimitBytes) {
+    if (node) discardRest(node, bodyLimitBytes * 4)
+    return tooLarge()
+  }
+  return undefined
+}
 
 /**
  * Reads the raw body text within the configured limit. A body over the limit answers 413 however it
@@ -137,27 +181,11 @@ const readNodeBody = (source: NodeBody, limit: number, tooLarge: () => PayloadTo
 export const readText = Effect.gen(function*() {
   const request = yield* HttpServerRequest.HttpServerRequest
   const { bodyLimitBytes } = yield* HttpConfig
-  // Built only when needed: an error captures a stack trace, which is not free on every request.
-  const tooLarge = () =>
-    new PayloadTooLarge({
-      limitBytes: bodyLimitBytes,
-      message: `The request body is larger than the limit of ${bodyLimitBytes} bytes.`
-    })
+  const tooLarge = tooLargeFor(bodyLimitBytes)
   const source = request.source
   const node = isNodeBody(source) && !source.readableEnded && !source.destroyed ? source : null
-  const encoding = (request.headers["content-encoding"] ?? "").trim().toLowerCase()
-  if (encoding !== "" && encoding !== "identity") {
-    if (node) discardRest(node, bodyLimitBytes * 4)
-    return yield* new UnsupportedMediaType({
-      contentType: encoding.slice(0, 40),
-      message: `Content-Encoding "${encoding.slice(0, 40)}" is not accepted; send the body uncompressed.`
-    })
-  }
-  const declared = Number(request.headers["content-length"])
-  if (Number.isFinite(declared) && declared > bodyLimitBytes) {
-    if (node) discardRest(node, bodyLimitBytes * 4)
-    return yield* tooLarge()
-  }
+  const refused = refusedBeforeReading(request.headers, node, bodyLimitBytes, tooLarge)
+  if (refused !== undefined) return yield* refused
   if (node) return yield* readNodeBody(node, bodyLimitBytes, tooLarge)
   const text: string = yield* request.text.pipe(
     HttpServerRequest.withMaxBodySize(Option.some(bodyLimitBytes)),
@@ -171,30 +199,42 @@ export const readText = Effect.gen(function*() {
   return text
 })
 
+/** The content types a body may have: JSON, and form fields when the endpoint takes them. */
+export const unsupportedType = (type: string, options: BodyOptions): UnsupportedMediaType | undefined => {
+  const formAllowed = options.form !== undefined
+  if (isJson(type) || (formAllowed && type === "application/x-www-form-urlencoded")) return undefined
+  return new UnsupportedMediaType({
+    contentType: type,
+    message: `Unsupported content type "${type}". Send application/json${formAllowed ? " or application/x-www-form-urlencoded" : ""}.`
+  })
+}
+
+/** Parses body text of an accepted content type (`unsupportedType`) into a plain object. */
+export const parseObject = (type: string, text: string, options: BodyOptions): Either.Either<Record<string, unknown>, InvalidRequest> => {
+  if (type === "application/x-www-form-urlencoded") return formFields(text, options.form!)
+  if (text.trim() === "") return Either.right({})
+  if (Requests.textNestsDeeperThan(text, Limits.maxNestingDepth)) return Either.left(Requests.tooDeep())
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch {
+    return Either.left(new InvalidRequest({ message: "The request body is not valid JSON." }))
+  }
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+    return Either.left(new InvalidRequest({ message: "The request body must be a JSON object." }))
+  }
+  return Either.right(parsed as Record<string, unknown>)
+}
+
 /** Parses the body into a plain object according to its content type. */
 export const readObject = (options: BodyOptions = {}) =>
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
     const type = mediaType(request.headers["content-type"])
-    const formAllowed = options.form !== undefined
-    if (!isJson(type) && !(formAllowed && type === "application/x-www-form-urlencoded")) {
-      return yield* new UnsupportedMediaType({
-        contentType: type,
-        message: `Unsupported content type "${type}". Send application/json${formAllowed ? " or application/x-www-form-urlencoded" : ""}.`
-      })
-    }
+    const unsupported = unsupportedType(type, options)
+    if (unsupported !== undefined) return yield* unsupported
     const text = yield* readText
-    if (type === "application/x-www-form-urlencoded") return yield* parseForm(text, options.form!)
-    if (text.trim() === "") return {}
-    if (Requests.textNestsDeeperThan(text, Limits.maxNestingDepth)) return yield* Requests.tooDeep()
-    const parsed = yield* Effect.try({
-      try: () => JSON.parse(text) as unknown,
-      catch: () => new InvalidRequest({ message: "The request body is not valid JSON." })
-    })
-    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
-      return yield* new InvalidRequest({ message: "The request body must be a JSON object." })
-    }
-    return parsed as Record<string, unknown>
+    return yield* parseObject(type, text, options)
   })
 
 /**
@@ -203,50 +243,52 @@ export const readObject = (options: BodyOptions = {}) =>
  * repeating a scalar field, is ambiguous and rejected.
  */
 export const parseForm = (text: string, spec: FormSpec): Effect.Effect<Record<string, unknown>, InvalidRequest> =>
-  Effect.suspend(() => {
-    const arrays = new Set(spec.arrays)
-    const booleans = new Set(spec.booleans)
-    const out: Record<string, unknown> = {}
-    const style = new Map<string, "plain" | "bracket">()
-    let params: URLSearchParams
-    try {
-      params = new URLSearchParams(text)
-    } catch {
-      return Effect.fail(new InvalidRequest({ message: "The form body could not be parsed." }))
+  Effect.suspend(() => formFields(text, spec))
+
+const formFields = (text: string, spec: FormSpec): Either.Either<Record<string, unknown>, InvalidRequest> => {
+  const arrays = new Set(spec.arrays)
+  const booleans = new Set(spec.booleans)
+  const out: Record<string, unknown> = {}
+  const style = new Map<string, "plain" | "bracket">()
+  let params: URLSearchParams
+  try {
+    params = new URLSearchParams(text)
+  } catch {
+    return Either.left(new InvalidRequest({ message: "The form body could not be parsed." }))
+  }
+  for (const [rawKey, value] of params) {
+    const bracket = /^(.+?)\[(\d*)\]$/.exec(rawKey)
+    const key = bracket ? bracket[1]! : rawKey
+    const kind = bracket ? "bracket" : "plain"
+    const previous = style.get(key)
+    if (previous !== undefined && previous !== kind) {
+      return Either.left(new InvalidRequest({ message: `Form field "${key}" is sent both as "${key}" and "${key}[]"; use "${key}[]" for every item.` }))
     }
-    for (const [rawKey, value] of params) {
-      const bracket = /^(.+?)\[(\d*)\]$/.exec(rawKey)
-      const key = bracket ? bracket[1]! : rawKey
-      const kind = bracket ? "bracket" : "plain"
-      const previous = style.get(key)
-      if (previous !== undefined && previous !== kind) {
-        return Effect.fail(new InvalidRequest({ message: `Form field "${key}" is sent both as "${key}" and "${key}[]"; use "${key}[]" for every item.` }))
+    style.set(key, kind)
+    if (arrays.has(key)) {
+      if (kind === "plain" && previous !== undefined) {
+        return Either.left(new InvalidRequest({ message: `Form field "${key}" is repeated; send arrays as "${key}[]=a&${key}[]=b".` }))
       }
-      style.set(key, kind)
-      if (arrays.has(key)) {
-        if (kind === "plain" && previous !== undefined) {
-          return Effect.fail(new InvalidRequest({ message: `Form field "${key}" is repeated; send arrays as "${key}[]=a&${key}[]=b".` }))
-        }
-        ;((out[key] ??= []) as Array<string>).push(value)
-        continue
-      }
-      if (kind === "bracket") {
-        return Effect.fail(new InvalidRequest({ message: `Form field "${key}" is not an array.` }))
-      }
-      if (previous !== undefined) {
-        return Effect.fail(new InvalidRequest({ message: `Form field "${key}" is repeated.` }))
-      }
-      if (booleans.has(key)) {
-        if (value !== "true" && value !== "false") {
-          return Effect.fail(new InvalidRequest({ message: `Form field "${key}" must be the string "true" or "false", got "${value.slice(0, 32)}".` }))
-        }
-        out[key] = value === "true"
-        continue
-      }
-      out[key] = value
+      ;((out[key] ??= []) as Array<string>).push(value)
+      continue
     }
-    return Effect.succeed(out)
-  })
+    if (kind === "bracket") {
+      return Either.left(new InvalidRequest({ message: `Form field "${key}" is not an array.` }))
+    }
+    if (previous !== undefined) {
+      return Either.left(new InvalidRequest({ message: `Form field "${key}" is repeated.` }))
+    }
+    if (booleans.has(key)) {
+      if (value !== "true" && value !== "false") {
+        return Either.left(new InvalidRequest({ message: `Form field "${key}" must be the string "true" or "false", got "${value.slice(0, 32)}".` }))
+      }
+      out[key] = value === "true"
+      continue
+    }
+    out[key] = value
+  }
+  return Either.right(out)
+}
 
 /** Decodes a parsed body with the endpoint's schema (shared with the in-process host). */
 export const decode = Requests.decode

@@ -4,8 +4,8 @@
  */
 import { Analyze, ArticleContexts, EngineInfo, Evaluations, Megacall, StoreHealth, Suggest } from "@decorum/core"
 import { type Account, type DecorumError, type Evaluated, Native, Perspective } from "@decorum/domain"
-import { HttpApiBuilder, HttpServerRequest } from "@effect/platform"
-import { Effect } from "effect"
+import { HttpApiBuilder, HttpServerRequest, type HttpServerResponse } from "@effect/platform"
+import { Effect, type Schema } from "effect"
 import { DecorumApi } from "./Api.js"
 import * as Batch from "./Batch.js"
 import * as Body from "./Body.js"
@@ -154,27 +154,67 @@ export const NativeLive = HttpApiBuilder.group(DecorumApi, "native", (handlers) 
       ))
 )
 
+/**
+ * A Perspective route: its family (the error envelope), its authentication, the schema of its
+ * body and what it answers. The HttpApi groups below serve each through `perspectiveHandler`; the
+ * fast path (`FastPath.ts`) serves the same route from the same parts in the same order, without
+ * the router: one definition of each route, whichever way a request reaches it.
+ */
+export interface PerspectiveRoute<Req, RAuth, RAnswer> {
+  readonly family: "google" | "compat"
+  readonly account: Effect.Effect<Account, DecorumError, RAuth>
+  readonly schema: Schema.Schema<Req, any, never>
+  readonly answer: (account: Account, request: Req) => Effect.Effect<HttpServerResponse.HttpServerResponse, DecorumError, RAnswer>
+}
+
+/** Authenticate, read and decode the body, answer; every error in the route's family. */
+export const perspectiveHandler = <Req, RAuth, RAnswer>(route: PerspectiveRoute<Req, RAuth, RAnswer>) =>
+  inFamily(
+    route.family,
+    Effect.gen(function*() {
+      const account = yield* route.account
+      const request = yield* perspectiveBody(route.schema)
+      return yield* route.answer(account, request)
+    })
+  )
+
+/** `POST /v0.2/{external,perspective}-compat/analyse`. */
+export const compatAnalyse = {
+  family: "compat",
+  account: headerAccount,
+  schema: Perspective.AnalyzeCommentRequest,
+  answer: (account, request) => Effect.map(Analyze.analyze(request, "compat", account), (result) => evaluated("perspective", result))
+} satisfies PerspectiveRoute<Perspective.AnalyzeCommentRequest, any, any>
+
+/** `POST /v0.2/{external,perspective}-compat/suggestscore`. */
+export const compatSuggestScore = {
+  family: "compat",
+  account: headerAccount,
+  schema: Perspective.SuggestCommentScoreRequest,
+  answer: (account, request) => Effect.map(Suggest.suggestScore(account, request), (response) => json(response))
+} satisfies PerspectiveRoute<Perspective.SuggestCommentScoreRequest, any, any>
+
+/** `POST /v1alpha1/comments:analyze`. */
+export const googleAnalyze = {
+  family: "google",
+  account: googleAccount,
+  schema: Perspective.AnalyzeCommentRequest,
+  answer: (account, request) => Effect.map(Analyze.analyze(request, "google", account), (result) => evaluated("perspective", result))
+} satisfies PerspectiveRoute<Perspective.AnalyzeCommentRequest, any, any>
+
+/** `POST /v1alpha1/comments:suggestscore`. */
+export const googleSuggestScore = {
+  family: "google",
+  account: googleAccount,
+  schema: Perspective.SuggestCommentScoreRequest,
+  answer: (account, request) => Effect.map(Suggest.suggestScore(account, request), (response) => json(response))
+} satisfies PerspectiveRoute<Perspective.SuggestCommentScoreRequest, any, any>
+
 const compatHandlers = (group: "compat" | "perspectiveCompat") =>
   HttpApiBuilder.group(DecorumApi, group, (handlers) =>
     handlers
-      .handleRaw("analyse", () =>
-        inFamily(
-          "compat",
-          Effect.gen(function*() {
-            const account = yield* headerAccount
-            const request = yield* perspectiveBody(Perspective.AnalyzeCommentRequest)
-            return evaluated("perspective", yield* Analyze.analyze(request, "compat", account))
-          })
-        ))
-      .handleRaw("suggestscore", () =>
-        inFamily(
-          "compat",
-          Effect.gen(function*() {
-            const account = yield* headerAccount
-            const request = yield* perspectiveBody(Perspective.SuggestCommentScoreRequest)
-            return json(yield* Suggest.suggestScore(account, request))
-          })
-        ))
+      .handleRaw("analyse", () => perspectiveHandler(compatAnalyse))
+      .handleRaw("suggestscore", () => perspectiveHandler(compatSuggestScore))
   )
 
 export const CompatLive = compatHandlers("compat")
@@ -182,24 +222,8 @@ export const PerspectiveCompatLive = compatHandlers("perspectiveCompat")
 
 export const GoogleLive = HttpApiBuilder.group(DecorumApi, "google", (handlers) =>
   handlers
-    .handleRaw("analyze", () =>
-      inFamily(
-        "google",
-        Effect.gen(function*() {
-          const account = yield* googleAccount
-          const request = yield* perspectiveBody(Perspective.AnalyzeCommentRequest)
-          return evaluated("perspective", yield* Analyze.analyze(request, "google", account))
-        })
-      ))
-    .handleRaw("suggestscore", () =>
-      inFamily(
-        "google",
-        Effect.gen(function*() {
-          const account = yield* googleAccount
-          const request = yield* perspectiveBody(Perspective.SuggestCommentScoreRequest)
-          return json(yield* Suggest.suggestScore(account, request))
-        })
-      ))
+    .handleRaw("analyze", () => perspectiveHandler(googleAnalyze))
+    .handleRaw("suggestscore", () => perspectiveHandler(googleSuggestScore))
     .handleRaw("discovery", () =>
       inFamily(
         "google",

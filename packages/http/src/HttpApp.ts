@@ -51,47 +51,59 @@ const notFound = (path: string, method: string) => {
 }
 
 /**
- * Applied around the whole app, before the response is written: names the engine and model set
- * (and the request id) on every response, and answers unknown routes and unexpected failures in
- * the family's envelope instead of an empty body. It also provides the `BatchDispatcher` through
- * which `POST /batch` runs each part through this same app (same routes, auth, handlers and
- * envelope). Around it all, `Observability.observe`: request ids, metrics, access log.
+ * Around an app, before the response is written: names the engine and model set (and the request
+ * id, when given) on every response, and answers unknown routes and unexpected failures in the
+ * family's envelope instead of an empty body.
+ */
+export const envelope = (info: EngineInfo["Type"], app: HttpApp.Default) => (requestId: string | null): HttpApp.Default =>
+  Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const path = request.url.split("?")[0] ?? "/"
+    const response = yield* app.pipe(
+      Effect.catchAllCause((cause) => {
+        const failure = Cause.failureOption(cause)
+        if (Option.isSome(failure) && (failure.value as { _tag?: unknown })?._tag === "RouteNotFound") {
+          return Effect.succeed(notFound(path, request.method))
+        }
+        if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause)
+        return Effect.logError("Request failed", cause).pipe(Effect.as(json(renderDefect(familyOfPath(path)).body, 500)))
+      })
+    )
+    return withEngineHeaders(info, response, requestId)
+  })
+
+/** The engine version, the model set (unless the answer named its own) and the request id, on a response. */
+export const withEngineHeaders = (info: EngineInfo["Type"], response: HttpServerResponse.HttpServerResponse, requestId: string | null) =>
+  HttpServerResponse.setHeaders(response, {
+    "x-engine-version": info.engineVersion,
+    ...(response.headers["x-model-version"] === undefined ? { "x-model-version": info.modelVersion } : {}),
+    ...(requestId === null ? {} : { "x-request-id": requestId })
+  })
+
+/**
+ * What every request goes through around its route: `Observability.observe` (request id, metrics,
+ * access log) around `envelope`. The HttpApi's middleware (below) and the fast path
+ * (`FastPath.ts`) both serve through this one function.
+ */
+export const observed = (info: EngineInfo["Type"], observability: Option.Option<Observability.ObservabilityConfig["Type"]>, app: HttpApp.Default): HttpApp.Default =>
+  Observability.observe(Option.getOrElse(observability, () => Observability.defaults), info, envelope(info, app))
+
+/**
+ * Applied around the whole app: `observed` (engine headers, request ids, metrics, access log,
+ * unknown routes and unexpected failures in the family's envelope). It also provides the
+ * `BatchDispatcher` through which `POST /batch` runs each part through this same app (same routes,
+ * auth, handlers and envelope).
  */
 export const EnvelopeMiddleware = HttpApiBuilder.middleware(
   Effect.map(
     Effect.all([EngineInfo, Effect.serviceOption(Observability.ObservabilityConfig)]),
     ([info, observability]) => (app: HttpApp.Default): HttpApp.Default => {
-      const envelope = (requestId: string | null): HttpApp.Default =>
-        Effect.gen(function*() {
-          const request = yield* HttpServerRequest.HttpServerRequest
-          const path = request.url.split("?")[0] ?? "/"
-          const response = yield* app.pipe(
-            Effect.catchAllCause((cause) => {
-              const failure = Cause.failureOption(cause)
-              if (Option.isSome(failure) && (failure.value as { _tag?: unknown })?._tag === "RouteNotFound") {
-                return Effect.succeed(notFound(path, request.method))
-              }
-              if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause)
-              return Effect.logError("Request failed", cause).pipe(Effect.as(json(renderDefect(familyOfPath(path)).body, 500)))
-            })
-          )
-          return HttpServerResponse.setHeaders(response, {
-            "x-engine-version": info.engineVersion,
-            ...(response.headers["x-model-version"] === undefined ? { "x-model-version": info.modelVersion } : {}),
-            ...(requestId === null ? {} : { "x-request-id": requestId })
-          })
-        })
       // `POST /batch` answers each of its parts by running this same app on a synthetic request
       // (inside the batch's own request id).
       const dispatcher = BatchDispatcher.of({
-        dispatch: (inner) => Effect.provideService(envelope(null), HttpServerRequest.HttpServerRequest, inner)
+        dispatch: (inner) => Effect.provideService(envelope(info, app)(null), HttpServerRequest.HttpServerRequest, inner)
       })
-      const settings = Option.getOrElse(observability, () => Observability.defaults)
-      return Effect.provideService(
-        Observability.observe(settings, info, (requestId) => envelope(requestId)),
-        BatchDispatcher,
-        dispatcher
-      )
+      return Effect.provideService(observed(info, observability, app), BatchDispatcher, dispatcher)
     }
   )
 )

@@ -80,11 +80,26 @@ export const metricsApp: HttpApp.Default<never, EngineInfo> = Effect.flatMap(Htt
     ? Effect.flatMap(EngineInfo, metricsResponse)
     : Effect.succeed(HttpServerResponse.text("Not Found\n", { status: 404 })))
 
-const record = (route: string, family: Family, status: number, seconds: number) =>
-  Effect.zipRight(
-    Metric.increment(Metric.tagged(Metric.tagged(Metric.tagged(Metrics.httpRequests, "route", route), "family", family), "status", String(status))),
-    Metric.update(Metric.tagged(Metric.tagged(Metrics.httpDuration, "route", route), "family", family), seconds)
-  )
+// Tagged metrics are built once per label set (routes, families and statuses are few): building one
+// hashes and formats its key, which is not free on every request.
+const requestCounters = new Map<string, Metric.Metric.Counter<number>>()
+const durationHistograms = new Map<string, Metric.Metric.Histogram<number>>()
+
+const record = (route: string, family: Family, status: number, seconds: number) => {
+  const countKey = `${route} ${family} ${status}`
+  let counter = requestCounters.get(countKey)
+  if (counter === undefined) {
+    counter = Metric.tagged(Metric.tagged(Metric.tagged(Metrics.httpRequests, "route", route), "family", family), "status", String(status))
+    requestCounters.set(countKey, counter)
+  }
+  const durationKey = `${route} ${family}`
+  let histogram = durationHistograms.get(durationKey)
+  if (histogram === undefined) {
+    histogram = Metric.tagged(Metric.tagged(Metrics.httpDuration, "route", route), "family", family)
+    durationHistograms.set(durationKey, histogram)
+  }
+  return Effect.zipRight(Metric.increment(counter), Metric.update(histogram, seconds))
+}
 
 // ---------------------------------------------------------------- the wrapper
 
@@ -113,20 +128,37 @@ export const observe = (
       }
       const started = performance.now()
       const response = yield* Effect.annotateLogs(app(id), "request_id", id)
-      const seconds = (performance.now() - started) / 1000
-      const route = routeOf(request.method, path)
-      if (settings.metrics) yield* record(route, familyOfPath(path), response.status, seconds)
-      if (settings.accessLog) {
-        yield* Effect.logInfo("access").pipe(
-          Effect.annotateLogs({
-            request_id: id,
-            method: request.method,
-            path,
-            route,
-            status: response.status,
-            duration_ms: Math.round(seconds * 1e4) / 10
-          })
-        )
-      }
+      yield* answered(settings, request.method, path, id, response.status, (performance.now() - started) / 1000)
       return response
     })
+
+/** Whether `answered` does anything (metrics or the access log are on). */
+export const observing = (settings: ObservabilityConfig["Type"]): boolean => settings.metrics || settings.accessLog
+
+/** After a request was answered: its metrics and its access log line, as the settings ask. */
+export const answered = (
+  settings: ObservabilityConfig["Type"],
+  method: string,
+  path: string,
+  id: string,
+  status: number,
+  seconds: number
+): Effect.Effect<void> =>
+  Effect.suspend(() => {
+    const route = routeOf(method, path)
+    const metrics = settings.metrics ? record(route, familyOfPath(path), status, seconds) : Effect.void
+    if (!settings.accessLog) return metrics
+    return Effect.zipRight(
+      metrics,
+      Effect.logInfo("access").pipe(
+        Effect.annotateLogs({
+          request_id: id,
+          method,
+          path,
+          route,
+          status,
+          duration_ms: Math.round(seconds * 1e4) / 10
+        })
+      )
+    )
+  })

@@ -6,6 +6,7 @@ import { AccountStore, ArticleContextStore, Auth, AuthFailureLimiter, type AuthF
 import { TestProviders } from "@decorum/core/testing"
 import { ProviderFailure, type ScoreSuggestion } from "@decorum/domain"
 import { HttpConfig, HttpApp, NodeServer } from "@decorum/http"
+import { FastPath } from "@decorum/http/node"
 import { HttpApiBuilder, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Context, Deferred, Effect, Exit, Layer, Ref, Scope } from "effect"
@@ -55,6 +56,11 @@ export interface HostOptions {
   readonly bodyLimitBytes?: number
   /** `HttpConfig.batchTimeLimitMs`; the default when absent. */
   readonly batchTimeLimitMs?: number
+  /**
+   * Serve the hot routes through the fast path (`FastPath`), as `decorum serve` does by default.
+   * Default: true, unless `DECORUM_FAST_PATH=false` (to run the suites through HttpApi alone).
+   */
+  readonly fastPath?: boolean
 }
 
 export const engineLayer = (hook: TestProviders.Options["hook"], options: HostOptions = {}) =>
@@ -89,10 +95,15 @@ export const startHttpHost = async (options: HostOptions = {}): Promise<TestHost
   const scope = Effect.runSync(Scope.make())
   const hook = await Effect.runPromise(makeHook)
   const engine = await Effect.runPromise(Layer.buildWithScope(engineLayer(hook, options), scope))
+  // The server decorum serve listens with (parser rejections in the envelope), shared with the fast path.
+  const node = NodeServer.createServer()
   const server = HttpApiBuilder.serve().pipe(
     Layer.provide(HttpApp.layer),
+    Layer.provide(FastPath.layer(node, { enabled: options.fastPath ?? process.env["DECORUM_FAST_PATH"] !== "false" })),
     Layer.provide(Layer.succeedContext(engine)),
-    Layer.provideMerge(NodeHttpServer.layer(NodeServer.createServer, { port: 0, host: "127.0.0.1" }))
+    Layer.provideMerge(NodeHttpServer.layer(() => node, { port: 0, host: "127.0.0.1" })),
+    // As `decorum serve` without a trace exporter: spans off (the fast path serves only then).
+    Layer.provide(Layer.setTracerEnabled(false))
   )
   const context = await Effect.runPromise(Layer.buildWithScope(server, scope))
   const address = Context.get(context, HttpServer.HttpServer).address

@@ -9,13 +9,19 @@
  * Then the same Decorum server on routes that each add a step (routing only, authentication, a
  * single evaluation), to show where the time goes.
  *
+ * Besides requests/s and latency (which move with everything else the machine runs), each row gives
+ * the CPU time the server processes spent per request answered while measured (user + system, from
+ * `/proc/<pid>/stat` of the server and its worker processes, Linux only): far less sensitive to
+ * the machine's load. The load average is printed beside every row.
+ *
  * Options (env): BENCH_DURATION (seconds, default 10), BENCH_CONNECTIONS (default 32), BENCH_STEPS=0
- * (skip the per-route table), BENCH_WORKERS (`decorum serve --workers`, default 1), BENCH_BIN (the `decorum` entry point to measure; default this build's).
+ * (skip the per-route table), BENCH_HTTPAPI=0 (skip the same server with the fast path off,
+ * `DECORUM_FAST_PATH=false`, i.e. every request through HttpApi), BENCH_WORKERS (`decorum serve --workers`, default 1), BENCH_BIN (the `decorum` entry point to measure; default this build's).
  */
 import autocannon from "autocannon"
 import { type ChildProcess, spawn } from "node:child_process"
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
+import { availableParallelism, loadavg, tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 
@@ -62,15 +68,48 @@ const waitForUrl = (child: ChildProcess, ready: (output: string) => boolean) =>
     child.on("exit", (code) => reject(new Error(`server exited with ${code}:\n${output}`)))
   })
 
+/** Clock ticks per second of `/proc/<pid>/stat` (USER_HZ: 100 on every Linux Node runs on). */
+const TICKS_PER_SECOND = 100
+
+/** `[ppid, utime + stime in ticks]` of a process, from `/proc/<pid>/stat`; undefined off Linux or once it exited. */
+const procStat = (pid: number): readonly [number, number] | undefined => {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, "utf8")
+    // Fields after the command name (which may hold spaces) start at "state" (field 3).
+    const fields = text.slice(text.lastIndexOf(")") + 2).split(" ")
+    return [Number(fields[1]), Number(fields[11]) + Number(fields[12])]
+  } catch {
+    return undefined
+  }
+}
+
+/** CPU seconds used so far by a process and its direct children (the cluster's workers). */
+const cpuSeconds = (pid: number): number | undefined => {
+  const own = procStat(pid)
+  if (own === undefined) return undefined
+  let ticks = own[1]
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue
+    const stat = procStat(Number(entry))
+    if (stat !== undefined && stat[0] === pid) ticks += stat[1]
+  }
+  return ticks / TICKS_PER_SECOND
+}
+
 interface Result {
   readonly rps: number
   readonly p50: number
   readonly p99: number
   readonly errors: number
   readonly non2xx: number
+  /** Server CPU time per request answered, in microseconds (undefined when not measurable). */
+  readonly cpuPerRequest: number | undefined
+  /** The one-minute load average at the end of the measurement. */
+  readonly load: number
 }
 
 const load = async (
+  pid: number | undefined,
   url: string,
   headers: Record<string, string>,
   request: { readonly method: "GET" | "POST"; readonly body?: string } = { method: "POST", body: BODY }
@@ -78,8 +117,11 @@ const load = async (
   const options = { url, headers, connections, method: request.method, ...(request.body ? { body: request.body } : {}) }
   // Warm up (JIT, model pages), then measure.
   await autocannon({ ...options, duration: 2 })
+  const before = pid === undefined ? undefined : cpuSeconds(pid)
   const r = await autocannon({ ...options, duration })
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx }
+  const after = pid === undefined ? undefined : cpuSeconds(pid)
+  const cpuPerRequest = before !== undefined && after !== undefined && r.requests.total > 0 ? ((after - before) * 1e6) / r.requests.total : undefined
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx, cpuPerRequest, load: loadavg()[0]! }
 }
 
 const main = async () => {
@@ -103,22 +145,38 @@ const main = async () => {
     const bareUrl = (await waitForUrl(bare, () => true)).url
 
     console.log(`Load: ${connections} connections, ${duration} s per server, POST comments:analyze.\n`)
+    console.log(`Load average before: ${loadavg().map((l) => l.toFixed(2)).join(", ")} (${availableParallelism()} cores)\n`)
     const row = (name: string, r: Result) =>
-      `${name.padEnd(34)} ${r.rps.toFixed(0).padStart(8)} req/s   p50 ${String(r.p50).padStart(4)} ms   p99 ${String(r.p99).padStart(4)} ms`
-    const base = await load(`${bareUrl}/v1alpha1/comments:analyze`, { "content-type": "application/json" })
+      `${name.padEnd(34)} ${r.rps.toFixed(0).padStart(8)} req/s   p50 ${String(r.p50).padStart(4)} ms   p99 ${String(r.p99).padStart(4)} ms   ` +
+      `CPU ${r.cpuPerRequest === undefined ? "   ?" : r.cpuPerRequest.toFixed(0).padStart(5)} µs/req   load ${r.load.toFixed(1)}`
+    const base = await load(bare.pid, `${bareUrl}/v1alpha1/comments:analyze`, { "content-type": "application/json" })
     console.log(row("bare node:http JSON", base))
-    const analyze = async (attributes: ReadonlyArray<string>) => {
-      const r = await load(`${decorumUrl}/v1alpha1/comments:analyze?key=${key}`, { "content-type": "application/json" }, {
+    const analyze = async (attributes: ReadonlyArray<string>, server = { pid: decorum.pid, url: decorumUrl }, label = "") => {
+      const r = await load(server.pid, `${server.url}/v1alpha1/comments:analyze?key=${key}`, { "content-type": "application/json" }, {
         method: "POST",
         body: analyzeBody(attributes)
       })
       if (r.non2xx > 0 || r.errors > 0) throw new Error(`Decorum answered ${r.non2xx} non-2xx and ${r.errors} errors`)
-      console.log(row(`Decorum analyze, ${attributes.length} attribute${attributes.length === 1 ? "" : "s"}`, r))
+      console.log(row(`Decorum analyze, ${attributes.length} attribute${attributes.length === 1 ? "" : "s"}${label}`, r))
       return r
     }
     await analyze(["TOXICITY"])
     const ours = await analyze(SIX)
     console.log(`\nDecorum (6 attributes) / bare throughput ratio: ${(ours.rps / base.rps).toFixed(2)}`)
+    if (process.env["BENCH_HTTPAPI"] !== "0" && process.env["BENCH_BIN"] === undefined) {
+      // The same build and store with the fast path off: every request through HttpApi (the path
+      // before the fast path), under the same machine load as the rows above.
+      const httpApi = spawn(process.execPath, [bin, "serve", "--port", "0", "--host", "127.0.0.1", "--db", join(dir, "bench.db"), ...(workers ? ["--workers", workers] : [])], {
+        stdio: ["ignore", "pipe", "inherit"],
+        env: { ...process.env, DECORUM_ENGINE: "local", DECORUM_FAST_PATH: "false" }
+      })
+      children.push(httpApi)
+      const url = (await waitForUrl(httpApi, (output) => /keys create|curl/.test(output))).url
+      console.log("")
+      await analyze(["TOXICITY"], { pid: httpApi.pid, url }, " (HttpApi)")
+      await analyze(SIX, { pid: httpApi.pid, url }, " (HttpApi)")
+      httpApi.kill("SIGTERM")
+    }
     if (process.env["BENCH_STEPS"] === "0") return
 
     // Where the time goes: the same server on routes that add one step at a time.
@@ -133,7 +191,7 @@ const main = async () => {
     ]
     console.log(`\nPer route on Decorum:`)
     for (const [name, path, headers, request] of steps) {
-      const r = await load(`${decorumUrl}${path}`, headers, request)
+      const r = await load(decorum.pid, `${decorumUrl}${path}`, headers, request)
       if (r.non2xx > 0 || r.errors > 0) throw new Error(`${name}: ${r.non2xx} non-2xx, ${r.errors} errors`)
       console.log(row(name, r))
     }

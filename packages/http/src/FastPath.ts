@@ -1,0 +1,247 @@
+/**
+ * The fast path of the Node host: Perspective's analyze and suggestscore (Google-shaped and compat
+ * families) served without the per-request HttpApi machinery (router, the platform's request and
+ * response pipeline, the HTTP tracer middleware, a fiber that suspends while the body arrives),
+ * which cost several times the engine's own work on every request (docs/performance.md).
+ *
+ * It is not a second implementation of those routes. Each route is one `Handlers.PerspectiveRoute`
+ * (its family, authentication, body schema and answer), which the HttpApi group serves through
+ * `Handlers.perspectiveHandler`; here the same parts run in the same order:
+ *
+ * 1. the route's authentication effect (`Credentials`: the core's auth step with the key cache
+ *    and the rate limiter), run on a runtime built once at start-up, synchronously when it
+ *    completes synchronously (a cached key), else as a fiber;
+ * 2. the body with `Body`'s own functions (content type, compressed 415, the limit under every
+ *    framing with 413, JSON, nesting depth), and `Requests.decodeEither` (the same compiled decoder);
+ * 3. the route's answer effect (the engine), on the same runtime;
+ * 4. errors through `Respond.errorResponse` (the one mapping table), defects logged and answered
+ *    500 as `Respond.inFamily` does; the engine headers and request id as `HttpApp.envelope`
+ *    sets them (`withEngineHeaders`); metrics and the access log through `Observability.answered`;
+ *    the response written as the platform writes it.
+ *
+ * A request takes the fast path only when it is exactly one of those routes as written (`POST`,
+ * the path byte for byte, no query or only `key=` with a key-shaped value); anything else (other
+ * spellings the router also accepts, other query strings, other methods and routes) falls through
+ * to the HttpApi app. With a tracer on (OTLP export) nothing takes the fast path, so every request
+ * keeps its server span.
+ *
+ * `packages/http/test/fastpath.test.ts` sends a corpus of requests to servers with and without the
+ * fast path and requires the same status, headers and body bytes.
+ */
+import { EngineInfo, Requests } from "@decorum/core"
+import type { DecorumError } from "@decorum/domain"
+import { Perspective } from "@decorum/domain"
+import { HttpServer, HttpServerError, HttpServerRequest, type HttpServerResponse } from "@effect/platform"
+import { NodeHttpServer } from "@effect/platform-node"
+import { Cause, Context, Effect, Either, Exit, type Fiber, FiberRef, Layer, Option, Runtime } from "effect"
+import type { IncomingMessage, Server, ServerResponse } from "node:http"
+import * as Body from "./Body.js"
+import type { Family } from "./ErrorMapping.js"
+import { renderDefect } from "./ErrorMapping.js"
+import * as Handlers from "./Handlers.js"
+import { HttpConfig } from "./HttpConfig.js"
+import { withEngineHeaders } from "./HttpApp.js"
+import { NodeRequest } from "./internal/nodeRequest.js"
+import * as Observability from "./Observability.js"
+import { errorResponse, json } from "./Respond.js"
+
+export interface FastPath {
+  /** Serves `request` when it is a fast route (true); otherwise leaves it untouched (false). */
+  readonly handle: (request: IncomingMessage, response: ServerResponse) => boolean
+}
+
+/** A fast path that serves nothing (every request goes to the HttpApi app). */
+export const none: FastPath = { handle: () => false }
+
+type Route = Handlers.PerspectiveRoute<any, any, any>
+
+/** The routes served here, as clients write them. */
+const ROUTES: ReadonlyArray<readonly [string, Route]> = [
+  ["/v1alpha1/comments:analyze", Handlers.googleAnalyze],
+  ["/v1alpha1/comments:suggestscore", Handlers.googleSuggestScore],
+  ["/v0.2/external-compat/analyse", Handlers.compatAnalyse],
+  ["/v0.2/perspective-compat/analyse", Handlers.compatAnalyse],
+  ["/v0.2/external-compat/suggestscore", Handlers.compatSuggestScore],
+  ["/v0.2/perspective-compat/suggestscore", Handlers.compatSuggestScore]
+]
+
+/** The only query string taken here: a key (as `?key=`), whose parsed form is plain. */
+const KEY_QUERY = /^key=([A-Za-z0-9_-]+)$/
+
+const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({})
+
+/** Writes a response as the platform's Node server does (`writeHead` with its headers, then the body). */
+const write = (response: ServerResponse, answer: HttpServerResponse.HttpServerResponse) => {
+  if (response.writableEnded || response.destroyed) return
+  const body = answer.body
+  response.writeHead(answer.status, answer.headers)
+  if (body._tag === "Uint8Array") response.end(body.body)
+  else if (body._tag === "Raw" && (typeof body.body === "string" || body.body instanceof Uint8Array)) response.end(body.body)
+  else response.end()
+}
+
+/**
+ * The fast path, with the services the routes need taken from the context it is built in (the
+ * same the HttpApi app is built with).
+ */
+export const make = Effect.gen(function*() {
+  // The routes' services (the store, the scorer, the rate limiter, ...) are the context's: the
+  // same the HttpApi app is built with, so they are not listed in this effect's type.
+  const runtime = yield* Effect.runtime<never>()
+  // A tracer records a server span around every request the router serves: keep them all there.
+  if (yield* FiberRef.get(FiberRef.currentTracerEnabled)) return none
+  const info = yield* EngineInfo
+  const { bodyLimitBytes } = yield* HttpConfig
+  const observability = Option.getOrElse(yield* Effect.serviceOption(Observability.ObservabilityConfig), () => Observability.defaults)
+  const observing = Observability.observing(observability)
+  const routes = new Map(ROUTES)
+  const tooLarge = Body.tooLargeFor(bodyLimitBytes)
+  const { context, fiberRefs, runtimeFlags } = runtime
+
+  const handle = (request: IncomingMessage, response: ServerResponse): boolean => {
+    if (request.method !== "POST") return false
+    const url = request.url ?? ""
+    const query = url.indexOf("?")
+    const path = query === -1 ? url : url.slice(0, query)
+    const route = routes.get(path)
+    if (route === undefined) return false
+    let params = NO_PARAMS
+    if (query !== -1) {
+      const key = KEY_QUERY.exec(url.slice(query + 1))
+      if (key === null) return false
+      params = { key: key[1]! }
+    }
+    serve(route, path, params, request, response)
+    return true
+  }
+
+  const serve = (route: Route, path: string, params: Readonly<Record<string, string>>, request: IncomingMessage, response: ServerResponse) => {
+    const started = observing ? performance.now() : 0
+    const id = Observability.requestIdOf(request.headers["x-request-id"] as string | undefined)
+    const family: Family = route.family
+    const nodeRequest = new NodeRequest(request, request.url)
+    const run = Runtime.runSyncExit(
+      Runtime.make({
+        context: Context.add(Context.add(context, HttpServerRequest.HttpServerRequest, nodeRequest), HttpServerRequest.ParsedSearchParams, params) as Context.Context<any>,
+        fiberRefs,
+        runtimeFlags
+      })
+    )
+    // A fiber still running (an asynchronous step) when the client goes away is interrupted, as
+    // the platform's server interrupts its request's fiber.
+    let running: Fiber.RuntimeFiber<unknown, unknown> | undefined
+    let stopReading: (() => void) | undefined
+    response.once("close", () => {
+      if (response.writableEnded) return
+      stopReading?.()
+      running?.unsafeInterruptAsFork(HttpServerError.clientAbortFiberId)
+    })
+
+    const finish = (answer: HttpServerResponse.HttpServerResponse) => {
+      write(response, withEngineHeaders(info, answer, id))
+      if (observing) {
+        run(Observability.answered(observability, request.method!, path, id, answer.status, (performance.now() - started) / 1000))
+      }
+    }
+    // As `Respond.inFamily`: typed errors in the family's envelope; defects logged, then 500.
+    const defect = (cause: Cause.Cause<unknown>) => {
+      run(Effect.annotateLogs(Effect.logError("Unhandled defect", cause), "request_id", id))
+      finish(json(renderDefect(family).body, 500))
+    }
+    const settle = (exit: Exit.Exit<unknown, unknown>, next: (value: any) => void) => {
+      if (Exit.isSuccess(exit)) return next(exit.value)
+      if (Cause.isInterruptedOnly(exit.cause)) return
+      const failure = Cause.failureOption(exit.cause)
+      if (Option.isSome(failure)) return finish(errorResponse(family, failure.value as DecorumError))
+      defect(exit.cause)
+    }
+    /** Runs a step of the route on the request's runtime: synchronously when it can, else as a fiber. */
+    const step = <A>(effect: Effect.Effect<A, DecorumError, any>, next: (value: A) => void) => {
+      const exit = run(Effect.annotateLogs(effect, "request_id", id))
+      if (Exit.isFailure(exit)) {
+        const async = Cause.dieOption(exit.cause)
+        if (Option.isSome(async) && Runtime.isAsyncFiberException(async.value)) {
+          running = async.value.fiber
+          running.addObserver((fiberExit) => {
+            running = undefined
+            guarded(() => settle(fiberExit, next))
+          })
+          return
+        }
+      }
+      settle(exit, next)
+    }
+    const guarded = (body: () => void) => {
+      try {
+        body()
+      } catch (error) {
+        defect(Cause.die(error))
+      }
+    }
+    const fail = (error: DecorumError) => finish(errorResponse(family, error))
+
+    // The order of `Handlers.perspectiveHandler`: authenticate, read and decode the body, answer.
+    guarded(() =>
+      step(route.account, (account) => {
+        const type = Body.mediaType(request.headers["content-type"])
+        const unsupported = Body.unsupportedType(type, {})
+        if (unsupported !== undefined) return fail(unsupported)
+        const decodeAndAnswer = (text: string) => {
+          const parsed = Body.parseObject(type, text, {})
+          if (Either.isLeft(parsed)) return fail(parsed.left)
+          const decoded = Requests.decodeEither(route.schema, Perspective.normalizeRequestKeys(parsed.right))
+          if (Either.isLeft(decoded)) return fail(decoded.left)
+          step(route.answer(account, decoded.right), finish)
+        }
+        if (request.readableEnded || request.destroyed) {
+          // Nothing left to read from the stream (a client gone already): the HttpApi path's reader decides.
+          return step(Body.readText, decodeAndAnswer)
+        }
+        const refused = Body.refusedBeforeReading(request.headers as Record<string, string | undefined>, request, bodyLimitBytes, tooLarge)
+        if (refused !== undefined) return fail(refused)
+        stopReading = Body.collectNodeBody(request, bodyLimitBytes, tooLarge, (text) => {
+          stopReading = undefined
+          guarded(() => (Either.isLeft(text) ? fail(text.left) : decodeAndAnswer(text.right)))
+        })
+      })
+    )
+  }
+
+  return { handle } satisfies FastPath
+})
+
+/**
+ * The HTTP server of a Node host with the fast path in front of the app: wraps the listener's
+ * `HttpServer` (`NodeHttpServer.layer` over `server`) so that serving the app registers one Node
+ * request listener that offers each request to the fast path first and hands the others to the
+ * platform's handler of the app. `enabled: false` hands every request to the app.
+ */
+export const layer = (
+  server: Server,
+  options: {
+    readonly enabled: boolean
+    /** Told of every request the fast path took (tests prove with it that the fast path served). */
+    readonly onServed?: (request: IncomingMessage) => void
+  }
+) =>
+  Layer.effect(
+    HttpServer.HttpServer,
+    Effect.gen(function*() {
+      const listener = yield* HttpServer.HttpServer
+      const path = options.enabled ? yield* make : none
+      return HttpServer.make({
+        address: listener.address,
+        serve: (app, middleware) =>
+          Effect.gen(function*() {
+            const handler = yield* NodeHttpServer.makeHandler(app, middleware!)
+            const served = options.onServed
+            const dispatch = (request: IncomingMessage, response: ServerResponse) => {
+              if (!path.handle(request, response)) handler(request, response)
+              else served?.(request)
+            }
+            yield* Effect.addFinalizer(() => Effect.sync(() => server.off("request", dispatch)))
+            server.on("request", dispatch)
+          })
+      })
+    })
+  )

@@ -1,0 +1,264 @@
+/**
+ * The fast path (`FastPath`) answers exactly as the HttpApi app does. Two servers share one engine
+ * (the same stores, keys and rate limiter), one with the fast path and one without; every request
+ * of a corpus (valid, invalid, every error of the hot routes, spans, languages, thresholds, key
+ * spellings, chunked, oversize, compressed, wrong, missing and revoked keys, rate limited, client
+ * request ids, route spellings that fall through) is sent to both, and the status, the headers
+ * (all but `Date`, and `X-Request-Id` unless the client sent one) and the body bytes must be the
+ * same. The test also requires that the fast path served the requests it should, so it cannot pass
+ * by routing everything to HttpApi.
+ */
+import { AccountStore, Auth, type RateLimitOptions, RateLimiter } from "@decorum/core"
+import { HttpApp } from "@decorum/http"
+import { FastPath } from "@decorum/http/node"
+import { HttpApiBuilder, HttpServer } from "@effect/platform"
+import { NodeHttpServer } from "@effect/platform-node"
+import { Context, Effect, Exit, Layer, Scope } from "effect"
+import { createServer, type IncomingMessage, request as httpRequest } from "node:http"
+import { gzipSync } from "node:zlib"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { engineLayer, makeHook } from "./harness.js"
+
+const BODY_LIMIT = 8 * 1024
+const RATE: RateLimitOptions = { perMinute: 1, burst: 120 }
+
+interface Sent {
+  readonly method?: string
+  readonly path: string
+  readonly headers?: Record<string, string>
+  /** One string: sent with Content-Length. An array: sent chunked, one chunk each. */
+  readonly body?: string | Buffer | ReadonlyArray<string>
+}
+
+interface Answer {
+  readonly status: number
+  readonly headers: Record<string, string | Array<string> | undefined>
+  readonly body: Buffer
+}
+
+const send = (base: string, sent: Sent) =>
+  new Promise<Answer>((resolve, reject) => {
+    const url = new URL(sent.path, base)
+    const chunked = Array.isArray(sent.body)
+    const single = chunked ? undefined : (sent.body as string | Buffer | undefined)
+    const headers: Record<string, string> = {
+      ...(single !== undefined ? { "content-length": String(Buffer.byteLength(single)) } : {}),
+      ...sent.headers
+    }
+    const req = httpRequest({ host: url.hostname, port: url.port, path: sent.path, method: sent.method ?? "POST", headers, agent: false }, (res: IncomingMessage) => {
+      const chunks: Array<Buffer> = []
+      res.on("data", (c: Buffer) => chunks.push(c))
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }))
+      res.on("error", reject)
+    })
+    req.on("error", reject)
+    if (chunked) for (const chunk of sent.body as ReadonlyArray<string>) req.write(chunk)
+    else if (single !== undefined) req.write(single)
+    req.end()
+  })
+
+/** What must match: every header but the date and a generated request id, and the body bytes. */
+const comparable = (answer: Answer, sentRequestId: boolean) => {
+  const headers = { ...answer.headers }
+  delete headers["date"]
+  if (!sentRequestId) {
+    expect(headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/)
+    delete headers["x-request-id"]
+  }
+  return { status: answer.status, headers, body: answer.body.toString("utf8") }
+}
+
+const json = { "content-type": "application/json" }
+const analyzeBody = (extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ comment: { text: "You are an idiot, frankly." }, requestedAttributes: { TOXICITY: {} }, ...extra })
+
+describe("the fast path answers as the HttpApi app does", () => {
+  const scope = Effect.runSync(Scope.make())
+  const served: Array<string> = []
+  let fast = ""
+  let slow = ""
+  let run: <A, E>(effect: Effect.Effect<A, E, any>) => Promise<A>
+
+  const start = async (engine: Context.Context<any>, enabled: boolean) => {
+    const node = createServer()
+    const layer = HttpApiBuilder.serve().pipe(
+      Layer.provide(HttpApp.layer),
+      Layer.provide(FastPath.layer(node, { enabled, onServed: (request) => served.push(request.url ?? "") })),
+      Layer.provide(Layer.succeedContext(engine)),
+      Layer.provideMerge(NodeHttpServer.layer(() => node, { port: 0, host: "127.0.0.1" })),
+      Layer.provide(Layer.setTracerEnabled(false))
+    )
+    const context = await Effect.runPromise(Layer.buildWithScope(layer, scope))
+    const address = Context.get(context, HttpServer.HttpServer).address
+    if (address._tag !== "TcpAddress") throw new Error("expected a TCP address")
+    return `http://127.0.0.1:${address.port}`
+  }
+
+  beforeAll(async () => {
+    const hook = await Effect.runPromise(makeHook)
+    const engine = await Effect.runPromise(
+      Layer.buildWithScope(Layer.merge(engineLayer(hook, { bodyLimitBytes: BODY_LIMIT }), RateLimiter.memory(RATE)), scope)
+    )
+    run = (effect) => Effect.runPromise(Effect.provide(effect, engine) as Effect.Effect<any, any>)
+    fast = await start(engine, true)
+    slow = await start(engine, false)
+  })
+  afterAll(() => Effect.runPromise(Scope.close(scope, Exit.void)))
+
+  /** A key of a fresh account (each case has its own, so the rate limit only bites where it should). */
+  let accounts = 0
+  const newKey = async () => {
+    const email = `fast-${++accounts}@example.com`
+    const { key } = await run(Auth.createKey(email))
+    return { email, key }
+  }
+
+  const google = (key: string, body: NonNullable<Sent["body"]>, headers: Record<string, string> = json): Sent => ({
+    path: `/v1alpha1/comments:analyze?key=${key}`,
+    headers,
+    body
+  })
+
+  /** Requests the fast path should have taken (sent to the fast server on a hot route as written). */
+  let expectedFast = 0
+
+  /** Sends `sent` to both servers (fast first) and requires the same answer. */
+  const same = async (sent: Sent, takesFastPath = true) => {
+    if (takesFastPath) expectedFast++
+    const a = await send(fast, sent)
+    const b = await send(slow, sent)
+    const withId = /^[A-Za-z0-9._:-]{1,128}$/.test(sent.headers?.["x-request-id"] ?? "")
+    expect(comparable(a, withId), `${sent.method ?? "POST"} ${sent.path}`).toEqual(comparable(b, withId))
+    return a
+  }
+
+  it("valid analyze requests: attributes, spans, languages, thresholds, aliases, client tokens, HTML", async () => {
+    const { key } = await newKey()
+    const cases: Array<NonNullable<Sent["body"]>> = [
+      analyzeBody(),
+      JSON.stringify({
+        comment: { text: "I disagree with the council. You are all idiots and I will find you." },
+        requestedAttributes: { TOXICITY: {}, INSULT: {}, PROFANITY: {}, THREAT: {}, IDENTITY_ATTACK: {}, SEVERE_TOXICITY: {} },
+        languages: ["en"],
+        spanAnnotations: true,
+        clientToken: "token-1"
+      }),
+      analyzeBody({ requestedAttributes: { TOXICITY: { scoreThreshold: 0.99 }, INSULT: { scoreThreshold: 0.01, scoreType: "PROBABILITY" } } }),
+      analyzeBody({ requestedAttributes: { TOXICITY: { scoreThreshold: 0.999 } } }),
+      JSON.stringify({ comment: { text: "<p>You <b>idiot</b></p>", type: "HTML" }, requested_attributes: { toxicity: {} }, span_annotations: true }),
+      JSON.stringify({ comment: "a plain string comment", requestedAttributes: { TOXICITY: {} } }),
+      analyzeBody({ requestedAttributes: { TOXICITY: {}, NOT_AN_ATTRIBUTE: {} }, dropUnsupportedAttributes: true }),
+      analyzeBody({ requestedAttributes: { NOT_AN_ATTRIBUTE: {} }, dropUnsupportedAttributes: true }),
+      analyzeBody({ languages: ["de", "fr"], context: { entries: [{ text: "an article" }] }, doNotStore: true, unknownField: 1 }),
+      ["{\"comment\":{\"text\":\"chunked ", "body, you idiot\"},", "\"requestedAttributes\":{\"INSULT\":{}}}"]
+    ]
+    for (const body of cases) {
+      const answer = await same(google(key, body))
+      expect(answer.status).toBe(200)
+    }
+  })
+
+  it("every error of the route: body, validation, media type, size, encoding", async () => {
+    const { key } = await newKey()
+    const long = "x".repeat(20_481)
+    const cases: Array<Sent> = [
+      google(key, "{not json"),
+      google(key, "[1,2]"),
+      google(key, ""),
+      google(key, "   "),
+      google(key, `{"a":${"[".repeat(200)}${"]".repeat(200)}}`),
+      google(key, JSON.stringify({ requestedAttributes: { TOXICITY: {} } })),
+      google(key, JSON.stringify({ comment: { text: "   " }, requestedAttributes: { TOXICITY: {} } })),
+      google(key, JSON.stringify({ comment: { text: long }, requestedAttributes: { TOXICITY: {} } })),
+      google(key, JSON.stringify({ comment: { text: "hi", type: "MARKDOWN" }, requestedAttributes: { TOXICITY: {} } })),
+      google(key, JSON.stringify({ comment: { text: "hi" } })),
+      google(key, analyzeBody({ requestedAttributes: { NOT_AN_ATTRIBUTE: {} } })),
+      google(key, analyzeBody({ requestedAttributes: { TOXICITY: { scoreThreshold: 1.5 } } })),
+      google(key, analyzeBody({ requestedAttributes: { TOXICITY: { scoreType: "STD_DEV_SCORE" } } })),
+      google(key, analyzeBody({ context: { entries: [], articleAndParentComment: {} } })),
+      google(key, JSON.stringify({ comment: { text: 5 }, requestedAttributes: { TOXICITY: {} } })),
+      google(key, analyzeBody({ languages: "en" })),
+      google(key, analyzeBody(), { "content-type": "text/plain" }),
+      google(key, analyzeBody(), { "content-type": "application/x-www-form-urlencoded" }),
+      google(key, analyzeBody(), {}),
+      google(key, analyzeBody(), { "content-type": "application/vnd.api+json" }),
+      google(key, gzipSync(analyzeBody()), { ...json, "content-encoding": "gzip" }),
+      google(key, analyzeBody({ padding: "y".repeat(BODY_LIMIT) })),
+      google(key, ["{\"comment\":{\"text\":\"", "z".repeat(BODY_LIMIT), "\"}}"]),
+      { path: `/v1alpha1/comments:analyze?key=${key}`, headers: { ...json, "content-length": String(BODY_LIMIT * 10) }, body: analyzeBody() }
+    ]
+    const statuses: Array<number> = []
+    for (const sent of cases) statuses.push((await same(sent)).status)
+    expect(statuses).toEqual([400, 400, 400, 400, 400, 400, 400, 413, 400, 400, 400, 400, 400, 400, 400, 400, 415, 415, 200, 200, 415, 413, 413, 413])
+  })
+
+  it("authentication: missing, malformed, wrong and revoked keys, the key header, rate limits", async () => {
+    const { key } = await newKey()
+    const revoked = await newKey()
+    await run(Effect.flatMap(AccountStore, (store) => store.revokeKey(Auth.parseKeyId(revoked.key)!)))
+    const limited = await newKey()
+    for (let i = 0; i < RATE.burst!; i++) await send(slow, google(limited.key, analyzeBody()))
+    const cases: Array<Sent> = [
+      { path: "/v1alpha1/comments:analyze", headers: json, body: analyzeBody() },
+      google("dk_notakey", analyzeBody()),
+      google(`${key.slice(0, -4)}AAAA`, analyzeBody()),
+      google(revoked.key, analyzeBody()),
+      { path: "/v1alpha1/comments:analyze", headers: { ...json, "x-goog-api-key": key }, body: analyzeBody() },
+      { path: "/v1alpha1/comments:analyze", headers: { ...json, "x-goog-api-key": "wrong" }, body: analyzeBody() },
+      // A wrong key with a bad body: authentication answers first.
+      google("dk_notakey", "{not json"),
+      google(limited.key, analyzeBody())
+    ]
+    const statuses: Array<number> = []
+    for (const sent of cases) statuses.push((await same(sent)).status)
+    expect(statuses).toEqual([403, 400, 400, 400, 200, 400, 400, 429])
+  })
+
+  it("the compat families and suggestscore", async () => {
+    const { email, key } = await newKey()
+    const auth = { ...json, "x-user-email": email, "x-api-key": key }
+    const suggest = JSON.stringify({ comment: { text: "a fine comment" }, attributeScores: { TOXICITY: { summaryScore: { value: 0.1 } } } })
+    const cases: Array<Sent> = []
+    for (const prefix of ["external-compat", "perspective-compat"]) {
+      cases.push(
+        { path: `/v0.2/${prefix}/analyse`, headers: auth, body: analyzeBody() },
+        { path: `/v0.2/${prefix}/analyse`, headers: auth, body: JSON.stringify({ comment: { text: "no attributes asked" } }) },
+        { path: `/v0.2/${prefix}/analyse`, headers: auth, body: "{bad" },
+        { path: `/v0.2/${prefix}/analyse`, headers: { ...json, "x-api-key": key }, body: analyzeBody() },
+        { path: `/v0.2/${prefix}/analyse`, headers: { ...auth, "x-user-email": "someone@else.example" }, body: analyzeBody() },
+        { path: `/v0.2/${prefix}/suggestscore`, headers: auth, body: suggest },
+        { path: `/v0.2/${prefix}/suggestscore`, headers: auth, body: JSON.stringify({ comment: { text: "x" } }) }
+      )
+    }
+    cases.push(
+      { path: `/v1alpha1/comments:suggestscore?key=${key}`, headers: json, body: suggest },
+      { path: `/v1alpha1/comments:suggestscore?key=${key}`, headers: json, body: JSON.stringify({ attributeScores: {} }) }
+    )
+    for (const sent of cases) await same(sent)
+  })
+
+  it("request ids, and the spellings and methods that fall through to the router", async () => {
+    const { key } = await newKey()
+    const before = served.length
+    const fallThrough: Array<Sent> = [
+      { path: `/v1alpha1/comments:analyze?key=${key}&alt=json`, headers: json, body: analyzeBody() },
+      { path: `/v1alpha1/comments:analyze/?key=${key}`, headers: json, body: analyzeBody() },
+      { path: `/V1ALPHA1/comments:analyze?key=${key}`, headers: json, body: analyzeBody() },
+      { path: `/v1alpha1/comments%3Aanalyze?key=${key}`, headers: json, body: analyzeBody() },
+      { method: "GET", path: `/v1alpha1/comments:analyze?key=${key}` },
+      { method: "PUT", path: `/v1alpha1/comments:analyze?key=${key}`, headers: json, body: analyzeBody() }
+    ]
+    for (const sent of fallThrough) await same(sent, false)
+    expect(served.length - before, "spellings the fast path does not take").toBe(0)
+    await same(google(key, analyzeBody(), { ...json, "x-request-id": "client-chosen.id:1" }))
+    await same(google(key, analyzeBody(), { ...json, "x-request-id": "not a well-formed id!" }))
+    expect(served.length - before).toBe(2)
+  })
+
+  it("served the hot routes through the fast path, and nothing through the server without it", () => {
+    // Every case above sent to the fast server first; the HttpApi server never reports a request.
+    expect(expectedFast).toBeGreaterThan(50)
+    expect(served.length).toBe(expectedFast)
+    expect(served.every((url) => /^\/(v1alpha1\/comments:(analyze|suggestscore)|v0\.2\/(external|perspective)-compat\/(analyse|suggestscore))(\?key=[\w-]+)?$/.test(url))).toBe(true)
+  })
+})
