@@ -72,6 +72,27 @@ const json = { "content-type": "application/json" }
 const analyzeBody = (extra: Record<string, unknown> = {}) =>
   JSON.stringify({ comment: { text: "You are an idiot, frankly." }, requestedAttributes: { TOXICITY: {} }, ...extra })
 
+/** A server on `engine`, with or without the fast path; resolves to its base URL. */
+const startServer = async (
+  scope: Scope.Scope,
+  engine: Context.Context<any>,
+  enabled: boolean,
+  onServed?: (request: IncomingMessage) => void
+) => {
+  const node = createServer()
+  const layer = HttpApiBuilder.serve().pipe(
+    Layer.provide(HttpApp.layer),
+    Layer.provide(FastPath.layer(node, { enabled, ...(onServed ? { onServed } : {}) })),
+    Layer.provide(Layer.succeedContext(engine)),
+    Layer.provideMerge(NodeHttpServer.layer(() => node, { port: 0, host: "127.0.0.1" })),
+    Layer.provide(Layer.setTracerEnabled(false))
+  )
+  const context = await Effect.runPromise(Layer.buildWithScope(layer, scope))
+  const address = Context.get(context, HttpServer.HttpServer).address
+  if (address._tag !== "TcpAddress") throw new Error("expected a TCP address")
+  return `http://127.0.0.1:${address.port}`
+}
+
 describe("the fast path answers as the HttpApi app does", () => {
   const scope = Effect.runSync(Scope.make())
   const served: Array<string> = []
@@ -79,20 +100,8 @@ describe("the fast path answers as the HttpApi app does", () => {
   let slow = ""
   let run: <A, E>(effect: Effect.Effect<A, E, any>) => Promise<A>
 
-  const start = async (engine: Context.Context<any>, enabled: boolean) => {
-    const node = createServer()
-    const layer = HttpApiBuilder.serve().pipe(
-      Layer.provide(HttpApp.layer),
-      Layer.provide(FastPath.layer(node, { enabled, onServed: (request) => served.push(request.url ?? "") })),
-      Layer.provide(Layer.succeedContext(engine)),
-      Layer.provideMerge(NodeHttpServer.layer(() => node, { port: 0, host: "127.0.0.1" })),
-      Layer.provide(Layer.setTracerEnabled(false))
-    )
-    const context = await Effect.runPromise(Layer.buildWithScope(layer, scope))
-    const address = Context.get(context, HttpServer.HttpServer).address
-    if (address._tag !== "TcpAddress") throw new Error("expected a TCP address")
-    return `http://127.0.0.1:${address.port}`
-  }
+  const start = (engine: Context.Context<any>, enabled: boolean) =>
+    startServer(scope, engine, enabled, (request) => served.push(request.url ?? ""))
 
   beforeAll(async () => {
     const hook = await Effect.runPromise(makeHook)
@@ -260,5 +269,47 @@ describe("the fast path answers as the HttpApi app does", () => {
     expect(expectedFast).toBeGreaterThan(50)
     expect(served.length).toBe(expectedFast)
     expect(served.every((url) => /^\/(v1alpha1\/comments:(analyze|suggestscore)|v0\.2\/(external|perspective)-compat\/(analyse|suggestscore))(\?key=[\w-]+)?$/.test(url))).toBe(true)
+  })
+})
+
+describe("the fast path and the failed-authentication limit per address (issue 10)", () => {
+  const scope = Effect.runSync(Scope.make())
+  afterAll(() => Effect.runPromise(Scope.close(scope, Exit.void)))
+
+  it("inherits the limit: once an address has spent its failures, both paths answer the same 429, valid key or not", async () => {
+    const hook = await Effect.runPromise(makeHook)
+    // One engine, so one limiter: failures on either server count against 127.0.0.1 on both.
+    const engine = await Effect.runPromise(
+      Layer.buildWithScope(engineLayer(hook, { authFailureLimit: { perMinute: 1, burst: 3 } }), scope)
+    )
+    const served: Array<string> = []
+    const fast = await startServer(scope, engine, true, (request) => served.push(request.url ?? ""))
+    const slow = await startServer(scope, engine, false)
+    const { key } = await Effect.runPromise(Effect.provide(Auth.createKey("limited@example.com"), engine) as Effect.Effect<{ key: string }>)
+    const wrong = `dk_${"a".repeat(10)}_${"b".repeat(32)}`
+    const analyze = (k: string): Sent => ({ path: `/v1alpha1/comments:analyze?key=${k}`, headers: json, body: analyzeBody() })
+    const compat = (k: string): Sent => ({
+      path: "/v0.2/external-compat/analyse",
+      headers: { ...json, "x-user-email": "limited@example.com", "x-api-key": k },
+      body: analyzeBody()
+    })
+
+    // Three failures spend the burst, sent through both paths.
+    for (const base of [fast, slow, fast]) {
+      const answer = await send(base, analyze(wrong))
+      expect(answer.status).not.toBe(429)
+      expect(answer.status).toBeGreaterThanOrEqual(400)
+    }
+    // From now on every request from this address is refused before its key is looked up, the
+    // same way on both paths, in each family's envelope.
+    for (const sent of [analyze(wrong), analyze(key), compat(key)]) {
+      const a = await send(fast, sent)
+      const b = await send(slow, sent)
+      expect(a.status, sent.path).toBe(429)
+      expect(a.headers["retry-after"]).toMatch(/^\d+$/)
+      expect(comparable(a, false)).toEqual(comparable(b, false))
+    }
+    // The fast path took its hot routes (it answered the 429s itself, not by falling through).
+    expect(served.length).toBe(5)
   })
 })
