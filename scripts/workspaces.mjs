@@ -20,7 +20,8 @@ export const sourceAliases = () => {
 /**
  * The same, plus every subpath entry point a workspace exports (`"./testing"` ->
  * `@decorum/core/testing` -> `packages/core/src/testing/index.ts`), listed before the package
- * itself so that the longer name matches first (for vitest; production bundles import no subpath).
+ * itself so that the longer name matches first (for vitest and the server's process tests, whose
+ * bundle imports `@decorum/http/node`; the Lambda bundle imports no subpath).
  */
 export const sourceAliasesWithSubpaths = () => {
   const { workspaces } = JSON.parse(readFileSync(join(root, "package.json"), "utf8"))

@@ -7,7 +7,7 @@ import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from "node:chil
 import { mkdirSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { sourceAliases } from "../../../scripts/workspaces.mjs"
+import { sourceAliasesWithSubpaths } from "../../../scripts/workspaces.mjs"
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..")
 const outDir = join(root, "node_modules", ".cache", "decorum-test")
@@ -27,7 +27,7 @@ export const bundleCli = (): Promise<string> =>
       format: "esm",
       target: "node22",
       packages: "external",
-      alias: sourceAliases(),
+      alias: sourceAliasesWithSubpaths(),
       logLevel: "error"
     })
     return outfile
