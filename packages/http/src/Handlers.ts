@@ -9,7 +9,7 @@ import { Effect } from "effect"
 import { DecorumApi } from "./Api.js"
 import * as Batch from "./Batch.js"
 import * as Body from "./Body.js"
-import { googleAccount, headerAccount } from "./Credentials.js"
+import { googleAccount, googleCaller, headerAccount, headerCaller } from "./Credentials.js"
 import { discoveryDocument } from "./Discovery.js"
 import { render } from "./ErrorMapping.js"
 import { evaluated, inFamily, json, provenanceHeaders } from "./Respond.js"
@@ -170,9 +170,9 @@ const compatHandlers = (group: "compat" | "perspectiveCompat") =>
         inFamily(
           "compat",
           Effect.gen(function*() {
-            const account = yield* headerAccount
+            const caller = yield* headerCaller
             const request = yield* perspectiveBody(Perspective.SuggestCommentScoreRequest)
-            return json(yield* Suggest.suggestScore(account, request))
+            return json(yield* Suggest.suggestScore(caller.account, request, caller.keyId))
           })
         ))
   )
@@ -195,9 +195,9 @@ export const GoogleLive = HttpApiBuilder.group(DecorumApi, "google", (handlers) 
       inFamily(
         "google",
         Effect.gen(function*() {
-          const account = yield* googleAccount
+          const caller = yield* googleCaller
           const request = yield* perspectiveBody(Perspective.SuggestCommentScoreRequest)
-          return json(yield* Suggest.suggestScore(account, request))
+          return json(yield* Suggest.suggestScore(caller.account, request, caller.keyId))
         })
       ))
     .handleRaw("discovery", () =>
