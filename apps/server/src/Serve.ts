@@ -75,9 +75,12 @@ export const layer: Layer.Layer<
   Effect.map(EngineConfig, (settings) => {
     const server = createServer()
     const inFlight = Drain.track(server)
+    // DECORUM_ADAPT_EVERY: a fiber of this process refits adapters in the background, off the
+    // request path (a correction's answer never waits for it).
+    const engine = settings.adaptation.every === null ? Engine.layer : Engine.refitLayer(settings.adaptation.every).pipe(Layer.provideMerge(Engine.layer))
     return HttpApiBuilder.serve().pipe(
       Layer.provide(HttpApp.layer),
-      Layer.provideMerge(Layer.mergeAll(Engine.layer, httpLayer(settings), observabilityLayer(settings))),
+      Layer.provideMerge(Layer.mergeAll(engine, httpLayer(settings), observabilityLayer(settings))),
       Layer.provideMerge(NodeHttpServer.layer(() => server, { port: settings.server.port, host: settings.server.host })),
       // Layers are released in reverse: the drain before the app (which still answers while it
       // runs), the engine and its store, and the listener.

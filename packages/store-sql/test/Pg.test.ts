@@ -111,6 +111,17 @@ describe.runIf(databaseUrl)("PostgreSQL", () => {
       // Suggestions.
       const stored = yield* onB(Effect.flatMap(SuggestionStore, (s) => s.insert(suggestion(key.account.id, "from b"))))
       expect(yield* onA(Effect.flatMap(SuggestionStore, (s) => s.list({ email })))).toEqual([stored])
+
+      // Refit claims (DECORUM_ADAPT_EVERY): both processes claim the same account at once, again
+      // and again; exactly one wins each time.
+      for (const email of emails.slice(1)) {
+        const account = created[emails.indexOf(email) * 2]!
+        const claims = yield* Effect.all([
+          onA(Effect.flatMap(Adaptation.AdapterStore, (s) => s.claim(account.id, "instance a", 60_000))),
+          onB(Effect.flatMap(Adaptation.AdapterStore, (s) => s.claim(account.id, "instance b", 60_000)))
+        ], { concurrency: 2 })
+        expect(claims.filter(Boolean)).toHaveLength(1)
+      }
     }).pipe(Effect.scoped))
 
   it.live("migration 3 on a database of migration 2: its corrections have no key id, and count as pending", () =>
