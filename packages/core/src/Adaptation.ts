@@ -13,7 +13,13 @@
  * feature with any correction.
  *
  * `SiteAdapters` holds every account's adopted adapters in memory, reloads them when the store's
- * version counter moves (polled off the request path), and applies them in `Analyze`.
+ * version counter moves (polled off the request path), and applies them in `Analyze`. `Refits`
+ * refits an account in the background after every N new corrections (`DECORUM_ADAPT_EVERY`).
+ * Corrections sent with a key since revoked are left out of every fit.
+ *
+ * Word features are hashed from this module's own tokenizer, not from the local model set's
+ * analysis: an adapter applies on top of whatever answers (an LLM mode, a retrained or cue model
+ * set), and its stored weights must mean the same thing after the model set changes.
  */
 import { type Account, type AccountId, Perspective, type StoreFailure } from "@decorum/domain"
 import { Context, Duration, Effect, Layer, Option, Queue, Schedule } from "effect"
@@ -441,7 +447,10 @@ export const adapt = Effect.fn("Adaptation.adapt")(function*(account: Account, o
   const reports: Array<AttributeReport> = []
   for (const [attribute, corrections] of [...byAttribute].sort((a, b) => a[0].localeCompare(b[0]))) {
     const samples: Array<Sample> = []
-    for (const [text, target] of corrections) {
+    // In an order that depends on the texts alone, not on the order requests happened to be stored
+    // (clients send corrections concurrently): the folds, and so the report, are reproducible.
+    const ordered = [...corrections].sort((a, b) => fnv1a(a[0]) - fnv1a(b[0]) || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+    for (const [text, target] of ordered) {
       const scored = yield* scorer.analyze({ text, attributes: [attribute], spans: [], context: NO_CONTEXT })
       const base = scored.value[attribute]?.summary
       if (base === undefined) continue
