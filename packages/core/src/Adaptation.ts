@@ -467,7 +467,10 @@ export const adapt = Effect.fn("Adaptation.adapt")(function*(account: Account, o
       // one whose corrections came from a key since revoked.
       yield* store.reset(account.id, attribute)
     }
-    reports.push({ ...fitted.report, adapterId, leftOutRevokedKey })
+    const reason = leftOutRevokedKey === 0
+      ? fitted.report.reason
+      : `${fitted.report.reason} (${leftOutRevokedKey} correction${leftOutRevokedKey === 1 ? "" : "s"} left out: sent with a key since revoked)`
+    reports.push({ ...fitted.report, reason, adapterId, leftOutRevokedKey })
   }
   // Every correction up to `through` has now been considered: automatic refits count from here.
   if (only === undefined) yield* store.recordFit(account.id, through)

@@ -92,6 +92,7 @@ describe("Adaptation: corrections of a revoked key", () => {
       expect(report.leftOutRevokedKey).toBe(corpus().length)
       expect(report.attributes[0]).toMatchObject({ attribute: "TOXICITY", corrections: 0, leftOutRevokedKey: corpus().length, adopted: false, adapterId: null })
       expect(report.attributes[0]!.reason).toContain("too few corrections")
+      expect(report.attributes[0]!.reason).toContain(`${corpus().length} corrections left out: sent with a key since revoked`)
       // Back to the shipped score exactly.
       expect(yield* probeScore(account)).toBe(BASE)
     }).pipe(Effect.provide(Layer.merge(MemoryStores.layer, TestProviders.layer()))))
