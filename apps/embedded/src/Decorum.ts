@@ -130,7 +130,7 @@ export const make = (email: string = DEFAULT_ACCOUNT): Effect.Effect<DecorumServ
       suggestScore: (request) =>
         run(Effect.flatMap(
           decode(Perspective.SuggestCommentScoreRequest, Perspective.normalizeRequestKeys(request)),
-          (r) => Suggest.suggestScore(account, r)
+          (r) => Suggest.suggestScore(account, r, null)
         )),
       createArticleContext: (request) =>
         run(Effect.flatMap(decode(Native.InitTopicRequest, request), (r) => Effect.map(ArticleContexts.create(account, r), articleView))),

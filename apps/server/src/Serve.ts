@@ -87,10 +87,13 @@ export const layer: Layer.Layer<
     // Node's server with its own parser rejections (400, 431, 417, ...) answered in an envelope.
     const server = NodeServer.createServer()
     const inFlight = Drain.track(server)
+    // DECORUM_ADAPT_EVERY: a fiber of this process refits adapters in the background, off the
+    // request path (a correction's answer never waits for it).
+    const engine = settings.adaptation.every === null ? Engine.layer : Engine.refitLayer(settings.adaptation.every).pipe(Layer.provideMerge(Engine.layer))
     return HttpApiBuilder.serve().pipe(
       Layer.provide(HttpApp.layer),
       Layer.provide(FastPath.layer(server, { enabled: settings.server.fastPath })),
-      Layer.provideMerge(Layer.mergeAll(Engine.layer, httpLayer(settings), observabilityLayer(settings))),
+      Layer.provideMerge(Layer.mergeAll(engine, httpLayer(settings), observabilityLayer(settings))),
       Layer.provideMerge(NodeHttpServer.layer(() => server, { port: settings.server.port, host: settings.server.host })),
       // Layers are released in reverse: the drain before the app (which still answers while it
       // runs), the engine and its store, and the listener.

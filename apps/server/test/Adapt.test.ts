@@ -173,11 +173,62 @@ const adaptSite = async (db: string) => {
   }
 }
 
+interface Report {
+  email: string
+  leftOutRevokedKey: number
+  attributes: Array<AttributeReport & { leftOutRevokedKey: number }>
+}
+
+/**
+ * DECORUM_ADAPT_EVERY: N corrections through HTTP and the server serves an adopted adapter by
+ * itself; then the key that sent them is revoked, and `decorum adapt` leaves them out (the report
+ * says how many) and the account is back on the shipped scores.
+ */
+const autoRefitThenRevoke = async (db: string) => {
+  const email = "auto@example.com"
+  const created = await runCliAsync(["keys", "create", "--email", email, "--label", "moderation tool", "--json", "--db", db])
+  expect(created.code, created.stderr).toBe(0)
+  const { key, key_id } = JSON.parse(created.stdout) as { key: string; key_id: string }
+  const site = { email, key }
+  const corrections = corpus()
+  const server = await startServe(["--db", db], { DECORUM_ADAPT_EVERY: String(corrections.length) })
+  try {
+    const before = await analyze(server.url, site, PROBE)
+    expect(before.model).not.toContain("+site.")
+    // One short of N: nothing is fitted (the refitter counts in the store).
+    await Promise.all(corrections.slice(1).map((c, i) => (i % 2 === 0 ? suggestCompat : suggestGoogle)(server.url, site, c.text, c.score)))
+    expect((await analyze(server.url, site, PROBE)).model).toBe(before.model)
+    // The Nth correction: the server refits in the background and serves the adapter, no `decorum adapt`.
+    await suggestGoogle(server.url, site, corrections[0]!.text, corrections[0]!.score)
+    const adapted = await until(() => analyze(server.url, site, PROBE), (a) => a.model.includes("+site."), 60_000)
+    expect(adapted.model).toMatch(/\+site\.\d+$/)
+    expect(adapted.model.startsWith(`${before.model}+site.`)).toBe(true)
+    expect(adapted.value).toBeGreaterThan(before.value + 0.1)
+
+    // The key turns out to be leaked: revoked, its corrections no longer count.
+    const revoked = await runCliAsync(["keys", "revoke", key_id, "--db", db])
+    expect(revoked.code, revoked.stderr).toBe(0)
+    const refit = await runCliAsync(["adapt", "--email", email, "--db", db])
+    expect(refit.code, refit.stderr).toBe(0)
+    const report = JSON.parse(refit.stdout) as Report
+    expect(report.leftOutRevokedKey).toBe(corrections.length)
+    expect(report.attributes[0]).toMatchObject({ attribute: "TOXICITY", corrections: 0, leftOutRevokedKey: corrections.length, adopted: false, adapterId: null })
+    // The running server follows: the shipped scores again (asked with a key still valid).
+    const valid = await createKey(db, email)
+    const restored = await until(() => analyze(server.url, valid, PROBE), (a) => !a.model.includes("+site."), 10_000)
+    expect(restored).toEqual(before)
+  } finally {
+    await stop(server)
+  }
+}
+
 describe("per-account adapters", () => {
   const dir = mkdtempSync(join(tmpdir(), "decorum-adapt-"))
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-  it("SQLite: corrections through both paths, adapt, live pick-up, isolation, too few, reset", () => adaptSite(join(dir, "adapt.db")), 120_000)
+  it("SQLite: corrections through both paths, adapt, live pick-up, isolation, too few, reset", () => adaptSite(join(dir, "adapt.db")), 240_000)
+
+  it("SQLite: DECORUM_ADAPT_EVERY refits in the background; a revoked key's corrections are left out", () => autoRefitThenRevoke(join(dir, "auto.db")), 240_000)
 
   const databaseUrl = process.env["DATABASE_URL"]
   const schema = `decorum_test_${randomUUID().replace(/-/g, "").slice(0, 12)}_adapt`
@@ -194,5 +245,16 @@ describe("per-account adapters", () => {
     } finally {
       await admin(databaseUrl!, `drop schema if exists ${schema} cascade`)
     }
-  }, 120_000)
+  }, 240_000)
+
+  it.runIf(databaseUrl)("PostgreSQL: DECORUM_ADAPT_EVERY and a revoked key, the same", async () => {
+    const u = new URL(databaseUrl!)
+    u.searchParams.set("options", `-c search_path=${schema}_auto`)
+    await admin(databaseUrl!, `create schema ${schema}_auto`)
+    try {
+      await autoRefitThenRevoke(u.toString())
+    } finally {
+      await admin(databaseUrl!, `drop schema if exists ${schema}_auto cascade`)
+    }
+  }, 240_000)
 })

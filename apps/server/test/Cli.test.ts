@@ -181,6 +181,8 @@ describe("decorum feedback import", () => {
         exported.map((r: { comment_text: string; attribute_scores: Record<string, number> }) => [r.comment_text, r.attribute_scores]),
         [["Pineapple, on pizza", { TOXICITY: 1 }], ["Mushrooms are fine", { TOXICITY: 0 }], ["You absolute walnut", { INSULT: 0.9 }]]
       )
+      // An operator's import has no key: no revocation can leave it out of a fit.
+      assert.deepStrictEqual(exported.map((r: { key_id: string | null }) => r.key_id), [null, null, null])
     }))
 })
 

@@ -86,7 +86,13 @@ describe("decorum serve", () => {
     expect(exported.code).toBe(0)
     const rows = exported.stdout.trim().split("\n").map((l) => JSON.parse(l))
     expect(rows).toHaveLength(1)
-    expect(rows[0]).toMatchObject({ email: "moderator@example.com", community_id: "site-1", client_token: "durable-1", attribute_scores: { TOXICITY: 0 } })
+    expect(rows[0]).toMatchObject({
+      email: "moderator@example.com",
+      community_id: "site-1",
+      client_token: "durable-1",
+      attribute_scores: { TOXICITY: 0 },
+      key_id: key.split("_")[1]
+    })
   })
 })
 
@@ -112,8 +118,10 @@ describe("decorum feedback export", () => {
       const csv = await runCli(["feedback", "export", "--format", "csv", "--db", db])
       expect(csv.code).toBe(0)
       const lines = csv.stdout.trim().split("\n")
-      expect(lines[0]).toBe("id,created_at,email,community_id,session_id,client_token,languages,attribute,value,comment_text,context_json")
+      expect(lines[0]).toBe("id,created_at,email,community_id,session_id,client_token,languages,attribute,value,comment_text,context_json,key_id")
       expect(lines).toHaveLength(4)
+      // The key that sent each correction, last (so the older columns keep their places).
+      expect(lines[1]!.endsWith(`,${key.split("_")[1]}`)).toBe(true)
       expect(lines[1]).toContain("\"site, \"\"quoted\"\"\"")
       expect(lines[1]).toContain("\"first, with a comma\"")
       const since = await runCli(["feedback", "export", "--since", before.toISOString(), "--db", db])

@@ -13,12 +13,18 @@
  * feature with any correction.
  *
  * `SiteAdapters` holds every account's adopted adapters in memory, reloads them when the store's
- * version counter moves (polled off the request path), and applies them in `Analyze`.
+ * version counter moves (polled off the request path), and applies them in `Analyze`. `Refits`
+ * refits an account in the background after every N new corrections (`DECORUM_ADAPT_EVERY`).
+ * Corrections sent with a key since revoked are left out of every fit.
+ *
+ * Word features are hashed from this module's own tokenizer, not from the local model set's
+ * analysis: an adapter applies on top of whatever answers (an LLM mode, a retrained or cue model
+ * set), and its stored weights must mean the same thing after the model set changes.
  */
 import { type Account, type AccountId, Perspective, type StoreFailure } from "@decorum/domain"
-import { Context, type Duration, Effect, Layer, Option, Schedule } from "effect"
+import { Context, Duration, Effect, Layer, Option, Queue, Schedule } from "effect"
 import { AttributeScorer } from "./Providers.js"
-import { SuggestionStore } from "./Stores.js"
+import { AccountStore, SuggestionStore } from "./Stores.js"
 
 // ---------------------------------------------------------------------------------------------
 // The model
@@ -88,8 +94,12 @@ interface Sample {
   readonly features: ReadonlyArray<number>
 }
 
-/** Deterministic full-batch gradient descent on the regularised cross-entropy. */
-const fitModel = (samples: ReadonlyArray<Sample>, withFeatures: boolean): AdapterParams => {
+/**
+ * Deterministic full-batch gradient descent on the regularised cross-entropy. A generator that
+ * yields after every iteration, so that a fit running inside a server can let requests in between
+ * (`fitAttributeCooperative`); run to the end at once, it is the same computation.
+ */
+function* fitModel(samples: ReadonlyArray<Sample>, withFeatures: boolean): Generator<void, AdapterParams> {
   const n = samples.length
   let scale = 1
   let bias = 0
@@ -128,6 +138,7 @@ const fitModel = (samples: ReadonlyArray<Sample>, withFeatures: boolean): Adapte
       g2.set(f, acc)
       weights.set(f, w - (rate * grad) / Math.sqrt(acc))
     }
+    yield
   }
   const kept: Record<string, number> = {}
   for (const [f, w] of weights) if (Math.abs(w) > 1e-4) kept[String(f)] = Math.round(w * 1e5) / 1e5
@@ -138,6 +149,14 @@ const fitModel = (samples: ReadonlyArray<Sample>, withFeatures: boolean): Adapte
     weights: kept,
     maxShift: MAX_SHIFT,
     maxShiftUnfamiliar: MAX_SHIFT_UNFAMILIAR
+  }
+}
+
+/** Runs a step generator to its end at once. */
+const runSteps = <A>(steps: Generator<void, A>): A => {
+  for (;;) {
+    const next = steps.next()
+    if (next.done === true) return next.value
   }
 }
 
@@ -189,17 +208,18 @@ export interface AttributeReport {
   readonly adopted: boolean
   readonly adapterId: number | null
   readonly reason: string
+  /** Corrections of this attribute left out because the key that sent them has been revoked. */
+  readonly leftOutRevokedKey: number
 }
 
 export interface Fitted {
-  readonly report: Omit<AttributeReport, "adapterId">
+  readonly report: Omit<AttributeReport, "adapterId" | "leftOutRevokedKey">
   readonly params: AdapterParams | null
 }
 
 const round = (x: number) => Math.round(x * 10000) / 10000
 
-/** Fits one attribute's adapter and decides whether to adopt it. Pure and deterministic. */
-export const fitAttribute = (attribute: Perspective.Attribute, samples: ReadonlyArray<Sample>): Fitted => {
+function* fitAttributeSteps(attribute: Perspective.Attribute, samples: ReadonlyArray<Sample>): Generator<void, Fitted> {
   const labels = samples.map((s) => s.target >= 0.5)
   const positives = labels.filter(Boolean).length
   const negatives = samples.length - positives
@@ -226,7 +246,7 @@ export const fitAttribute = (attribute: Perspective.Attribute, samples: Readonly
   const outOfFold = new Array<number>(samples.length)
   for (let k = 0; k < FOLDS; k++) {
     const train = samples.filter((_, i) => fold[i] !== k)
-    const params = fitModel(train, withFeatures)
+    const params = yield* fitModel(train, withFeatures)
     samples.forEach((s, i) => {
       if (fold[i] === k) outOfFold[i] = applyParams(params, s.base, s.features)
     })
@@ -235,7 +255,7 @@ export const fitAttribute = (attribute: Perspective.Attribute, samples: Readonly
   const after = auc(outOfFold, labels)
   const adopted = after > before + MIN_GAIN
   return {
-    params: adopted ? fitModel(samples, withFeatures) : null,
+    params: adopted ? yield* fitModel(samples, withFeatures) : null,
     report: {
       ...base,
       kind: withFeatures ? "logistic" : "platt",
@@ -248,6 +268,31 @@ export const fitAttribute = (attribute: Perspective.Attribute, samples: Readonly
     }
   }
 }
+
+/** Fits one attribute's adapter and decides whether to adopt it. Pure and deterministic. */
+export const fitAttribute = (attribute: Perspective.Attribute, samples: ReadonlyArray<Sample>): Fitted =>
+  runSteps(fitAttributeSteps(attribute, samples))
+
+/** How long a fit computes before it lets other work (requests) run. */
+const SLICE_MILLIS = 10
+
+/**
+ * `fitAttribute` as an effect that gives the event loop back every few milliseconds (a timer
+ * turn, so pending I/O runs too): a fit inside a server never holds a request for long. Same result.
+ */
+export const fitAttributeCooperative = (attribute: Perspective.Attribute, samples: ReadonlyArray<Sample>): Effect.Effect<Fitted> =>
+  Effect.suspend(() => {
+    const steps = fitAttributeSteps(attribute, samples)
+    const slice = (): Effect.Effect<Fitted> => {
+      const start = Date.now()
+      for (;;) {
+        const next = steps.next()
+        if (next.done === true) return Effect.succeed(next.value)
+        if (Date.now() - start >= SLICE_MILLIS) return Effect.zipRight(Effect.sleep(Duration.zero), Effect.suspend(slice))
+      }
+    }
+    return slice()
+  })
 
 // ---------------------------------------------------------------------------------------------
 // The store port and the live set
@@ -268,6 +313,17 @@ export class AdapterStore extends Context.Tag("@decorum/core/AdapterStore")<
     readonly active: Effect.Effect<ReadonlyArray<StoredAdapter>, StoreFailure>
     /** A counter that moves whenever `save` or `reset` runs: cheap to poll. */
     readonly version: Effect.Effect<number, StoreFailure>
+    /** How many corrections the account has stored since the last recorded fit (`recordFit`). */
+    readonly pending: (accountId: AccountId) => Effect.Effect<number, StoreFailure>
+    /** Records that a fit read the account's corrections up to suggestion id `through` (never moves back). */
+    readonly recordFit: (accountId: AccountId, through: number) => Effect.Effect<void, StoreFailure>
+    /**
+     * Claims the account's refit for `owner` for `leaseMillis` (or extends its own claim): true when
+     * no other owner holds an unexpired claim. Atomic across every instance sharing the store.
+     */
+    readonly claim: (accountId: AccountId, owner: string, leaseMillis: number) => Effect.Effect<boolean, StoreFailure>
+    /** Gives up `owner`'s claim (a no-op if it holds none). */
+    readonly release: (accountId: AccountId, owner: string) => Effect.Effect<void, StoreFailure>
   }
 >() {}
 
@@ -333,54 +389,94 @@ export const adaptScore = (adapter: StoredAdapter, base: number, text: string) =
 
 export interface AdaptReport {
   readonly email: string
+  /** Corrections (suggestions) left out because the key that sent them has been revoked. */
+  readonly leftOutRevokedKey: number
   readonly attributes: ReadonlyArray<AttributeReport>
 }
 
 const NO_CONTEXT = { article: null, parent: null, entries: [] as ReadonlyArray<string> }
 
+/** Gives the event loop a timer turn when the fiber has computed for `SLICE_MILLIS`. */
+const breather = () => {
+  let since = Date.now()
+  return Effect.suspend(() => {
+    if (Date.now() - since < SLICE_MILLIS) return Effect.void
+    return Effect.zipRight(Effect.sleep(Duration.zero), Effect.sync(() => (since = Date.now())))
+  })
+}
+
 /**
  * Fits an account's adapters from its corrections (all attributes it corrected, or one) and
  * stores those that are adopted; an attribute whose new fit is not adopted returns to the shipped
- * scores. Scores the corrected texts with the shipped model, so it costs a model call per text.
+ * scores. Corrections sent with a key that has since been revoked are left out (and counted in
+ * the report); corrections without a key (`decorum feedback import`, the in-process API) count.
+ * Scores the corrected texts with the shipped model, so it costs a model call per text; it gives
+ * the event loop back every few milliseconds, so it can run inside a server.
  */
 export const adapt = Effect.fn("Adaptation.adapt")(function*(account: Account, only?: Perspective.Attribute) {
   const suggestions = yield* (yield* SuggestionStore).list({ email: account.email })
+  const revoked = new Set((yield* (yield* AccountStore).listKeys(account.email)).filter((k) => k.revokedAt !== null).map((k) => k.keyId))
   const store = yield* AdapterStore
   const scorer = yield* AttributeScorer
+  const breathe = breather()
   // The latest correction of a text wins: a moderator may change their mind.
   const byAttribute = new Map<Perspective.Attribute, Map<string, number>>()
+  const leftOut = new Map<Perspective.Attribute, number>()
+  let leftOutRows = 0
+  let through = 0
   for (const s of suggestions) {
+    through = Math.max(through, s.id)
+    const fromRevoked = s.keyId !== null && revoked.has(s.keyId)
+    let counted = false
     for (const [name, value] of Object.entries(s.attributeScores)) {
       const attribute = Perspective.resolveAttribute(name)
       if (attribute === undefined || (only !== undefined && attribute !== only)) continue
+      if (fromRevoked) {
+        leftOut.set(attribute, (leftOut.get(attribute) ?? 0) + 1)
+        counted = true
+        continue
+      }
       const m = byAttribute.get(attribute) ?? new Map<string, number>()
       m.set(s.commentText, value)
       byAttribute.set(attribute, m)
     }
+    if (counted) leftOutRows++
   }
+  for (const attribute of leftOut.keys()) if (!byAttribute.has(attribute)) byAttribute.set(attribute, new Map())
   if (only !== undefined && !byAttribute.has(only)) byAttribute.set(only, new Map())
   const reports: Array<AttributeReport> = []
   for (const [attribute, corrections] of [...byAttribute].sort((a, b) => a[0].localeCompare(b[0]))) {
     const samples: Array<Sample> = []
-    for (const [text, target] of corrections) {
+    // In an order that depends on the texts alone, not on the order requests happened to be stored
+    // (clients send corrections concurrently): the folds, and so the report, are reproducible.
+    const ordered = [...corrections].sort((a, b) => fnv1a(a[0]) - fnv1a(b[0]) || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+    for (const [text, target] of ordered) {
       const scored = yield* scorer.analyze({ text, attributes: [attribute], spans: [], context: NO_CONTEXT })
       const base = scored.value[attribute]?.summary
       if (base === undefined) continue
       samples.push({ base, target, features: features(text) })
+      yield* breathe
     }
-    const fitted = fitAttribute(attribute, samples)
+    const fitted = yield* fitAttributeCooperative(attribute, samples)
+    const leftOutRevokedKey = leftOut.get(attribute) ?? 0
     let adapterId: number | null = null
     if (fitted.params !== null) {
-      adapterId = yield* store.save({ accountId: account.id, attribute, params: fitted.params, report: { ...fitted.report, adapterId: null } })
-    } else if (samples.length >= MIN_CORRECTIONS) {
-      // A refit that no longer beats the shipped model retires the previous adapter.
+      adapterId = yield* store.save({ accountId: account.id, attribute, params: fitted.params, report: { ...fitted.report, adapterId: null, leftOutRevokedKey } })
+    } else if (samples.length >= MIN_CORRECTIONS || leftOutRevokedKey > 0) {
+      // A refit that no longer beats the shipped model retires the previous adapter, and so does
+      // one whose corrections came from a key since revoked.
       yield* store.reset(account.id, attribute)
     }
-    reports.push({ ...fitted.report, adapterId })
+    const reason = leftOutRevokedKey === 0
+      ? fitted.report.reason
+      : `${fitted.report.reason} (${leftOutRevokedKey} correction${leftOutRevokedKey === 1 ? "" : "s"} left out: sent with a key since revoked)`
+    reports.push({ ...fitted.report, reason, adapterId, leftOutRevokedKey })
   }
+  // Every correction up to `through` has now been considered: automatic refits count from here.
+  if (only === undefined) yield* store.recordFit(account.id, through)
   const optionalRefresh = yield* Effect.serviceOption(SiteAdapters)
   if (Option.isSome(optionalRefresh)) yield* optionalRefresh.value.refresh
-  return { email: account.email, attributes: reports } satisfies AdaptReport
+  return { email: account.email, leftOutRevokedKey: leftOutRows, attributes: reports } satisfies AdaptReport
 })
 
 /** `decorum adapt --reset`: the account returns to the shipped scores. */
@@ -389,3 +485,94 @@ export const reset = Effect.fn("Adaptation.reset")(function*(account: Account, o
   const optionalRefresh = yield* Effect.serviceOption(SiteAdapters)
   if (Option.isSome(optionalRefresh)) yield* optionalRefresh.value.refresh
 })
+
+// ---------------------------------------------------------------------------------------------
+// Automatic refits (`DECORUM_ADAPT_EVERY`)
+
+/** Told of every stored correction; refits an account's adapters in the background. */
+export class Refits extends Context.Tag("@decorum/core/Refits")<
+  Refits,
+  {
+    /** A correction of `account` was stored. Returns at once: the refit, if due, runs later. */
+    readonly corrected: (account: Account) => Effect.Effect<void>
+  }
+>() {}
+
+export interface RefitOptions {
+  /** Refit an account once this many corrections have been stored since its last fit. */
+  readonly every: number
+  /** How long a claim holds without being renewed (a crashed instance's claim expires). Default 2 minutes. */
+  readonly leaseMillis?: number
+  /** This instance's name in claims. Default: a random one. */
+  readonly owner?: string
+}
+
+/**
+ * The background refitter: one fiber per instance takes accounts that received a correction, and
+ * refits one when at least `every` corrections have been stored since its last fit (counted in the
+ * store, so corrections received by other instances count too). Before fitting it claims the
+ * account in the store: on several instances sharing a database only one refits an account at a
+ * time, and the claim is renewed while the fit runs. When a fit ends the account is checked
+ * again, so corrections that arrived meanwhile are not forgotten. Failures are logged; the
+ * account keeps the adapters in force.
+ */
+export const makeRefits = (options: RefitOptions) =>
+  Effect.gen(function*() {
+    const context = yield* Effect.context<AdapterStore | SuggestionStore | AccountStore | AttributeScorer>()
+    const store = yield* AdapterStore
+    const owner = options.owner ?? `decorum-${globalThis.crypto.randomUUID()}`
+    const lease = options.leaseMillis ?? 120_000
+    const queue = yield* Effect.acquireRelease(Queue.unbounded<Account>(), Queue.shutdown)
+    const queued = new Set<AccountId>()
+
+    const refit = (account: Account) =>
+      Effect.gen(function*() {
+        if ((yield* store.pending(account.id)) < options.every) return false
+        if (!(yield* store.claim(account.id, owner, lease))) return false
+        yield* Effect.gen(function*() {
+          yield* store.claim(account.id, owner, lease).pipe(
+            Effect.delay(Duration.millis(lease / 3)),
+            Effect.forever,
+            Effect.ignore,
+            Effect.forkScoped
+          )
+          const report = yield* adapt(account)
+          yield* Effect.logInfo("Adaptation: refitted automatically", {
+            email: account.email,
+            attributes: report.attributes.map((a) => `${a.attribute}:${a.adopted ? `adopted ${a.adapterId}` : "not adopted"}`).join(" "),
+            leftOutRevokedKey: report.leftOutRevokedKey
+          })
+        }).pipe(
+          Effect.scoped,
+          Effect.ensuring(Effect.ignore(store.release(account.id, owner)))
+        )
+        return true
+      })
+
+    yield* Queue.take(queue).pipe(
+      Effect.tap((account) => Effect.sync(() => queued.delete(account.id))),
+      Effect.flatMap((account) =>
+        refit(account).pipe(
+          Effect.provide(context),
+          // Corrections may have arrived during the fit: look again.
+          Effect.tap((refitted) => (refitted ? offer(account) : Effect.void)),
+          Effect.catchAllCause((cause) => Effect.logWarning("Adaptation: automatic refit failed; the adapters in force stay", cause))
+        )
+      ),
+      Effect.forever,
+      Effect.forkScoped
+    )
+
+    function offer(account: Account): Effect.Effect<void> {
+      return Effect.suspend(() => {
+        if (queued.has(account.id)) return Effect.void
+        queued.add(account.id)
+        return Effect.asVoid(Queue.offer(queue, account))
+      })
+    }
+
+    return Refits.of({ corrected: offer })
+  })
+
+/** `makeRefits` as a layer: the refitter runs for the layer's lifetime. */
+export const refitsLayer = (options: RefitOptions) => Layer.scoped(Refits, makeRefits(options))

@@ -70,35 +70,45 @@ export const createKey = (email: string, label: string | null = null) =>
     return { account, key: generated.key, keyId: generated.keyId }
   }).pipe(Effect.withSpan("Auth.createKey", { captureStackTrace: false }))
 
+/** Who sent a request: the account, and the public id of the key it authenticated with. */
+export interface Caller {
+  readonly account: Account
+  readonly keyId: string
+}
+
 const verifyKey = (key: string) =>
   Effect.gen(function*() {
     const keyId = parseKeyId(key)
     // Hash even a malformed key, so a bad shape takes the same time as a wrong secret.
     const hash = yield* hashKey(key)
-    if (keyId === undefined) return Option.none<Account>()
+    if (keyId === undefined) return Option.none<Caller>()
     const stored = yield* (yield* AccountStore).findKey(keyId)
-    if (Option.isNone(stored) || stored.value.revoked) return Option.none<Account>()
-    return constantTimeEquals(stored.value.hash, hash) ? Option.some(stored.value.account) : Option.none<Account>()
+    if (Option.isNone(stored) || stored.value.revoked) return Option.none<Caller>()
+    return constantTimeEquals(stored.value.hash, hash) ? Option.some<Caller>({ account: stored.value.account, keyId }) : Option.none<Caller>()
   })
 
 /**
  * Header authentication of the native and compat families: both `X-User-Email` and `X-API-Key`
  * are required and the key must belong to that email. The error never says which one was wrong.
  */
-export const authenticate = (email: string | undefined, key: string | undefined) =>
+export const authenticateCaller = (email: string | undefined, key: string | undefined) =>
   Effect.gen(function*() {
     if (!email || !email.trim() || !key || !key.trim()) {
       return yield* new Unauthorized({ reason: "missing", message: INVALID })
     }
-    const account = yield* verifyKey(key.trim())
-    if (Option.isNone(account) || account.value.email !== email.trim().toLowerCase()) {
+    const caller = yield* verifyKey(key.trim())
+    if (Option.isNone(caller) || caller.value.account.email !== email.trim().toLowerCase()) {
       return yield* new Unauthorized({ reason: "invalid", message: INVALID })
     }
-    return account.value
+    return caller.value
   }).pipe(Effect.withSpan("Auth.authenticate", { captureStackTrace: false }))
 
+/** `authenticateCaller`'s account. */
+export const authenticate = (email: string | undefined, key: string | undefined) =>
+  Effect.map(authenticateCaller(email, key), (caller) => caller.account)
+
 /** Key-only authentication of the Google-shaped family: the key alone names the account. */
-export const authenticateKey = (key: string | undefined) =>
+export const authenticateKeyCaller = (key: string | undefined) =>
   Effect.gen(function*() {
     if (!key || !key.trim()) {
       return yield* new Unauthorized({
@@ -106,9 +116,12 @@ export const authenticateKey = (key: string | undefined) =>
         message: "The request is missing a valid API key."
       })
     }
-    const account = yield* verifyKey(key.trim())
-    if (Option.isNone(account)) {
+    const caller = yield* verifyKey(key.trim())
+    if (Option.isNone(caller)) {
       return yield* new Unauthorized({ reason: "invalid", message: "API key not valid. Please pass a valid API key." })
     }
-    return account.value
+    return caller.value
   }).pipe(Effect.withSpan("Auth.authenticateKey", { captureStackTrace: false }))
+
+/** `authenticateKeyCaller`'s account. */
+export const authenticateKey = (key: string | undefined) => Effect.map(authenticateKeyCaller(key), (caller) => caller.account)

@@ -109,6 +109,8 @@ export const make = Effect.sync(() => {
       )
   })
 
+  // Per account: the last fit's highest suggestion id, and who claims its refit until when.
+  const fits = new Map<AccountId, { through: number; owner: string | null; until: number }>()
   // Append-only, as in SQL: a reset is a row without params.
   const adapterRows: Array<{ id: number; accountId: AccountId; attribute: Perspective.Attribute; params: StoredAdapter["params"] | null; createdAt: Date }> = []
   const adapterStore = AdapterStore.of({
@@ -128,7 +130,30 @@ export const make = Effect.sync(() => {
       for (const r of adapterRows) latest.set(`${r.accountId} ${r.attribute}`, r)
       return [...latest.values()].flatMap((r) => (r.params === null ? [] : [{ ...r, params: r.params }]))
     }),
-    version: Effect.sync(() => adapterRows.length)
+    version: Effect.sync(() => adapterRows.length),
+    pending: (accountId) =>
+      Effect.sync(() => {
+        const through = fits.get(accountId)?.through ?? 0
+        return suggestions.filter((s) => s.accountId === accountId && s.id > through).length
+      }),
+    recordFit: (accountId, through) =>
+      Effect.sync(() => {
+        const row = fits.get(accountId) ?? { through: 0, owner: null, until: 0 }
+        fits.set(accountId, { ...row, through: Math.max(row.through, through) })
+      }),
+    claim: (accountId, owner, leaseMillis) =>
+      Effect.sync(() => {
+        const row = fits.get(accountId) ?? { through: 0, owner: null, until: 0 }
+        const now = Date.now()
+        if (row.owner !== null && row.owner !== owner && row.until >= now) return false
+        fits.set(accountId, { ...row, owner, until: now + leaseMillis })
+        return true
+      }),
+    release: (accountId, owner) =>
+      Effect.sync(() => {
+        const row = fits.get(accountId)
+        if (row !== undefined && row.owner === owner) fits.set(accountId, { ...row, owner: null, until: 0 })
+      })
   })
 
   return { accountStore, contextStore, suggestionStore, adapterStore }

@@ -1,14 +1,21 @@
 /**
  * Perspective's `comments:suggestscore`: a moderator's correction, stored durably with its
- * account so that it can be exported for calibration (`decorum feedback export`).
+ * account and the id of the key that sent it, so that it can be exported (`decorum feedback
+ * export`) and fitted into the account's adapters (`Adaptation`), leaving out keys since revoked.
  */
 import { type Account, InvalidRequest, Perspective, UnsupportedAttribute } from "@decorum/domain"
-import { Effect, Metric } from "effect"
+import { Effect, Metric, Option } from "effect"
+import { Refits } from "./Adaptation.js"
 import { commentText, readContext } from "./Analyze.js"
 import * as Metrics from "./Metrics.js"
 import { SuggestionStore } from "./Stores.js"
 
-export const suggestScore = Effect.fn("Suggest.suggestScore", { captureStackTrace: false })(function*(account: Account, request: Perspective.SuggestCommentScoreRequest) {
+/**
+ * Stores a correction. `keyId` is the public id of the key that authenticated it (null where no
+ * key did: the in-process API). When the host refits adapters automatically (`Adaptation.Refits`),
+ * it is told, without waiting: the answer never waits for a fit.
+ */
+export const suggestScore = Effect.fn("Suggest.suggestScore", { captureStackTrace: false })(function*(account: Account, request: Perspective.SuggestCommentScoreRequest, keyId: string | null) {
   const text = yield* commentText(request.comment)
   // Same rule as analyze: `context.entries` or `context.articleAndParentComment`, not both.
   yield* readContext(request.context)
@@ -37,9 +44,12 @@ export const suggestScore = Effect.fn("Suggest.suggestScore", { captureStackTrac
     languages,
     clientToken: request.clientToken ?? null,
     sessionId: request.sessionId ?? null,
-    communityId: request.communityId ?? null
+    communityId: request.communityId ?? null,
+    keyId
   })
   yield* Metric.increment(Metrics.suggestionsStored)
+  const refits = yield* Effect.serviceOption(Refits)
+  if (Option.isSome(refits)) yield* refits.value.corrected(account)
   const response: Perspective.SuggestCommentScoreResponse = {
     ...(request.clientToken ? { clientToken: request.clientToken } : {}),
     ...(request.languages && request.languages.length > 0 ? { requestedLanguages: request.languages } : {})

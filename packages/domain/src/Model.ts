@@ -71,6 +71,12 @@ export interface ScoreSuggestion {
   readonly clientToken: string | null
   readonly sessionId: string | null
   readonly communityId: string | null
+  /**
+   * The public id of the API key that authenticated the correction; null for an operator's
+   * `decorum feedback import`, the in-process API (no key) and rows stored before keys were recorded.
+   * `decorum adapt` leaves out corrections whose key has since been revoked.
+   */
+  readonly keyId: string | null
   readonly createdAt: Date
 }
 

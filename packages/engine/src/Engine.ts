@@ -28,7 +28,7 @@ import {
   type TopicProfiler
 } from "@decorum/core"
 import type { StoreFailure } from "@decorum/domain"
-import { AttributeModel, LocalEngine } from "@decorum/local"
+import { AttributeModel, LocalAttributeScorer, LocalEngine } from "@decorum/local"
 import { OpenAiClient, OpenAiEvaluation } from "@decorum/openai"
 import { StoreLayer } from "@decorum/store-sql"
 import { type ConfigError, Effect, Layer, Redacted } from "effect"
@@ -128,6 +128,14 @@ export const layerOptions = (
 
 /** Only what creating an article context needs (the topic profiler and URL fetcher), for the CLI. */
 export const topicLayer = (settings: Pick<EngineSettings, "fetch">) => LocalEngine.topicLayer({ fetch: settings.fetch })
+
+/**
+ * The background refitter of `DECORUM_ADAPT_EVERY` (for a long-running host: the Node server), on
+ * an engine's stores and its local model set: like `decorum adapt`, it scores the corrected texts
+ * with the shipped models whatever `DECORUM_ENGINE` says.
+ */
+export const refitLayer = (every: number): Layer.Layer<Adaptation.Refits, never, AttributeModel | AccountStore | SuggestionStore | Adaptation.AdapterStore> =>
+  Adaptation.refitsLayer({ every }).pipe(Layer.provide(LocalAttributeScorer))
 
 /** What `decorum adapt` needs besides the store: the shipped models, to score the corrected texts. */
 export const adaptLayer = (settings: Pick<EngineSettings, "model">) => LocalEngine.layer({ model: settings.model })

@@ -68,6 +68,13 @@ export interface EngineSettings {
   /** `DECORUM_ENGINE`, `OPENAI_*` and `DECORUM_LLM_*`, `DECORUM_CASCADE_BAND`. */
   readonly llm: LlmSettings
   readonly observability: ObservabilitySettings
+  readonly adaptation: {
+    /**
+     * `DECORUM_ADAPT_EVERY`: the server refits an account's adapters in the background once this
+     * many corrections have been stored since its last fit (docs/adaptation.md); null (unset): never.
+     */
+    readonly every: number | null
+  }
 }
 
 export interface ObservabilitySettings {
@@ -328,7 +335,8 @@ const config: Config.Config<EngineSettings> = Config.all({
   model: modelConfig,
   fetch: fetchConfig,
   llm: llmConfig,
-  observability: observabilityConfig
+  observability: observabilityConfig,
+  adaptation: Config.all({ every: Config.map(variable("DECORUM_ADAPT_EVERY", wholeNumber(1)), Option.getOrNull) })
 })
 
 // ---------------------------------------------------------------- from options
@@ -361,6 +369,8 @@ export interface EngineOptions {
   readonly llm?: LlmOptions
   /** Metrics, access log, OTLP export (all off by default). */
   readonly observability?: Partial<ObservabilitySettings>
+  /** Refit an account's adapters after this many new corrections (the Node server only). Default null: never. */
+  readonly adaptEvery?: number | null
 }
 
 const checked = <A>(name: string, value: A | undefined | null, check: (raw: string) => Either.Either<unknown, string>, fallback: A) =>
@@ -376,7 +386,7 @@ const make = (options: EngineOptions = {}): Effect.Effect<EngineSettings, Config
     const db = options.db === undefined ? "./decorum.db" : Redacted.isRedacted(options.db) ? Redacted.value(options.db) : options.db
     yield* Either.mapLeft(checkDb(db), (reason) => invalid("db", undefined, reason))
     const rate = options.rateLimit ?? null
-    const settings: Omit<EngineSettings, "observability"> = {
+    const settings: Omit<EngineSettings, "observability" | "adaptation"> = {
       store: { db: Redacted.make(db.trim()), source: options.db === undefined ? "default" : "option" },
       server: {
         port: yield* checked("port", options.port, checkPort, 8080),
@@ -429,6 +439,9 @@ const make = (options: EngineOptions = {}): Effect.Effect<EngineSettings, Config
     const otlp = observability.otlp ?? null
     const withObservability: EngineSettings = {
       ...settings,
+      adaptation: {
+        every: options.adaptEvery === undefined || options.adaptEvery === null ? null : yield* checked("adaptEvery", options.adaptEvery, wholeNumber(1), 0)
+      },
       observability: {
         metrics: observability.metrics ?? false,
         metricsPort: observability.metricsPort === undefined || observability.metricsPort === null

@@ -46,7 +46,8 @@ describe("EngineConfig from the environment", () => {
           baseBackoffMs: 250,
           headers: undefined
         },
-        observability: { metrics: false, metricsPort: null, accessLog: false, otlp: null }
+        observability: { metrics: false, metricsPort: null, accessLog: false, otlp: null },
+        adaptation: { every: null }
       })
     }))
 
@@ -106,6 +107,7 @@ describe("EngineConfig from the environment", () => {
         [{ DECORUM_METRICS: "maybe" }, "DECORUM_METRICS=maybe: must be true or false"],
         [{ DECORUM_METRICS_PORT: "99999" }, "DECORUM_METRICS_PORT=99999: must be a whole number from 0 to 65535"],
         [{ DECORUM_ACCESS_LOG: "sometimes" }, "DECORUM_ACCESS_LOG=sometimes: must be true or false"],
+        [{ DECORUM_ADAPT_EVERY: "0" }, "DECORUM_ADAPT_EVERY=0: must be a whole number >= 1"],
         [{ OTEL_EXPORTER_OTLP_ENDPOINT: "collector:4318" }, "OTEL_EXPORTER_OTLP_ENDPOINT=collector:4318: must be an http:// or https:// URL"],
         [{ OTEL_EXPORTER_OTLP_HEADERS: "api-key" }, "OTEL_EXPORTER_OTLP_HEADERS: must be comma-separated key=value pairs"]
       ]

@@ -4,14 +4,14 @@
  * it changes in their answers: the port, the discovery document's root URL, the body limit, the
  * rate limit, the model set).
  */
-import { Auth, EngineInfo, RateLimiter } from "@decorum/core"
+import { Adaptation, Auth, EngineInfo, RateLimiter } from "@decorum/core"
 import { DecorumLayerConfig, Decorum } from "@decorum/embedded"
 import { EngineConfig, type EngineSettings } from "@decorum/engine"
 import { Handler, Settings } from "@decorum/lambda"
 import { MetricsServer, serverLayer } from "@decorum/server"
 import { HttpServer } from "@effect/platform"
 import { assert, describe, it } from "@effect/vitest"
-import { ConfigProvider, Context, Effect, Either, Layer, Redacted } from "effect"
+import { ConfigProvider, Context, Effect, Either, Layer, Option, Redacted } from "effect"
 import { readFileSync } from "node:fs"
 import { createServer } from "node:net"
 import { dirname, join } from "node:path"
@@ -64,6 +64,7 @@ const environment = (port: number): Record<string, string> => ({
   DECORUM_METRICS: "true",
   DECORUM_METRICS_PORT: "0",
   DECORUM_ACCESS_LOG: "true",
+  DECORUM_ADAPT_EVERY: "25",
   // Nothing listens on the discard port: the exports fail quietly, the hosts still start.
   OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:9",
   OTEL_SERVICE_NAME: "decorum-hosts",
@@ -99,7 +100,8 @@ const expected = (port: number) => ({
     metricsPort: 0,
     accessLog: true,
     otlp: { endpoint: "http://127.0.0.1:9", serviceName: "decorum-hosts", headers: { "x-api-key": "abc def" } }
-  }
+  },
+  adaptation: { every: 25 }
 })
 
 const plain = (s: EngineSettings): unknown => ({
@@ -128,6 +130,8 @@ describe("one EngineConfig in every host", () => {
       const address = Context.get(context, HttpServer.HttpServer).address
       assert.deepStrictEqual(address._tag === "TcpAddress" ? [address.hostname, address.port] : [], ["127.0.0.1", port])
       assert.match(Context.get(context, EngineInfo).modelVersion, /\+openai:test-model$/)
+      // DECORUM_ADAPT_EVERY: the server runs the background refitter.
+      assert.isTrue(Option.isSome(Context.getOption(context as Context.Context<unknown>, Adaptation.Refits)))
 
       const { key } = yield* Effect.provide(Auth.createKey(EMAIL), context)
       const url = `http://127.0.0.1:${port}`
@@ -196,6 +200,8 @@ describe("one EngineConfig in every host", () => {
       const context = yield* Layer.build(DecorumLayerConfig().pipe(Layer.provide(provider(environment(port)))))
       assert.deepStrictEqual(plain(Context.get(context, EngineConfig)), expected(port))
       assert.match(Context.get(context, Decorum).info.modelVersion, /\+openai:test-model$/)
+      // Refits run in the long-running Node server only (docs/adaptation.md).
+      assert.isTrue(Option.isNone(Context.getOption(context as Context.Context<unknown>, Adaptation.Refits)))
     }).pipe(Effect.scoped))
 
   it.live("DECORUM_DB wins over DATABASE_URL in every host", () =>

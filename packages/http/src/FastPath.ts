@@ -182,7 +182,7 @@ export const make = Effect.gen(function*() {
 
     // The order of `Handlers.perspectiveHandler`: authenticate, read and decode the body, answer.
     guarded(() =>
-      step(route.account, (account) => {
+      step(route.caller, (caller) => {
         const type = Body.mediaType(request.headers["content-type"])
         const unsupported = Body.unsupportedType(type, {})
         if (unsupported !== undefined) return fail(unsupported)
@@ -191,7 +191,7 @@ export const make = Effect.gen(function*() {
           if (Either.isLeft(parsed)) return fail(parsed.left)
           const decoded = Requests.decodeEither(route.schema, Perspective.normalizeRequestKeys(parsed.right))
           if (Either.isLeft(decoded)) return fail(decoded.left)
-          step(route.answer(account, decoded.right), finish)
+          step(route.answer(caller, decoded.right), finish)
         }
         if (request.readableEnded || request.destroyed) {
           // Nothing left to read from the stream (a client gone already): the HttpApi path's reader decides.

@@ -2,14 +2,14 @@
  * Handlers of every group. Each one authenticates, reads and decodes its body, calls the core and
  * answers; errors are rendered by `Respond.inFamily` through the one mapping table.
  */
-import { Analyze, ArticleContexts, EngineInfo, Evaluations, Megacall, StoreHealth, Suggest } from "@decorum/core"
+import { Analyze, ArticleContexts, type Auth, EngineInfo, Evaluations, Megacall, StoreHealth, Suggest } from "@decorum/core"
 import { type Account, type DecorumError, type Evaluated, Native, Perspective } from "@decorum/domain"
 import { HttpApiBuilder, HttpServerRequest, type HttpServerResponse } from "@effect/platform"
 import { Effect, type Schema } from "effect"
 import { DecorumApi } from "./Api.js"
 import * as Batch from "./Batch.js"
 import * as Body from "./Body.js"
-import { googleAccount, headerAccount } from "./Credentials.js"
+import { googleCaller, headerAccount, headerCaller } from "./Credentials.js"
 import { discoveryDocument } from "./Discovery.js"
 import { render } from "./ErrorMapping.js"
 import { evaluated, inFamily, json, provenanceHeaders } from "./Respond.js"
@@ -162,9 +162,10 @@ export const NativeLive = HttpApiBuilder.group(DecorumApi, "native", (handlers) 
  */
 export interface PerspectiveRoute<Req, RAuth, RAnswer> {
   readonly family: "google" | "compat"
-  readonly account: Effect.Effect<Account, DecorumError, RAuth>
+  /** The account and the id of the key that authenticated it (suggestions record the key). */
+  readonly caller: Effect.Effect<Auth.Caller, DecorumError, RAuth>
   readonly schema: Schema.Schema<Req, any, never>
-  readonly answer: (account: Account, request: Req) => Effect.Effect<HttpServerResponse.HttpServerResponse, DecorumError, RAnswer>
+  readonly answer: (caller: Auth.Caller, request: Req) => Effect.Effect<HttpServerResponse.HttpServerResponse, DecorumError, RAnswer>
 }
 
 /** Authenticate, read and decode the body, answer; every error in the route's family. */
@@ -172,42 +173,42 @@ export const perspectiveHandler = <Req, RAuth, RAnswer>(route: PerspectiveRoute<
   inFamily(
     route.family,
     Effect.gen(function*() {
-      const account = yield* route.account
+      const caller = yield* route.caller
       const request = yield* perspectiveBody(route.schema)
-      return yield* route.answer(account, request)
+      return yield* route.answer(caller, request)
     })
   )
 
 /** `POST /v0.2/{external,perspective}-compat/analyse`. */
 export const compatAnalyse = {
   family: "compat",
-  account: headerAccount,
+  caller: headerCaller,
   schema: Perspective.AnalyzeCommentRequest,
-  answer: (account, request) => Effect.map(Analyze.analyze(request, "compat", account), (result) => evaluated("perspective", result))
+  answer: (caller, request) => Effect.map(Analyze.analyze(request, "compat", caller.account), (result) => evaluated("perspective", result))
 } satisfies PerspectiveRoute<Perspective.AnalyzeCommentRequest, any, any>
 
 /** `POST /v0.2/{external,perspective}-compat/suggestscore`. */
 export const compatSuggestScore = {
   family: "compat",
-  account: headerAccount,
+  caller: headerCaller,
   schema: Perspective.SuggestCommentScoreRequest,
-  answer: (account, request) => Effect.map(Suggest.suggestScore(account, request), (response) => json(response))
+  answer: (caller, request) => Effect.map(Suggest.suggestScore(caller.account, request, caller.keyId), (response) => json(response))
 } satisfies PerspectiveRoute<Perspective.SuggestCommentScoreRequest, any, any>
 
 /** `POST /v1alpha1/comments:analyze`. */
 export const googleAnalyze = {
   family: "google",
-  account: googleAccount,
+  caller: googleCaller,
   schema: Perspective.AnalyzeCommentRequest,
-  answer: (account, request) => Effect.map(Analyze.analyze(request, "google", account), (result) => evaluated("perspective", result))
+  answer: (caller, request) => Effect.map(Analyze.analyze(request, "google", caller.account), (result) => evaluated("perspective", result))
 } satisfies PerspectiveRoute<Perspective.AnalyzeCommentRequest, any, any>
 
 /** `POST /v1alpha1/comments:suggestscore`. */
 export const googleSuggestScore = {
   family: "google",
-  account: googleAccount,
+  caller: googleCaller,
   schema: Perspective.SuggestCommentScoreRequest,
-  answer: (account, request) => Effect.map(Suggest.suggestScore(account, request), (response) => json(response))
+  answer: (caller, request) => Effect.map(Suggest.suggestScore(caller.account, request, caller.keyId), (response) => json(response))
 } satisfies PerspectiveRoute<Perspective.SuggestCommentScoreRequest, any, any>
 
 const compatHandlers = (group: "compat" | "perspectiveCompat") =>

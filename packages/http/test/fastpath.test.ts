@@ -285,7 +285,7 @@ describe("the fast path and the failed-authentication limit per address (issue 1
     const served: Array<string> = []
     const fast = await startServer(scope, engine, true, (request) => served.push(request.url ?? ""))
     const slow = await startServer(scope, engine, false)
-    const { key } = await Effect.runPromise(Effect.provide(Auth.createKey("limited@example.com"), engine) as Effect.Effect<{ key: string }>)
+    const { key } = await Effect.runPromise(Effect.provide(Auth.createKey("limited@example.com"), engine) as Effect.Effect<{ key: string }, unknown>)
     const wrong = `dk_${"a".repeat(10)}_${"b".repeat(32)}`
     const analyze = (k: string): Sent => ({ path: `/v1alpha1/comments:analyze?key=${k}`, headers: json, body: analyzeBody() })
     const compat = (k: string): Sent => ({

@@ -421,7 +421,7 @@ describe.each(FAMILIES)("Perspective analyze on %s", (family) => {
 })
 
 describe.each(FAMILIES)("Perspective suggestscore on %s", (family) => {
-  it("stores the suggestion durably with its account, communityId, sessionId, clientToken, languages and time", async () => {
+  it("stores the suggestion durably with its account, its key's id, communityId, sessionId, clientToken, languages and time", async () => {
     const before = Date.now()
     const token = `suggest-${family}`
     const res = await post(family, "suggestscore", {
@@ -443,7 +443,9 @@ describe.each(FAMILIES)("Perspective suggestscore on %s", (family) => {
       attributeScores: { TOXICITY: 1, "INSULT@3": 0.25 },
       languages: ["en"],
       communityId: "Coral:https://example.com",
-      sessionId: "sess-9"
+      sessionId: "sess-9",
+      // The key that sent it (its public id, the part after `dk_`), so a revocation can discount it.
+      keyId: key.split("_")[1]
     })
     expect(JSON.parse(stored[0]!.contextJson!)).toEqual({ entries: [{ text: "{\"url\":\"https://example.com/story#c1\"}" }] })
     expect(stored[0]!.createdAt.getTime()).toBeGreaterThanOrEqual(before - 1000)

@@ -99,6 +99,20 @@ const siteAdapters = (d: Dialect): ReadonlyArray<string> => [
   `create index site_adapters_account_idx on site_adapters (account_id, attribute, id)`
 ]
 
+// Which key sent a correction (`decorum adapt` leaves out corrections of a revoked key). Nullable:
+// rows stored before this migration, `decorum feedback import` and the in-process API have none.
+// And per account, what the last fit read (the highest suggestion id) and who claims its next
+// refit until when (`DECORUM_ADAPT_EVERY`: one instance refits an account at a time).
+const correctionKeys = (d: Dialect): ReadonlyArray<string> => [
+  `alter table score_suggestions add column key_id text references api_keys (key_id)`,
+  `create table adapter_fits (
+    account_id ${d.ref} primary key references accounts (id),
+    fitted_through ${d.ref} not null,
+    claimed_by text,
+    claimed_until ${d.timestamp}
+  )`
+]
+
 const runStatements = (statements: (d: Dialect) => ReadonlyArray<string>) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
@@ -111,5 +125,6 @@ const runStatements = (statements: (d: Dialect) => ReadonlyArray<string>) =>
 /** Keys are `<id>_<name>`, the shape `Migrator.fromRecord` reads. */
 export const migrations: Record<string, Effect.Effect<void, SqlError, SqlClient.SqlClient>> = {
   "1_initial_schema": runStatements(initialSchema),
-  "2_site_adapters": runStatements(siteAdapters)
+  "2_site_adapters": runStatements(siteAdapters),
+  "3_correction_keys": runStatements(correctionKeys)
 }

@@ -97,6 +97,7 @@ const SuggestionRow = Schema.Struct({
   client_token: NullableString,
   session_id: NullableString,
   community_id: NullableString,
+  key_id: NullableString,
   created_at: DbDate
 })
 
@@ -141,6 +142,7 @@ const toSuggestion = (row: typeof SuggestionRow.Type): ScoreSuggestion => ({
   clientToken: row.client_token,
   sessionId: row.session_id,
   communityId: row.community_id,
+  keyId: row.key_id,
   createdAt: row.created_at
 })
 
@@ -331,6 +333,7 @@ export const make = Effect.gen(function*() {
             client_token: suggestion.clientToken,
             session_id: suggestion.sessionId,
             community_id: suggestion.communityId,
+            key_id: suggestion.keyId,
             created_at: encodeDate(createdAt)
           })
         } returning id`.pipe(Effect.flatMap(decodeRows(IdRow)))
@@ -351,7 +354,7 @@ export const make = Effect.gen(function*() {
         ...(email === undefined ? [] : [sql`a.email = ${normalizeEmail(email)}`])
       ]
       return sql`select s.id, s.account_id, a.email, s.comment_text, s.context_json, s.attribute_scores, s.languages,
-            s.client_token, s.session_id, s.community_id, s.created_at
+            s.client_token, s.session_id, s.community_id, s.key_id, s.created_at
           from score_suggestions s join accounts a on a.id = s.account_id
           where ${sql.and(filters)}
           order by s.created_at, s.id`.pipe(
@@ -410,7 +413,36 @@ export const make = Effect.gen(function*() {
       Effect.flatMap(decodeRows(VersionRow)),
       Effect.map((rows) => rows[0]?.version ?? 0),
       operation("AdapterStore.version")
-    )
+    ),
+    pending: (accountId) =>
+      sql`select count(*) as n from score_suggestions s
+          where s.account_id = ${accountId}
+            and s.id > coalesce((select f.fitted_through from adapter_fits f where f.account_id = ${accountId}), 0)`.pipe(
+        Effect.flatMap(decodeRows(CountRow)),
+        Effect.map((rows) => rows[0]?.n ?? 0),
+        operation("AdapterStore.pending")
+      ),
+    recordFit: (accountId, through) =>
+      sql`insert into adapter_fits ${sql.insert({ account_id: accountId, fitted_through: through })}
+          on conflict (account_id) do update set fitted_through = case
+            when excluded.fitted_through > adapter_fits.fitted_through then excluded.fitted_through
+            else adapter_fits.fitted_through end`.pipe(Effect.asVoid, operation("AdapterStore.recordFit")),
+    // One conditional update: PostgreSQL re-checks the condition on the row it waited for, SQLite
+    // has one writer, so two instances never both see their claim succeed.
+    claim: (accountId, owner, leaseMillis) =>
+      Effect.gen(function*() {
+        const at = yield* now
+        yield* sql`insert into adapter_fits ${sql.insert({ account_id: accountId, fitted_through: 0 })} on conflict (account_id) do nothing`
+        const rows = yield* sql`update adapter_fits
+            set claimed_by = ${owner}, claimed_until = ${encodeDate(new Date(at.getTime() + leaseMillis))}
+          where account_id = ${accountId}
+            and (claimed_by is null or claimed_by = ${owner} or claimed_until < ${encodeDate(at)})
+          returning account_id`
+        return rows.length > 0
+      }).pipe(operation("AdapterStore.claim")),
+    release: (accountId, owner) =>
+      sql`update adapter_fits set claimed_by = null, claimed_until = null
+          where account_id = ${accountId} and claimed_by = ${owner}`.pipe(Effect.asVoid, operation("AdapterStore.release"))
   })
 
   const health = StoreHealth.of({

@@ -4,16 +4,18 @@
  * Each run works in schemas of its own (through the URL's `search_path`) and drops them at the end.
  */
 import { randomUUID } from "node:crypto"
-import { AccountStore, ArticleContextStore, Auth, StoreHealth, SuggestionStore } from "@decorum/core"
+import { AccountStore, Adaptation, ArticleContextStore, Auth, StoreHealth, SuggestionStore } from "@decorum/core"
 import { ArticleContextId, StoreFailure } from "@decorum/domain"
 import * as Reactivity from "@effect/experimental/Reactivity"
+import * as SqlClientTag from "@effect/sql/SqlClient"
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import * as PgClient from "@effect/sql-pg/PgClient"
+import * as PgMigrator from "@effect/sql-pg/PgMigrator"
 import { expect, it } from "@effect/vitest"
 import { ConfigProvider, Context, Effect, Layer, Option, Redacted } from "effect"
 import { afterAll, beforeAll, describe } from "vitest"
-import { PgStore, StoreLayer, type Stores } from "../src/index.js"
+import { Migrations, PgStore, StoreLayer, type Stores } from "../src/index.js"
 import { freshEmail, profile, storeContract, suggestion } from "./contract.js"
 
 const databaseUrl = process.env["DATABASE_URL"]
@@ -22,7 +24,7 @@ if (!databaseUrl) {
 }
 
 const run = randomUUID().replace(/-/g, "").slice(0, 12)
-const schemas = { contract: `decorum_test_${run}`, shared: `decorum_test_${run}_shared` }
+const schemas = { contract: `decorum_test_${run}`, shared: `decorum_test_${run}_shared`, upgrade: `decorum_test_${run}_upgrade` }
 
 /** The same database, with unqualified names resolved in `schema`. */
 const inSchema = (url: string, schema: string) => {
@@ -44,14 +46,17 @@ describe.runIf(databaseUrl)("PostgreSQL", () => {
 
   beforeAll(() =>
     admin(url, (sql) =>
-      Effect.all([sql`create schema ${sql(schemas.contract)}`, sql`create schema ${sql(schemas.shared)}`], { discard: true })
+      Effect.all([sql`create schema ${sql(schemas.contract)}`, sql`create schema ${sql(schemas.shared)}`, sql`create schema ${sql(schemas.upgrade)}`], {
+        discard: true
+      })
     )
   )
   afterAll(() =>
     admin(url, (sql) =>
       Effect.all([
         sql`drop schema if exists ${sql(schemas.contract)} cascade`,
-        sql`drop schema if exists ${sql(schemas.shared)} cascade`
+        sql`drop schema if exists ${sql(schemas.shared)} cascade`,
+        sql`drop schema if exists ${sql(schemas.upgrade)} cascade`
       ], { discard: true })
     )
   )
@@ -72,7 +77,7 @@ describe.runIf(databaseUrl)("PostgreSQL", () => {
       const migrations = yield* Effect.promise(() =>
         admin(sharedUrl, (sql) => sql<{ readonly migration_id: number }>`select migration_id from decorum_migrations`)
       )
-      expect(migrations.map((m) => m.migration_id)).toEqual([1, 2])
+      expect(migrations.map((m) => m.migration_id)).toEqual([1, 2, 3])
 
       // The same new emails, created from both processes at once: nobody fails, one account each.
       const emails = Array.from({ length: 12 }, () => freshEmail("Race"))
@@ -106,7 +111,46 @@ describe.runIf(databaseUrl)("PostgreSQL", () => {
       // Suggestions.
       const stored = yield* onB(Effect.flatMap(SuggestionStore, (s) => s.insert(suggestion(key.account.id, "from b"))))
       expect(yield* onA(Effect.flatMap(SuggestionStore, (s) => s.list({ email })))).toEqual([stored])
+
+      // Refit claims (DECORUM_ADAPT_EVERY): both processes claim the same account at once, again
+      // and again; exactly one wins each time.
+      for (const email of emails.slice(1)) {
+        const account = created[emails.indexOf(email) * 2]!
+        const claims = yield* Effect.all([
+          onA(Effect.flatMap(Adaptation.AdapterStore, (s) => s.claim(account.id, "instance a", 60_000))),
+          onB(Effect.flatMap(Adaptation.AdapterStore, (s) => s.claim(account.id, "instance b", 60_000)))
+        ], { concurrency: 2 })
+        expect(claims.filter(Boolean)).toHaveLength(1)
+      }
     }).pipe(Effect.scoped))
+
+  it.live("migration 3 on a database of migration 2: its corrections have no key id, and count as pending", () =>
+    Effect.gen(function*() {
+      const upgradeUrl = inSchema(url, schemas.upgrade)
+      const { "3_correction_keys": _, ...upToTwo } = Migrations.migrations
+      yield* Effect.promise(() =>
+        admin(upgradeUrl, (sql) =>
+          Effect.gen(function*() {
+            yield* PgMigrator.make({})({ loader: PgMigrator.fromRecord(upToTwo), table: Migrations.migrationsTable }).pipe(
+              Effect.provideService(SqlClientTag.SqlClient, sql),
+              Effect.orDie
+            )
+            const at = new Date().toISOString()
+            yield* sql`insert into accounts (email, created_at) values ('before@example.com', ${at})`
+            yield* sql`insert into score_suggestions (account_id, comment_text, attribute_scores, languages, created_at)
+              select id, 'stored before keys were recorded', '{"TOXICITY":1}', '[]', ${at} from accounts where email = 'before@example.com'`
+          }))
+      )
+      yield* Effect.gen(function*() {
+        const [old] = yield* (yield* SuggestionStore).list({ email: "before@example.com" })
+        expect(old).toMatchObject({ commentText: "stored before keys were recorded", keyId: null, attributeScores: { TOXICITY: 1 } })
+        expect(yield* (yield* Adaptation.AdapterStore).pending(old!.accountId)).toBe(1)
+      }).pipe(Effect.provide(PgStore.layer({ url: upgradeUrl })))
+      const migrations = yield* Effect.promise(() =>
+        admin(upgradeUrl, (sql) => sql<{ readonly migration_id: number }>`select migration_id from decorum_migrations order by migration_id`)
+      )
+      expect(migrations.map((m) => m.migration_id)).toEqual([1, 2, 3])
+    }))
 
   it.live("database errors are StoreFailures naming the operation, never defects", () =>
     Effect.gen(function*() {

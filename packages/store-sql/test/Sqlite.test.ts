@@ -3,14 +3,14 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { randomUUID } from "node:crypto"
-import { AccountStore, ArticleContextStore, StoreHealth, SuggestionStore } from "@decorum/core"
+import { AccountStore, Adaptation, ArticleContextStore, StoreHealth, SuggestionStore } from "@decorum/core"
 import { ArticleContextId, StoreFailure } from "@decorum/domain"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Layer, Option } from "effect"
 import { afterAll, describe } from "vitest"
-import { SqliteClient } from "@effect/sql-sqlite-node"
-import { SqliteStore, SqlStores, StoreLayer } from "../src/index.js"
+import { SqliteClient, SqliteMigrator } from "@effect/sql-sqlite-node"
+import { Migrations, SqliteStore, SqlStores, StoreLayer } from "../src/index.js"
 import { freshEmail, newKey, profile, storeContract, suggestion } from "./contract.js"
 
 const dir = mkdtempSync(join(tmpdir(), "decorum-store-sql-"))
@@ -83,7 +83,7 @@ describe("SqliteStore on a file", () => {
       expect(yield* pragma("foreign_keys")).toBe(1)
       // Migrated once, however often the file is opened.
       const migrations = yield* sql<{ readonly migration_id: number }>`select migration_id from decorum_migrations`
-      expect(migrations.map((m) => m.migration_id)).toEqual([1, 2])
+      expect(migrations.map((m) => m.migration_id)).toEqual([1, 2, 3])
     }).pipe(
       Effect.provide(SqliteStore.clientLayer({ filename: file("contract.db"), busyTimeout: "1234 millis" }))
     ))
@@ -120,6 +120,29 @@ describe("SqliteStore on a file", () => {
       expect(orphan).toBeInstanceOf(StoreFailure)
       expect(orphan.message).toMatch(/FOREIGN KEY/i)
     }).pipe(Effect.provide(SqliteStore.layer({ filename: file("errors.db") }))))
+
+  it.live("migration 3 on a database of migration 2: its corrections have no key id, and count as pending", () =>
+    Effect.gen(function*() {
+      const filename = file("upgrade.db")
+      const { "3_correction_keys": _, ...upToTwo } = Migrations.migrations
+      yield* Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        yield* SqliteMigrator.make({})({ loader: SqliteMigrator.fromRecord(upToTwo), table: Migrations.migrationsTable })
+        const at = new Date().toISOString()
+        yield* sql`insert into accounts (email, created_at) values ('before@example.com', ${at})`
+        yield* sql`insert into score_suggestions (account_id, comment_text, attribute_scores, languages, created_at)
+          select id, 'stored before keys were recorded', '{"TOXICITY":1}', '[]', ${at} from accounts where email = 'before@example.com'`
+      }).pipe(Effect.provide(SqliteClient.layer({ filename })))
+
+      yield* Effect.gen(function*() {
+        const [old] = yield* (yield* SuggestionStore).list({ email: "before@example.com" })
+        expect(old).toMatchObject({ commentText: "stored before keys were recorded", keyId: null, attributeScores: { TOXICITY: 1 } })
+        expect(yield* (yield* Adaptation.AdapterStore).pending(old!.accountId)).toBe(1)
+        const sql = yield* SqlClient.SqlClient
+        const migrations = yield* sql<{ readonly migration_id: number }>`select migration_id from decorum_migrations`
+        expect(migrations.map((m) => m.migration_id)).toEqual([1, 2, 3])
+      }).pipe(Effect.provide(SqlStores.layer.pipe(Layer.provideMerge(SqliteStore.clientLayer({ filename })))))
+    }))
 
   it.live("a file that cannot be opened fails the layer with a StoreFailure", () =>
     Effect.gen(function*() {

@@ -6,7 +6,7 @@
  * accounts of its own (random emails) and never assumes the store is empty.
  */
 import { randomUUID } from "node:crypto"
-import { AccountStore, ArticleContextStore, Auth, StoreHealth, SuggestionStore } from "@decorum/core"
+import { AccountStore, Adaptation, ArticleContextStore, Auth, StoreHealth, SuggestionStore } from "@decorum/core"
 import { type AccountId, ArticleContextId, type NewScoreSuggestion, type TopicProfile } from "@decorum/domain"
 import { expect, layer } from "@effect/vitest"
 import { Effect, type Layer, Option } from "effect"
@@ -40,6 +40,7 @@ export const suggestion = (accountId: AccountId, commentText: string, overrides:
   clientToken: null,
   sessionId: null,
   communityId: null,
+  keyId: null,
   ...overrides
 })
 
@@ -198,6 +199,66 @@ export const storeContract = (name: string, storeLayer: Layer.Layer<Stores, unkn
         expect(ours(yield* suggestions.list({ since: s2.createdAt }))).toEqual([s2, s3])
         expect(yield* suggestions.list({ since: s2.createdAt, email: alice.email })).toEqual([s3])
         expect(ours(yield* suggestions.list({ since: new Date(s3.createdAt.getTime() + 1) }))).toEqual([])
+      }))
+
+    it.effect("a suggestion keeps the id of the key that sent it (null for none)", () =>
+      Effect.gen(function*() {
+        const accounts = yield* AccountStore
+        const suggestions = yield* SuggestionStore
+        const account = yield* accounts.ensureAccount(freshEmail("Keyed"))
+        const key = yield* newKey(account.id, "moderation tool")
+        yield* accounts.insertKey(key)
+        const keyed = yield* suggestions.insert(suggestion(account.id, "from a key", { keyId: key.keyId }))
+        const imported = yield* suggestions.insert(suggestion(account.id, "imported"))
+        expect(keyed.keyId).toBe(key.keyId)
+        expect(imported.keyId).toBeNull()
+        expect(yield* suggestions.list({ email: account.email })).toEqual([keyed, imported])
+      }))
+
+    it.effect("adapter fits: corrections pending since the last fit, and one claim per account at a time", () =>
+      Effect.gen(function*() {
+        const accounts = yield* AccountStore
+        const suggestions = yield* SuggestionStore
+        const fits = yield* Adaptation.AdapterStore
+        const account = yield* accounts.ensureAccount(freshEmail("Fits"))
+        const other = yield* accounts.ensureAccount(freshEmail("Fits-other"))
+        expect(yield* fits.pending(account.id)).toBe(0)
+        const first = yield* suggestions.insert(suggestion(account.id, "one"))
+        yield* suggestions.insert(suggestion(account.id, "two"))
+        yield* suggestions.insert(suggestion(other.id, "elsewhere"))
+        expect(yield* fits.pending(account.id)).toBe(2)
+
+        // A fit that read up to `first` leaves the second pending; the mark never moves back.
+        yield* fits.recordFit(account.id, first.id)
+        expect(yield* fits.pending(account.id)).toBe(1)
+        yield* fits.recordFit(account.id, 0)
+        expect(yield* fits.pending(account.id)).toBe(1)
+        expect(yield* fits.pending(other.id)).toBe(1)
+
+        // Claims: one owner at a time; the owner may renew; released, another may claim.
+        expect(yield* fits.claim(account.id, "a", 60_000)).toBe(true)
+        expect(yield* fits.claim(account.id, "b", 60_000)).toBe(false)
+        expect(yield* fits.claim(account.id, "a", 60_000)).toBe(true)
+        expect(yield* fits.claim(other.id, "b", 60_000)).toBe(true)
+        yield* fits.release(account.id, "b")
+        expect(yield* fits.claim(account.id, "b", 60_000)).toBe(false)
+        yield* fits.release(account.id, "a")
+        expect(yield* fits.claim(account.id, "b", 60_000)).toBe(true)
+        // The claim keeps the mark.
+        expect(yield* fits.pending(account.id)).toBe(1)
+        yield* fits.release(account.id, "b")
+        yield* fits.release(other.id, "b")
+      }))
+
+    it.effect("an expired claim can be taken over (an instance that died while fitting)", () =>
+      Effect.gen(function*() {
+        const fits = yield* Adaptation.AdapterStore
+        const account = yield* (yield* AccountStore).ensureAccount(freshEmail("Lease"))
+        expect(yield* fits.claim(account.id, "dead", 1)).toBe(true)
+        const claimedAt = new Date()
+        yield* clockPast(new Date(claimedAt.getTime() + 1))
+        expect(yield* fits.claim(account.id, "alive", 60_000)).toBe(true)
+        expect(yield* fits.claim(account.id, "dead", 60_000)).toBe(false)
       }))
 
     it.effect("the store answers its health check", () => Effect.flatMap(StoreHealth, (health) => health.ping))

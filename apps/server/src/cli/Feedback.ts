@@ -10,7 +10,7 @@ import { Console, Effect, Either, Option } from "effect"
 import { DEFAULT_MAX_RECORD_CHARS, parseCsv } from "../Csv.js"
 import { accountOf, CommandFailure, db, email, group, typed, UsageError, withStore } from "./Shared.js"
 
-const CSV_COLUMNS = ["id", "created_at", "email", "community_id", "session_id", "client_token", "languages", "attribute", "value", "comment_text", "context_json"] as const
+const CSV_COLUMNS = ["id", "created_at", "email", "community_id", "session_id", "client_token", "languages", "attribute", "value", "comment_text", "context_json", "key_id"] as const
 
 const csvCell = (v: unknown): string => {
   const s = v === null || v === undefined ? "" : String(v)
@@ -31,7 +31,8 @@ const jsonLines = (rows: ReadonlyArray<Suggestion>) =>
       languages: r.languages,
       attribute_scores: r.attributeScores,
       comment_text: r.commentText,
-      context: r.contextJson ? JSON.parse(r.contextJson) : null
+      context: r.contextJson ? JSON.parse(r.contextJson) : null,
+      key_id: r.keyId
     })
   )
 
@@ -40,7 +41,7 @@ const csvLines = (rows: ReadonlyArray<Suggestion>) => [
   CSV_COLUMNS.join(","),
   ...rows.flatMap((r) =>
     Object.entries(r.attributeScores).map(([attribute, value]) =>
-      [r.id, r.createdAt.toISOString(), r.email, r.communityId, r.sessionId, r.clientToken, r.languages.join(" "), attribute, value, r.commentText, r.contextJson]
+      [r.id, r.createdAt.toISOString(), r.email, r.communityId, r.sessionId, r.clientToken, r.languages.join(" "), attribute, value, r.commentText, r.contextJson, r.keyId]
         .map(csvCell)
         .join(",")
     )
@@ -192,7 +193,9 @@ const importCommand = Command.make(
               languages: [],
               clientToken: null,
               sessionId: null,
-              communityId: "decorum feedback import"
+              communityId: "decorum feedback import",
+              // An operator's import, not a client's: no key, so no revocation leaves it out.
+              keyId: null
             })
           }
           return decisions.length

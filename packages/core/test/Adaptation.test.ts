@@ -1,0 +1,172 @@
+/**
+ * Adaptation on the in-memory store with the test scorer (which scores every text below without
+ * an insulting word alike, so only an adapter can tell the site's norm apart): corrections of a
+ * revoked key are left out, and `Refits` refits in the background after every N corrections
+ * without a correction's answer waiting for the fit.
+ */
+import { AccountStore, Adaptation, Auth, MemoryStores, Suggest } from "@decorum/core"
+import { TestProviders } from "@decorum/core/testing"
+import type { Account, Perspective } from "@decorum/domain"
+import { describe, expect, it } from "@effect/vitest"
+import { Deferred, Duration, Effect, Layer, Schedule } from "effect"
+
+const SUBJECTS = ["the council", "the new stadium", "the bus timetable", "the library", "the budget", "the bridge", "the school board", "the market", "the park", "the festival"]
+const VERBS = ["is", "seems", "looks", "was always", "will be"]
+
+/** 120 texts: about pineapple pizza (1 at this site) or mushroom pizza (0), alike otherwise. */
+const corpus = () => {
+  const out: Array<{ text: string; score: number }> = []
+  let i = 0
+  for (const subject of SUBJECTS) {
+    for (const verb of VERBS) {
+      out.push({ text: `Honestly ${subject} ${verb} like pineapple pizza, number ${i}.`, score: 1 })
+      out.push({ text: `Honestly ${subject} ${verb} like mushroom pizza, number ${i}.`, score: 0 })
+      i++
+    }
+  }
+  return out.concat(out.slice(0, 20).map((c, k) => ({ text: c.text.replace("Honestly", `Frankly ${k}`), score: c.score })))
+}
+
+const PROBE = "Honestly the harbour is like pineapple pizza, number 999."
+const BASE = 0.05 // the test scorer's score of a text with no insulting word
+
+const correct = (account: Account, keyId: string | null, text: string, value: number) =>
+  Suggest.suggestScore(account, { comment: { text }, attributeScores: { TOXICITY: { summaryScore: { value } } } }, keyId)
+
+const MUSHROOM = PROBE.replace("pineapple", "mushroom")
+
+/** The score the account's adapter in force gives a probe (the shipped score without one). */
+const probeScore = (account: Account, text = PROBE) =>
+  Effect.map(Adaptation.AdapterStore, (store) => store.active).pipe(
+    Effect.flatten,
+    Effect.map((active) => {
+      const adapter = active.find((a) => a.accountId === account.id && a.attribute === ("TOXICITY" as Perspective.Attribute))
+      return adapter === undefined ? BASE : Adaptation.adaptScore(adapter, BASE, text)
+    })
+  )
+
+describe("Adaptation: corrections of a revoked key", () => {
+  it.effect("are left out of the fit and counted in the report; the adapter follows the keys still valid", () =>
+    Effect.gen(function*() {
+      const moderator = yield* Auth.createKey("site@example.com", "moderation tool")
+      const intruder = yield* Auth.createKey("site@example.com", "leaked")
+      const account = moderator.account
+      const corrections = corpus()
+      // The moderators' norm: pineapple is unacceptable.
+      for (const c of corrections) yield* correct(account, moderator.keyId, c.text, c.score)
+      // Then someone with a leaked key of the same account corrects every text the other way.
+      for (const c of corrections) yield* correct(account, intruder.keyId, c.text, 1 - c.score)
+      // An operator's import (no key) always counts.
+      yield* correct(account, null, "Imported decision about pineapple pizza.", 1)
+
+      const poisoned = yield* Adaptation.adapt(account)
+      const before = poisoned.attributes.find((a) => a.attribute === "TOXICITY")!
+      expect(poisoned.leftOutRevokedKey).toBe(0)
+      expect(before).toMatchObject({ corrections: corrections.length + 1, leftOutRevokedKey: 0, adopted: true })
+      // The latest corrections (the intruder's) won: pineapple now scores below mushroom.
+      expect(yield* probeScore(account)).toBeLessThan(yield* probeScore(account, MUSHROOM))
+
+      expect(yield* Effect.flatMap(AccountStore, (s) => s.revokeKey(intruder.keyId))).toBe(true)
+      const cleaned = yield* Adaptation.adapt(account)
+      const after = cleaned.attributes.find((a) => a.attribute === "TOXICITY")!
+      expect(cleaned.leftOutRevokedKey).toBe(corrections.length)
+      expect(after).toMatchObject({ corrections: corrections.length + 1, leftOutRevokedKey: corrections.length, adopted: true })
+      expect(after.positives).toBe(corrections.filter((c) => c.score === 1).length + 1)
+      expect(after.adapterId).not.toBe(before.adapterId)
+      // The moderators' norm again.
+      expect(yield* probeScore(account)).toBeGreaterThan(0.5)
+      expect(yield* probeScore(account, MUSHROOM)).toBeLessThan(yield* probeScore(account))
+    }).pipe(Effect.provide(Layer.merge(MemoryStores.layer, TestProviders.layer()))))
+
+  it.effect("when only a revoked key corrected an attribute, its adapter is retired and the report says why", () =>
+    Effect.gen(function*() {
+      const intruder = yield* Auth.createKey("alone@example.com", "leaked")
+      const account = intruder.account
+      for (const c of corpus()) yield* correct(account, intruder.keyId, c.text, c.score)
+      const fitted = yield* Adaptation.adapt(account)
+      expect(fitted.attributes[0]).toMatchObject({ attribute: "TOXICITY", adopted: true })
+      expect(yield* probeScore(account)).toBeGreaterThan(0.5)
+
+      yield* Effect.flatMap(AccountStore, (s) => s.revokeKey(intruder.keyId))
+      const report = yield* Adaptation.adapt(account)
+      expect(report.leftOutRevokedKey).toBe(corpus().length)
+      expect(report.attributes[0]).toMatchObject({ attribute: "TOXICITY", corrections: 0, leftOutRevokedKey: corpus().length, adopted: false, adapterId: null })
+      expect(report.attributes[0]!.reason).toContain("too few corrections")
+      expect(report.attributes[0]!.reason).toContain(`${corpus().length} corrections left out: sent with a key since revoked`)
+      // Back to the shipped score exactly.
+      expect(yield* probeScore(account)).toBe(BASE)
+    }).pipe(Effect.provide(Layer.merge(MemoryStores.layer, TestProviders.layer()))))
+})
+
+describe("Adaptation: reproducible reports", () => {
+  it.effect("the same corrections stored in another order give the same report and the same adapter", () =>
+    Effect.gen(function*() {
+      // A noisy norm (pineapple is mostly unacceptable, with exceptions), so that how the
+      // cross-validation folds fall changes the figures.
+      const words = ["pineapple", "mushroom", "olive", "anchovy", "basil", "garlic", "onion"]
+      const noisy = Array.from({ length: 160 }, (_, i) => {
+        const a = words[i % words.length]!
+        const b = words[(i * 3 + 1) % words.length]!
+        const text = `Comment ${i}: ${a} and ${b} on the pizza.`
+        const pineapple = a === "pineapple" || b === "pineapple"
+        return { text, score: (pineapple ? i % 5 !== 0 : i % 6 === 0) ? 1 : 0 }
+      })
+      const first = yield* Auth.createKey("forward@example.com", null)
+      const second = yield* Auth.createKey("backward@example.com", null)
+      for (const c of noisy) yield* correct(first.account, first.keyId, c.text, c.score)
+      for (const c of [...noisy].reverse()) yield* correct(second.account, second.keyId, c.text, c.score)
+      const forward = yield* Adaptation.adapt(first.account)
+      const backward = yield* Adaptation.adapt(second.account)
+      const { adapterId: _a, ...f } = forward.attributes[0]!
+      const { adapterId: _b, ...b } = backward.attributes[0]!
+      expect(f.corrections).toBe(noisy.length)
+      expect(b).toEqual(f)
+      const active = yield* Effect.flatten(Effect.map(Adaptation.AdapterStore, (store) => store.active))
+      const params = (account: Account) => active.find((x) => x.accountId === account.id)?.params
+      expect(params(second.account)).toEqual(params(first.account))
+    }).pipe(Effect.provide(Layer.merge(MemoryStores.layer, TestProviders.layer()))))
+})
+
+describe("Adaptation.Refits (DECORUM_ADAPT_EVERY)", () => {
+  it.live("refits after every N corrections in the background: no answer waits for the fit", () =>
+    Effect.gen(function*() {
+      const corrections = corpus()
+      // The fit's scoring waits on this latch; corrections are answered meanwhile.
+      const latch = yield* Deferred.make<void>()
+      const started = yield* Deferred.make<void>()
+      const providers = TestProviders.layer({
+        hook: (section) => (section === "perspective" ? Effect.zipRight(Deferred.succeed(started, undefined), Deferred.await(latch)) : Effect.void)
+      })
+      const stores = MemoryStores.layer
+      const layer = Adaptation.refitsLayer({ every: corrections.length }).pipe(Layer.provideMerge(Layer.merge(stores, providers)))
+
+      yield* Effect.gen(function*() {
+        const { account, keyId } = yield* Auth.createKey("auto@example.com", "tool")
+        const other = yield* Auth.createKey("quiet@example.com", "tool")
+        // One correction short of N: nothing is fitted.
+        for (const c of corrections.slice(1)) yield* correct(account, keyId, c.text, c.score)
+        for (const c of corrections.slice(0, 5)) yield* correct(other.account, other.keyId, c.text, c.score)
+        // The Nth correction is answered although the fit it starts cannot finish yet.
+        yield* correct(account, keyId, corrections[0]!.text, corrections[0]!.score)
+        yield* Deferred.await(started).pipe(
+          Effect.timeoutFail({ duration: Duration.seconds(10), onTimeout: () => new Error("no refit started") })
+        )
+        expect(yield* probeScore(account)).toBe(BASE)
+        yield* correct(account, keyId, "One more while the fit runs.", 0)
+
+        yield* Deferred.succeed(latch, undefined)
+        const store = yield* Adaptation.AdapterStore
+        const active = yield* store.active.pipe(
+          Effect.filterOrFail((a) => a.some((x) => x.accountId === account.id)),
+          Effect.retry({ schedule: Schedule.spaced("20 millis") }),
+          Effect.timeoutFail({ duration: Duration.seconds(20), onTimeout: () => new Error("no adapter adopted") })
+        )
+        expect(active.filter((a) => a.accountId === account.id)).toHaveLength(1)
+        expect(yield* probeScore(account)).toBeGreaterThan(0.5)
+        // The other account, with fewer than N corrections, was never fitted.
+        expect(active.some((a) => a.accountId === other.account.id)).toBe(false)
+        // The fit read every correction stored before it started; the one sent during it is pending.
+        expect(yield* store.pending(account.id)).toBe(1)
+      }).pipe(Effect.provide(layer))
+    }))
+})
