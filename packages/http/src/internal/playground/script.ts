@@ -504,7 +504,11 @@ export const SCRIPT = String.raw`(function () {
         className: "hl " + h.kinds.map(function (k) { return "hl-" + k; }).join(" "),
         attrs: { tabindex: 0, "aria-describedby": tipId, "data-kinds": h.kinds.join(" ") }
       });
-      mark.appendChild(el("span", { className: "hl-text", text: comment.slice(h.start, h.end) }));
+      // A quote is shaded too: a fallacy quotes a whole sentence, and the comment's toxicity shading
+      // must not vanish under its highlights (the mark keeps its coloured underline).
+      var quoted = el("span", { className: "hl-text" });
+      shaded(comment.slice(h.start, h.end), h.start, shading, quoted);
+      mark.appendChild(quoted);
       var tip = el("span", { className: "tip", attrs: { role: "tooltip", id: tipId } });
       h.notes.forEach(function (n) {
         var line = el("span", { className: "tip-line" }, [el("strong", { text: n.title + ": " }), n.explanation || "no explanation given"]);
