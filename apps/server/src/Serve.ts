@@ -251,9 +251,25 @@ const servePrimary = async (count: number): Promise<void> => {
  */
 export const serve = async (options: ServeOptions = {}): Promise<void> => {
   const workers = options.workers ?? availableParallelism()
-  if (cluster.isPrimary && workers > 1) return servePrimary(workers)
+  if (cluster.isPrimary && workers > 1) {
+    await prepareStore(options)
+    return servePrimary(workers)
+  }
   return serveProcess(options)
 }
+
+/**
+ * Opens and migrates the store once in the primary before any worker starts. On a first start the
+ * SQLite file does not exist yet, and workers started together would each create it and switch it
+ * to WAL at the same moment: SQLite refuses one of them at once ("database is locked", since
+ * waiting could deadlock), and that worker's failure stopped the whole server (seen once in 25
+ * fresh starts of `npx decorum serve`). Concurrent first migrations race the same way. Any failure
+ * here is left for the workers to report, in the words they always use.
+ */
+const prepareStore = (options: ServeOptions): Promise<void> =>
+  Effect.runPromise(
+    Effect.flatMap(configWith(options), (settings) => Effect.scoped(Layer.build(Engine.storeLayer(settings.store.db)))).pipe(Effect.ignore)
+  )
 
 /** A start-up failure in words an operator can act on (a busy port, an unreadable database, ...). */
 const describeFailure = (failure: unknown): string => {
