@@ -57,7 +57,7 @@ export const supportedNode = ({ log = (line) => process.stderr.write(`${line}\n`
 
   log(
     `decorum: Node.js v${process.versions.node} is past its end of life; fetching Node.js ${FETCHED_VERSION} ` +
-      `from the npm registry (${pkg}, about 30 MB, once) into .decorum/node/ ...`
+      `from the npm registry (${pkg}: a 50 MB download, 190 MB on disk, once) into .decorum/node/ ...`
   )
   // Installed beside its final place, then renamed: two commands started at once never see half a binary.
   const staging = `${prefix}.partial-${process.pid}`
