@@ -164,6 +164,10 @@ export class FallacyWeights {
       type = this.bestType(raw)
     }
     const bar = Math.max(threshold, 0)
+    // A sentence's own type is read only when the comment is reported (or the caller asked for
+    // types): below the threshold nothing is reported, and typing every sentence there read every
+    // type head for nothing on most comments.
+    const typeUnits = score >= threshold || typeAlways
     const scale = this.scales[0]!
     const scored: Array<UnitScore> = units.map((u) => {
       let drive = 0
@@ -184,7 +188,7 @@ export class FallacyWeights {
         alone += sum * own
       }
       const unitScore = this.bias[0]! + alone * scale
-      return { begin: u.range.begin, end: u.range.end, drive: drive * scale, score: unitScore, type: unitScore >= bar ? this.unitType(u, slots) : type }
+      return { begin: u.range.begin, end: u.range.end, drive: drive * scale, score: unitScore, type: typeUnits && unitScore >= bar ? this.unitType(u, slots) : type }
     })
     for (const b of [WORD, CHAR, PATTERN]) {
       const count = this.counts[b]!
