@@ -262,3 +262,9 @@ export const parseCsv = (text: string, options: CsvOptions = {}): Array<CsvRecor
   const reader = new CsvReader(options)
   return [...reader.push(text), ...reader.end()]
 }
+
+/** One CSV field as written (RFC 4180): quoted when it holds a quote, comma or line break; null and undefined are empty. */
+export const csvCell = (v: unknown): string => {
+  const s = v === null || v === undefined ? "" : String(v)
+  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, "\"\"")}"` : s
+}

@@ -30,7 +30,7 @@ import { isUtf8 } from "node:buffer"
 import { availableParallelism } from "node:os"
 import type { Readable, Writable } from "node:stream"
 import { Worker } from "node:worker_threads"
-import { CsvReader, type CsvRecord } from "./Csv.js"
+import { csvCell, CsvReader, type CsvRecord } from "./Csv.js"
 
 export interface ScoreOptions {
   /** A file path, or `-` for standard input. */
@@ -295,8 +295,6 @@ export type Row = { readonly line: number; readonly id: string; readonly text: s
 
 /** The longest input record (CSV record or JSON line) read, in UTF-16 units; longer ones are bad rows. */
 export const MAX_RECORD_CHARS = 1 << 20
-
-const csvCell = (v: string): string => (/[",\n\r]/.test(v) ? `"${v.replace(/"/g, "\"\"")}"` : v)
 
 /**
  * Whether the input had bytes that are not UTF-8 (decoded as U+FFFD): set when a chunk decodes to a

@@ -7,15 +7,10 @@ import { Perspective, type ScoreSuggestion } from "@decorum/domain"
 import { Args, Command, Options } from "@effect/cli"
 import { FileSystem } from "@effect/platform"
 import { Console, Effect, Either, Option } from "effect"
-import { DEFAULT_MAX_RECORD_CHARS, parseCsv } from "../Csv.js"
+import { csvCell, DEFAULT_MAX_RECORD_CHARS, parseCsv } from "../Csv.js"
 import { accountOf, CommandFailure, db, email, group, typed, UsageError, withStore } from "./Shared.js"
 
 const CSV_COLUMNS = ["id", "created_at", "email", "community_id", "session_id", "client_token", "languages", "attribute", "value", "comment_text", "context_json", "key_id"] as const
-
-const csvCell = (v: unknown): string => {
-  const s = v === null || v === undefined ? "" : String(v)
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, "\"\"")}"` : s
-}
 
 type Suggestion = ScoreSuggestion
 
