@@ -89,7 +89,8 @@ const makeMemory = (options: AuthFailureLimitOptions) =>
     }
     return AuthFailureLimiter.of({
       admit: (address) =>
-        Effect.flatMap(Clock.currentTimeMillis, (now) => {
+        // No address has failed lately (the normal case): nothing to look up, no clock, no key.
+        buckets.size === 0 ? Effect.void : Effect.flatMap(Clock.currentTimeMillis, (now) => {
           const key = addressKey(address)
           const bucket = buckets.get(key)
           if (bucket === undefined) return Effect.void
