@@ -12,9 +12,10 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { Cause, Config, ConfigError, Context, Effect, Exit, Fiber, Layer, Logger, Redacted } from "effect"
 import type { StoreFailure } from "@decorum/domain"
 import type { ServeError } from "@effect/platform/HttpServerError"
-import cluster from "node:cluster"
+import cluster, { type Worker } from "node:cluster"
 import type { Server } from "node:http"
 import { availableParallelism } from "node:os"
+import * as ClusterMetrics from "./ClusterMetrics.js"
 import * as Drain from "./Drain.js"
 
 /** What the command line sets; each overrides its variable (`--port` over `PORT`, ...). */
@@ -74,6 +75,10 @@ const metricsListener = (settings: EngineSettings) =>
       Layer.provide(NodeHttpServer.layer(NodeServer.createServer, { port: settings.observability.metricsPort, host: settings.server.host }))
     )
 
+/** In a cluster worker with metrics on, `/metrics` reports the whole server (gathered by the primary). */
+const workerMetrics = (settings: EngineSettings) =>
+  cluster.isWorker && (settings.observability.metrics || settings.observability.metricsPort !== null) ? ClusterMetrics.workerLayer : Layer.empty
+
 /** Node's `http.Server` behind the API (benchmarks hand it requests made in memory). */
 export class NodeListener extends Context.Tag("@decorum/server/NodeListener")<NodeListener, Server>() {}
 
@@ -93,7 +98,7 @@ export const layer: Layer.Layer<
     return HttpApiBuilder.serve().pipe(
       Layer.provide(HttpApp.layer),
       Layer.provide(FastPath.layer(server, { enabled: settings.server.fastPath })),
-      Layer.provideMerge(Layer.mergeAll(engine, httpLayer(settings), observabilityLayer(settings))),
+      Layer.provideMerge(Layer.mergeAll(engine, httpLayer(settings), observabilityLayer(settings), workerMetrics(settings))),
       Layer.provideMerge(NodeHttpServer.layer(() => server, { port: settings.server.port, host: settings.server.host })),
       // Layers are released in reverse: the drain before the app (which still answers while it
       // runs), the engine and its store, and the listener.
@@ -209,6 +214,8 @@ const servePrimary = async (count: number): Promise<void> => {
     for (const worker of live()) worker!.process.kill("SIGTERM")
     if (live().length === 0) finish()
   }
+  // A scrape of /metrics on any worker: the merged figures of every live worker.
+  cluster.on("message", ClusterMetrics.primary(() => live() as Array<Worker>))
   cluster.on("message", (_worker, message: Listening) => {
     if (message?.type !== "decorum-listening" || announced) return
     announced = true

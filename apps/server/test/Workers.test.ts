@@ -102,4 +102,43 @@ describe.runIf(process.platform === "linux")("decorum serve --workers 2", () => 
       await stop(server)
     }
   }, 90_000)
+
+  it("answers /metrics on any worker with the whole server's figures, as valid Prometheus text", async () => {
+    const server = await startServe(["--db", join(dir, "metrics.db"), "--workers", "2"], { DECORUM_METRICS: "true" })
+    try {
+      const pid = server.child.pid!
+      await until(() => children(pid).length === 2, "two worker processes")
+      // Each on a connection of its own, so the primary hands them to both workers in turn.
+      const get = (path: string) =>
+        new Promise<{ status: number; body: string }>((resolve, reject) => {
+          request(`${server.url}${path}`, { agent: false }, (res) => {
+            let body = ""
+            res.on("data", (c: Buffer) => (body += c.toString()))
+            res.on("end", () => resolve({ status: res.statusCode!, body }))
+          }).on("error", reject).end()
+        })
+      const N = 20
+      for (let i = 0; i < N; i++) expect((await get("/healthz")).status).toBe(200)
+      for (let scrape = 0; scrape < 4; scrape++) {
+        const { status, body } = await get("/metrics")
+        expect(status).toBe(200)
+        const lines = body.trimEnd().split("\n")
+        // Valid exposition text: one TYPE line per family, each series once, every sample a number.
+        const types = lines.filter((l) => l.startsWith("# TYPE "))
+        expect(new Set(types).size).toBe(types.length)
+        const samples = lines.filter((l) => !l.startsWith("#"))
+        for (const line of samples) expect(line).toMatch(/^[a-zA-Z_:][a-zA-Z0-9_:]*(\{.*\})? (-?[0-9.e+-]+|NaN|[+-]Inf)$/)
+        const names = samples.map((l) => l.slice(0, l.lastIndexOf(" ")))
+        expect(new Set(names).size).toBe(names.length)
+        // Every request, whichever worker answered it.
+        const answered = samples
+          .filter((l) => l.startsWith("decorum_http_requests_total{") && l.includes("status=\"200\""))
+          .reduce((sum, l) => sum + Number(l.slice(l.lastIndexOf(" ") + 1)), 0)
+        expect(answered).toBe(N)
+        expect(body).toContain("decorum_model_info{")
+      }
+    } finally {
+      await stop(server)
+    }
+  }, 90_000)
 })
