@@ -195,13 +195,14 @@ const QUICK_DEATH_MS = 5_000
 
 /**
  * The cluster primary: forks `count` workers running this same command (they share the port),
- * prints the banner once (creating the first account once), restarts a worker that dies, and on
+ * prints the banner once all of them listen (creating the first account once), restarts a worker that dies, and on
  * SIGINT or SIGTERM stops every worker (each finishes its in-flight requests) and returns.
  */
 const servePrimary = async (count: number): Promise<void> => {
   const started = new Map<number, number>()
   let stopping = false
   let announced = false
+  let printed = false
   let startupFailure: string | undefined
   const fork = () => started.set(cluster.fork().id, Date.now())
   let finish: () => void = () => {}
@@ -216,9 +217,16 @@ const servePrimary = async (count: number): Promise<void> => {
   }
   // A scrape of /metrics on any worker: the merged figures of every live worker.
   cluster.on("message", ClusterMetrics.primary(() => live() as Array<Worker>))
-  cluster.on("message", (_worker, message: Listening) => {
-    if (message?.type !== "decorum-listening" || announced) return
+  // The banner, the servers' signal that they are ready, is printed once every first worker
+  // listens (a replacement of one that died before listening counts in its place).
+  const listening = new Set<number>()
+  cluster.on("message", (worker, message: Listening) => {
+    if (message?.type !== "decorum-listening") return
+    // From the first worker that listens on, a worker that dies is replaced rather than a failed start.
     announced = true
+    listening.add(worker.id)
+    if (printed || listening.size < count) return
+    printed = true
     const hint = Effect.runPromise(
       Effect.provide(firstRun(message.url), Engine.storeLayer(Redacted.make(message.db))).pipe(
         Effect.catchAll((e) => Effect.succeed(`(could not check the accounts: ${e.message})`))

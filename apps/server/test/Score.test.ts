@@ -10,7 +10,7 @@ import { PassThrough, Readable } from "node:stream"
 import { afterAll, describe, expect, it } from "vitest"
 import { ManagedRuntime } from "effect"
 import { makeBatchScorer, MAX_RECORD_CHARS, progressLine, score, scoreBatch, scorerLayer } from "../src/Score.js"
-import { runCliAsync, startServe, stop } from "./process.js"
+import { runCliAsync, START_DEADLINE_MS, startServe, stop } from "./process.js"
 
 const dir = mkdtempSync(join(tmpdir(), "decorum-score-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -65,7 +65,7 @@ describe("decorum score", () => {
     } finally {
       await stop(server)
     }
-  }, 120_000)
+  }, START_DEADLINE_MS + 120_000)
 
   it("reports rows it cannot score with their line numbers and writes them with an error", async () => {
     const input = join(dir, "bad.csv")

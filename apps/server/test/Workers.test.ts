@@ -10,7 +10,7 @@ import { request } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
-import { type Running, startServe, stop } from "./process.js"
+import { type Running, START_DEADLINE_MS, startServe, stop } from "./process.js"
 
 const dir = mkdtempSync(join(tmpdir(), "decorum-workers-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -43,7 +43,7 @@ const waitForOutput = (server: Running, pattern: RegExp) =>
   })
 
 /** Waits, yielding to the event loop, until `check` holds. */
-const until = async (check: () => boolean, what: string, limitMs = 30_000) => {
+const until = async (check: () => boolean, what: string, limitMs = START_DEADLINE_MS) => {
   const deadline = Date.now() + limitMs
   while (!check()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
@@ -58,7 +58,8 @@ describe.runIf(process.platform === "linux")("decorum serve --workers 2", () => 
     server.child.on("exit", (code) => (exited = code))
     try {
       const pid = server.child.pid!
-      await until(() => children(pid).length === 2, "two worker processes")
+      // The banner comes once both workers listen.
+      expect(children(pid)).toHaveLength(2)
       expect(server.output().match(/listening on/g)).toHaveLength(1)
       expect(server.output()).toContain("workers: 2 processes")
       expect((await fetch(`${server.url}/healthz`)).status).toBe(200)
@@ -101,13 +102,12 @@ describe.runIf(process.platform === "linux")("decorum serve --workers 2", () => 
     } finally {
       await stop(server)
     }
-  }, 90_000)
+  }, START_DEADLINE_MS + 90_000)
 
   it("answers /metrics on any worker with the whole server's figures, as valid Prometheus text", async () => {
     const server = await startServe(["--db", join(dir, "metrics.db"), "--workers", "2"], { DECORUM_METRICS: "true" })
     try {
-      const pid = server.child.pid!
-      await until(() => children(pid).length === 2, "two worker processes")
+      expect(children(server.child.pid!)).toHaveLength(2)
       // Each on a connection of its own, so the primary hands them to both workers in turn.
       const get = (path: string) =>
         new Promise<{ status: number; body: string }>((resolve, reject) => {
@@ -140,5 +140,5 @@ describe.runIf(process.platform === "linux")("decorum serve --workers 2", () => 
     } finally {
       await stop(server)
     }
-  }, 90_000)
+  }, START_DEADLINE_MS + 90_000)
 })
