@@ -1,14 +1,16 @@
 /**
- * `decorum serve --workers 2`: two processes on one port, the banner printed once, a worker that
+ * `decorum serve --workers 2`: two processes on one port, the banner printed once, `/metrics` for
+ * the whole server, the store created and migrated by the primary before any worker, a worker that
  * dies replaced, and SIGTERM lets an in-flight request finish before everything exits with 0 (the
  * request is known to be in a worker's hands from the server's own "100 Continue", not from a timer).
  * Linux only (worker processes are found through /proc).
  */
 import { readdirSync, readFileSync } from "node:fs"
-import { mkdtempSync, rmSync } from "node:fs"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { request } from "node:http"
 import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { dirname, join } from "node:path"
+import { fileURLToPath, pathToFileURL } from "node:url"
 import { afterAll, describe, expect, it } from "vitest"
 import { type Running, START_DEADLINE_MS, startServe, stop } from "./process.js"
 
@@ -141,4 +143,37 @@ describe.runIf(process.platform === "linux")("decorum serve --workers 2", () => 
       await stop(server)
     }
   }, START_DEADLINE_MS + 90_000)
+
+  it("has the primary create and migrate a new SQLite store before it forks any worker (first-start race)", async () => {
+    // A module preloaded into the primary (NODE_OPTIONS, inherited by the workers, which ignore it)
+    // looks at the database file at the moment of the first fork, when no worker exists yet. The
+    // workers used to create the file and switch it to WAL together, and SQLite refused one of them.
+    const db = join(dir, "first-start.db")
+    const probe = join(dir, "fork-probe.mjs")
+    const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..")
+    writeFileSync(probe, `
+      import cluster from "node:cluster"
+      import { existsSync } from "node:fs"
+      import { createRequire } from "node:module"
+      if (cluster.isPrimary) cluster.once("fork", () => {
+        let state = "missing"
+        if (existsSync(${JSON.stringify(db)})) {
+          const Database = createRequire(${JSON.stringify(pathToFileURL(join(root, "package.json")).href)})("better-sqlite3")
+          const sqlite = new Database(${JSON.stringify(db)}, { readonly: true })
+          const mode = sqlite.pragma("journal_mode", { simple: true })
+          const tables = sqlite.prepare("select count(*) as n from sqlite_master where type = 'table' and name = 'score_suggestions'").get().n
+          sqlite.close()
+          state = "journal=" + mode + " migrated=" + (tables === 1)
+        }
+        process.stderr.write("fork-probe: " + state + "\\n")
+      })
+    `)
+    const server = await startServe(["--db", db, "--workers", "2"], { NODE_OPTIONS: `--import=${pathToFileURL(probe).href}` })
+    try {
+      expect(/fork-probe: (.*)/.exec(server.output())?.[1]).toBe("journal=wal migrated=true")
+      expect(server.output().match(/fork-probe/g)).toHaveLength(1)
+    } finally {
+      await stop(server)
+    }
+  })
 })
