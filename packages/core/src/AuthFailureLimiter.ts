@@ -127,18 +127,22 @@ const guard = <A, E, R>(
     if (Option.isNone(limiter) || Option.isNone(address)) return authenticate
     const { admit, failed } = limiter.value
     const at = address.value
-    return Effect.zipRight(
-      admit(at),
-      Effect.matchEffect(authenticate, {
-        onFailure: (error) =>
-          isInvalidCredential(error)
-            // Whether this failure was still within the address's allowance, then count it.
-            ? Effect.flatMap(Effect.either(admit(at)), (verdict) =>
-              Effect.zipRight(failed(at), Effect.fail(Either.isLeft(verdict) ? verdict.left : error)))
-            : Effect.fail(error),
-        onSuccess: (value) => Effect.as(admit(at), value)
-      })
-    )
+    const attempt = Effect.matchEffect(authenticate, {
+      onFailure: (error) =>
+        isInvalidCredential(error)
+          // Whether this failure was still within the address's allowance, then count it.
+          ? Effect.flatMap(Effect.either(admit(at)), (verdict) =>
+            Effect.zipRight(failed(at), Effect.fail(Either.isLeft(verdict) ? verdict.left : error)))
+          : Effect.fail(error),
+      onSuccess: (value) => {
+        const check = admit(at)
+        return check === Effect.void ? Effect.succeed(value) : Effect.as(check, value)
+      }
+    })
+    // `Effect.void` itself is the limiter's answer when there is nothing to check (no address has
+    // failed lately): then no step is added to the request for it.
+    const admission = admit(at)
+    return admission === Effect.void ? attempt : Effect.zipRight(admission, attempt)
   })
 
 /** A wrong key (not a missing one, not a store failure): what guessing produces. */
