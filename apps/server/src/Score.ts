@@ -26,11 +26,11 @@ import { Engine, EngineConfig } from "@decorum/engine"
 import { analyzeAttributes, AttributeModel } from "@decorum/local"
 import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
 import { createReadStream, createWriteStream, existsSync, statSync } from "node:fs"
-import { isUtf8 } from "node:buffer"
 import { availableParallelism } from "node:os"
 import type { Readable, Writable } from "node:stream"
 import { Worker } from "node:worker_threads"
 import { csvCell, CsvReader, type CsvRecord } from "./Csv.js"
+import { INVALID, Utf8Decoder } from "./Utf8.js"
 
 export interface ScoreOptions {
   /** A file path, or `-` for standard input. */
@@ -296,33 +296,28 @@ export type Row = { readonly line: number; readonly id: string; readonly text: s
 /** The longest input record (CSV record or JSON line) read, in UTF-16 units; longer ones are bad rows. */
 export const MAX_RECORD_CHARS = 1 << 20
 
-/**
- * Whether the input had bytes that are not UTF-8 (decoded as U+FFFD): set when a chunk decodes to a
- * U+FFFD and its bytes are not valid UTF-8 on their own, before the rows of that chunk are read.
- */
-interface Decoding {
-  invalid: boolean
-}
-
-async function* chunks(stream: Readable, onBytes: (n: number) => void, decoding: Decoding = { invalid: false }): AsyncGenerator<string> {
-  const decoder = new TextDecoder("utf-8")
+/** The input's text, chunk by chunk; bytes that are not UTF-8 become `INVALID` (a character split across chunks is kept whole). */
+async function* chunks(stream: Readable, onBytes: (n: number) => void): AsyncGenerator<string> {
+  const decoder = new Utf8Decoder()
   for await (const chunk of stream) {
     const buffer = chunk as Buffer
     onBytes(buffer.length)
-    const text = decoder.decode(buffer, { stream: true })
-    if (!decoding.invalid && text.includes("\uFFFD") && !isUtf8(buffer)) decoding.invalid = true
-    yield text
+    const text = decoder.decode(buffer)
+    if (text !== "") yield text
   }
-  const rest = decoder.decode()
-  if (rest.includes("\uFFFD")) decoding.invalid = true
+  const rest = decoder.end()
   if (rest !== "") yield rest
 }
 
 const NOT_UTF8 = "the text is not valid UTF-8"
 
-/** A row's text, or its error when the input had invalid UTF-8 and the text has its replacement character. */
-const textRow = (line: number, id: string, text: string, decoding: Decoding): Row =>
-  decoding.invalid && text.includes("\uFFFD") ? { line, id, error: NOT_UTF8 } : { line, id, text }
+/** A row's text, or its error when the record had bytes that are not UTF-8 (in its text or its id). */
+const textRow = (line: number, id: string, text: string): Row =>
+  id.includes(INVALID)
+    ? { line, id: String(line), error: NOT_UTF8 }
+    : text.includes(INVALID)
+    ? { line, id, error: NOT_UTF8 }
+    : { line, id, text }
 
 const LINE_TOO_LONG = `the line is longer than ${MAX_RECORD_CHARS.toLocaleString("en-US")} characters`
 
@@ -366,13 +361,15 @@ class LineReader {
 }
 
 /** JSON lines into rows, a chunk's worth at a time. */
-async function* jsonRows(text: AsyncGenerator<string>, columns: { text: string; id: string }, decoding: Decoding = { invalid: false }): AsyncGenerator<Array<Row>> {
+async function* jsonRows(text: AsyncGenerator<string>, columns: { text: string; id: string }): AsyncGenerator<Array<Row>> {
   const reader = new LineReader()
   const parse = (raw: { line: number; text: string } | { line: number; error: string }): Row | undefined => {
     const n = raw.line
     if ("error" in raw) return { line: n, id: String(n), error: raw.error }
     const trimmed = raw.text.trim()
     if (trimmed === "") return undefined
+    // Checked before parsing: JSON's own escapes (`\\udfff`) are ASCII here, so cannot be mistaken for it.
+    if (trimmed.includes(INVALID)) return { line: n, id: String(n), error: NOT_UTF8 }
     let value: unknown
     try {
       value = JSON.parse(trimmed)
@@ -385,7 +382,7 @@ async function* jsonRows(text: AsyncGenerator<string>, columns: { text: string; 
     const id = typeof rawId === "string" || typeof rawId === "number" ? String(rawId) : String(n)
     const body = record[columns.text]
     if (typeof body !== "string") return { line: n, id, error: `no "${columns.text}" string` }
-    return textRow(n, id, body, decoding)
+    return textRow(n, id, body)
   }
   const rows = (lines: Array<{ line: number; text: string } | { line: number; error: string }>) => {
     const out: Array<Row> = []
@@ -409,8 +406,7 @@ async function* jsonRows(text: AsyncGenerator<string>, columns: { text: string; 
 async function* csvRows(
   text: AsyncGenerator<string>,
   columns: { text: string; id: string; idGiven: boolean },
-  separator = ",",
-  decoding: Decoding = { invalid: false }
+  separator = ","
 ): AsyncGenerator<Array<Row>> {
   const reader = new CsvReader({ separator, maxRecordChars: MAX_RECORD_CHARS })
   let header: Array<string> | undefined
@@ -436,7 +432,7 @@ async function* csvRows(
       const id = idAt >= 0 && fields[idAt] !== undefined && fields[idAt] !== "" ? fields[idAt]! : String(record.line)
       const body = fields[textAt]
       if (body === undefined) out.push({ line: record.line, id, error: `the row has ${fields.length} field${fields.length === 1 ? "" : "s"}, none in column "${columns.text}"` })
-      else out.push(textRow(record.line, id, body, decoding))
+      else out.push(textRow(record.line, id, body))
     }
     return out
   }
@@ -503,8 +499,7 @@ export const score = async (options: ScoreOptions): Promise<ScoreSummary> => {
   let bytes = 0
   const totalBytes = fromStdin ? undefined : statSync(options.input).size
   const stream = fromStdin ? (options.stdin ?? process.stdin) : createReadStream(options.input, { highWaterMark: 1 << 20 })
-  const decoding: Decoding = { invalid: false }
-  const text = chunks(stream, (n) => (bytes += n), decoding)
+  const text = chunks(stream, (n) => (bytes += n))
   // CSV by name; from standard input, JSON lines when the first character is `{`.
   let rows: AsyncGenerator<Array<Row>>
   if (fromStdin) {
@@ -514,13 +509,13 @@ export const score = async (options: ScoreOptions): Promise<ScoreSummary> => {
       if (head !== "") yield head
       yield* text
     }
-    rows = head.trimStart().startsWith("{") ? jsonRows(replay(), columns, decoding) : csvRows(replay(), columns, ",", decoding)
+    rows = head.trimStart().startsWith("{") ? jsonRows(replay(), columns) : csvRows(replay(), columns, ",")
   } else {
     rows = /\.csv$/i.test(options.input)
-      ? csvRows(text, columns, ",", decoding)
+      ? csvRows(text, columns, ",")
       : /\.tsv$/i.test(options.input)
-      ? csvRows(text, columns, "\t", decoding)
-      : jsonRows(text, columns, decoding)
+      ? csvRows(text, columns, "\t")
+      : jsonRows(text, columns)
   }
 
   // The first rows are read before the output is opened or any model loads, so a bad header

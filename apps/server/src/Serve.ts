@@ -12,9 +12,10 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { Cause, Config, ConfigError, Context, Effect, Exit, Fiber, Layer, Logger, Redacted } from "effect"
 import type { StoreFailure } from "@decorum/domain"
 import type { ServeError } from "@effect/platform/HttpServerError"
-import cluster from "node:cluster"
+import cluster, { type Worker } from "node:cluster"
 import type { Server } from "node:http"
 import { availableParallelism } from "node:os"
+import * as ClusterMetrics from "./ClusterMetrics.js"
 import * as Drain from "./Drain.js"
 
 /** What the command line sets; each overrides its variable (`--port` over `PORT`, ...). */
@@ -74,6 +75,10 @@ const metricsListener = (settings: EngineSettings) =>
       Layer.provide(NodeHttpServer.layer(NodeServer.createServer, { port: settings.observability.metricsPort, host: settings.server.host }))
     )
 
+/** In a cluster worker with metrics on, `/metrics` reports the whole server (gathered by the primary). */
+const workerMetrics = (settings: EngineSettings) =>
+  cluster.isWorker && (settings.observability.metrics || settings.observability.metricsPort !== null) ? ClusterMetrics.workerLayer : Layer.empty
+
 /** Node's `http.Server` behind the API (benchmarks hand it requests made in memory). */
 export class NodeListener extends Context.Tag("@decorum/server/NodeListener")<NodeListener, Server>() {}
 
@@ -93,7 +98,7 @@ export const layer: Layer.Layer<
     return HttpApiBuilder.serve().pipe(
       Layer.provide(HttpApp.layer),
       Layer.provide(FastPath.layer(server, { enabled: settings.server.fastPath })),
-      Layer.provideMerge(Layer.mergeAll(engine, httpLayer(settings), observabilityLayer(settings))),
+      Layer.provideMerge(Layer.mergeAll(engine, httpLayer(settings), observabilityLayer(settings), workerMetrics(settings))),
       Layer.provideMerge(NodeHttpServer.layer(() => server, { port: settings.server.port, host: settings.server.host })),
       // Layers are released in reverse: the drain before the app (which still answers while it
       // runs), the engine and its store, and the listener.
@@ -190,13 +195,14 @@ const QUICK_DEATH_MS = 5_000
 
 /**
  * The cluster primary: forks `count` workers running this same command (they share the port),
- * prints the banner once (creating the first account once), restarts a worker that dies, and on
+ * prints the banner once all of them listen (creating the first account once), restarts a worker that dies, and on
  * SIGINT or SIGTERM stops every worker (each finishes its in-flight requests) and returns.
  */
 const servePrimary = async (count: number): Promise<void> => {
   const started = new Map<number, number>()
   let stopping = false
   let announced = false
+  let printed = false
   let startupFailure: string | undefined
   const fork = () => started.set(cluster.fork().id, Date.now())
   let finish: () => void = () => {}
@@ -209,9 +215,18 @@ const servePrimary = async (count: number): Promise<void> => {
     for (const worker of live()) worker!.process.kill("SIGTERM")
     if (live().length === 0) finish()
   }
-  cluster.on("message", (_worker, message: Listening) => {
-    if (message?.type !== "decorum-listening" || announced) return
+  // A scrape of /metrics on any worker: the merged figures of every live worker.
+  cluster.on("message", ClusterMetrics.primary(() => live() as Array<Worker>))
+  // The banner, the servers' signal that they are ready, is printed once every first worker
+  // listens (a replacement of one that died before listening counts in its place).
+  const listening = new Set<number>()
+  cluster.on("message", (worker, message: Listening) => {
+    if (message?.type !== "decorum-listening") return
+    // From the first worker that listens on, a worker that dies is replaced rather than a failed start.
     announced = true
+    listening.add(worker.id)
+    if (printed || listening.size < count) return
+    printed = true
     const hint = Effect.runPromise(
       Effect.provide(firstRun(message.url), Engine.storeLayer(Redacted.make(message.db))).pipe(
         Effect.catchAll((e) => Effect.succeed(`(could not check the accounts: ${e.message})`))

@@ -5,6 +5,7 @@
  * exactly, and too few corrections reported and ignored. On SQLite always; on PostgreSQL when
  * DATABASE_URL is set (`.ci/start-postgres.sh`).
  */
+import { AdaptationCorpus } from "@decorum/core/testing"
 import * as Reactivity from "@effect/experimental/Reactivity"
 import * as PgClient from "@effect/sql-pg/PgClient"
 import { Effect, Redacted } from "effect"
@@ -19,27 +20,7 @@ const SITE = "site@example.com"
 const OTHER = "other@example.com"
 const FEW = "few@example.com"
 
-const SUBJECTS = ["the council", "the new stadium", "the bus timetable", "the library", "the budget", "the bridge", "the school board", "the market", "the park", "the festival"]
-const VERBS = ["is", "seems", "looks", "was always", "will be"]
-
-/**
- * A site whose norm the shipped model cannot know: here, any comment about pineapple pizza is
- * unacceptable, the same comment about mushrooms is fine. 60 of each.
- */
-const corpus = () => {
-  const out: Array<{ text: string; score: number }> = []
-  let i = 0
-  for (const subject of SUBJECTS) {
-    for (const verb of VERBS) {
-      out.push({ text: `Honestly ${subject} ${verb} like pineapple pizza, number ${i}.`, score: 1 })
-      out.push({ text: `Honestly ${subject} ${verb} like mushroom pizza, number ${i}.`, score: 0 })
-      i++
-    }
-  }
-  return out.concat(out.slice(0, 20).map((c, k) => ({ text: c.text.replace("Honestly", `Frankly ${k}`), score: c.score })))
-}
-
-const PROBE = "Honestly the harbour is like pineapple pizza, number 999."
+const { corpus, PROBE } = AdaptationCorpus
 
 interface Site {
   readonly email: string

@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { runCli } from "./process.js"
+import Database from "better-sqlite3"
 
 /** Runs `decorum ...argv` with its console captured. */
 const decorum = (...argv: ReadonlyArray<string>) =>
@@ -183,6 +184,64 @@ describe("decorum feedback import", () => {
       )
       // An operator's import has no key: no revocation can leave it out of a fit.
       assert.deepStrictEqual(exported.map((r: { key_id: string | null }) => r.key_id), [null, null, null])
+    }))
+})
+
+describe("decorum feedback import on files it must refuse", () => {
+  /** A database with mod@example.com's account, and a file of decisions in it. */
+  const setUp = Effect.gen(function*() {
+    const dir = yield* tempDb
+    const db = join(dir, "feedback.db")
+    assert.strictEqual((yield* decorum("keys", "create", "--email", "mod@example.com", "--db", db)).code, 0)
+    return { dir, db }
+  })
+  const exportedTexts = (db: string) =>
+    Effect.map(decorum("feedback", "export", "--email", "mod@example.com", "--db", db), (out) =>
+      out.stdout.trim() === "" ? [] : out.stdout.split("\n").map((l) => (JSON.parse(l) as { comment_text: string }).comment_text))
+
+  it.scoped("refuses a file over --max-bytes (default 64 MiB), naming the limit, and imports nothing", () =>
+    Effect.gen(function*() {
+      const { dir, db } = yield* setUp
+      const file = join(dir, "big.csv")
+      writeFileSync(file, "text,attribute,score\n" + "Some comment,TOXICITY,0\n".repeat(100))
+      const refused = yield* decorum("feedback", "import", file, "--email", "mod@example.com", "--db", db, "--max-bytes", "1000")
+      assert.strictEqual(refused.code, 2, refused.stderr)
+      assert.include(refused.stderr, "is larger than 1,000 bytes, the most feedback import reads (--max-bytes)")
+      assert.include(refused.stderr, "nothing was imported")
+      assert.deepStrictEqual(yield* exportedTexts(db), [])
+      assert.strictEqual((yield* decorum("feedback", "import", file, "--email", "mod@example.com", "--db", db, "--max-bytes", "2421")).code, 0)
+      assert.lengthOf(yield* exportedTexts(db), 100)
+      assert.include((yield* decorum("feedback", "import", "--help")).stdout, "--max-bytes BYTES")
+      assert.strictEqual((yield* decorum("feedback", "import", file, "--email", "mod@example.com", "--db", db, "--max-bytes", "lots")).code, 2)
+    }))
+
+  it.scoped("refuses bytes that are not UTF-8 with their line number, and imports nothing", () =>
+    Effect.gen(function*() {
+      const { dir, db } = yield* setUp
+      const file = join(dir, "latin1.jsonl")
+      writeFileSync(file, Buffer.concat([
+        Buffer.from(JSON.stringify({ text: "fine \ufffd", attribute: "TOXICITY", score: 0 }) + "\n"),
+        Buffer.from("{\"text\":\"caf"), Buffer.from([0xe9]), Buffer.from("\",\"attribute\":\"TOXICITY\",\"score\":1}\n")
+      ]))
+      const refused = yield* decorum("feedback", "import", file, "--email", "mod@example.com", "--db", db)
+      assert.strictEqual(refused.code, 2, refused.stderr)
+      assert.include(refused.stderr, "line 2: the text is not valid UTF-8; nothing was imported")
+      assert.deepStrictEqual(yield* exportedTexts(db), [])
+    }))
+
+  it.scoped("when the store fails part way, says which lines were imported", () =>
+    Effect.gen(function*() {
+      const { dir, db } = yield* setUp
+      // The store refuses one comment (a trigger), so the import stops after the lines before it.
+      const sqlite = new Database(db)
+      sqlite.exec("create trigger poison before insert on score_suggestions when new.comment_text = 'poison' begin select raise(abort, 'refused by a trigger'); end")
+      sqlite.close()
+      const file = join(dir, "decisions.csv")
+      writeFileSync(file, "text,attribute,score\none,TOXICITY,0\ntwo,TOXICITY,1\npoison,TOXICITY,1\nfour,TOXICITY,0\n")
+      const failed = yield* decorum("feedback", "import", file, "--email", "mod@example.com", "--db", db)
+      assert.strictEqual(failed.code, 1, failed.stderr)
+      assert.include(failed.stderr, "the store failed at line 4 after importing 2 of 4 corrections (lines 2 to 3); import from line 4 on again")
+      assert.deepStrictEqual(yield* exportedTexts(db), ["one", "two"])
     }))
 })
 

@@ -12,7 +12,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Effect, Redacted } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
-import { runCliAsync, startServe, stop } from "./process.js"
+import { runCliAsync, START_DEADLINE_MS, startServe, stop } from "./process.js"
 
 const EMAIL = "revoke@example.com"
 
@@ -74,7 +74,7 @@ describe("revoking a key while the server is under load", () => {
   const dir = mkdtempSync(join(tmpdir(), "decorum-revoke-"))
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-  it("SQLite: the next request after `keys revoke` is 401", () => revokeUnderLoad(join(dir, "revoke.db")), 60_000)
+  it("SQLite: the next request after `keys revoke` is 401", () => revokeUnderLoad(join(dir, "revoke.db")), START_DEADLINE_MS + 60_000)
 
   const databaseUrl = process.env["DATABASE_URL"]
   const schema = `decorum_test_${randomUUID().replace(/-/g, "").slice(0, 12)}_revoke`
@@ -91,5 +91,5 @@ describe("revoking a key while the server is under load", () => {
     } finally {
       await admin(databaseUrl!, `drop schema if exists ${schema} cascade`)
     }
-  }, 60_000)
+  }, START_DEADLINE_MS + 60_000)
 })

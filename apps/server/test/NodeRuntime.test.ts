@@ -13,6 +13,7 @@ import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import * as NodeRuntime from "../bin/node-runtime.mjs"
+import { START_DEADLINE_MS } from "./process.js"
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..")
 const shim = join(root, "apps/server/bin/decorum.mjs")
@@ -94,7 +95,7 @@ describe("node-runtime", () => {
       child.stderr.on("data", collect)
       const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)))
       const url = await new Promise<string>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no banner in time:\n${out}`)), 45_000)
+        const timer = setTimeout(() => reject(new Error(`no banner within ${START_DEADLINE_MS / 1000} s:\n${out}`)), START_DEADLINE_MS)
         child.stdout.on("data", () => {
           const m = /listening on (http:\/\/localhost:\d+)/.exec(out)
           if (m) {

@@ -6,11 +6,11 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { PassThrough } from "node:stream"
+import { PassThrough, Readable } from "node:stream"
 import { afterAll, describe, expect, it } from "vitest"
 import { ManagedRuntime } from "effect"
 import { makeBatchScorer, MAX_RECORD_CHARS, progressLine, score, scoreBatch, scorerLayer } from "../src/Score.js"
-import { runCliAsync, startServe, stop } from "./process.js"
+import { runCliAsync, START_DEADLINE_MS, startServe, stop } from "./process.js"
 
 const dir = mkdtempSync(join(tmpdir(), "decorum-score-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -65,7 +65,7 @@ describe("decorum score", () => {
     } finally {
       await stop(server)
     }
-  }, 120_000)
+  }, START_DEADLINE_MS + 120_000)
 
   it("reports rows it cannot score with their line numbers and writes them with an error", async () => {
     const input = join(dir, "bad.csv")
@@ -192,6 +192,44 @@ describe("decorum score on hostile files", () => {
     expect(rows[2]!["error"]).toBe("the text is not valid UTF-8")
     for (const line of [3, 4, 6, 7, 9]) expect(err.text()).toContain(`line ${line} `)
     expect(err.text()).toContain("a quoted field is never closed")
+  }, 30_000)
+
+  it("reads a character split across two chunks as itself, and flags bytes that are not UTF-8 however the chunks fall", async () => {
+    const euro = Buffer.from("\u20ac") // e2 82 ac
+    const replacement = Buffer.from("\ufffd") // a real U+FFFD, which is valid UTF-8
+    const stdin = Readable.from([
+      Buffer.from("id,text\na,costs 5 "), euro.subarray(0, 1), // line 2: the euro sign split across chunks
+      Buffer.concat([euro.subarray(1), Buffer.from(" and "), replacement, Buffer.from("\nb,half a char "), euro.subarray(0, 2)]),
+      Buffer.from("\nc,real "), replacement, Buffer.from(" only\n"), // line 3 ends in a cut character; line 4 is valid
+      Buffer.from("d,ok\ne,end "), euro.subarray(0, 1) // line 6: the input ends inside a character
+    ], { objectMode: true })
+    const stdout = captured()
+    const summary = await score({ input: "-", stdin, stdout: stdout.stream, workers: 1, stderr: captured().stream })
+    const rows = stdout.text().trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>)
+    expect(rows.map((r) => [r["id"], r["error"] ?? "scored"])).toEqual([
+      ["a", "scored"],
+      ["b", "the text is not valid UTF-8"],
+      ["c", "scored"],
+      ["d", "scored"],
+      ["e", "the text is not valid UTF-8"]
+    ])
+    expect(summary).toMatchObject({ rows: 5, scored: 3, failed: 2 })
+  }, 30_000)
+
+  it("flags a JSON line with bytes that are not UTF-8 but not one with a real U+FFFD", async () => {
+    const stdin = Readable.from([
+      Buffer.from("{\"id\":1,\"text\":\"caf"), Buffer.from([0xc3]), // an \u00e9 cut short by the next chunk
+      Buffer.from("\"}\n{\"id\":2,\"text\":\"\ufffd fine\"}\n{\"id\":3,\"text\":\"\u00e9 "), Buffer.from([0xed, 0xa0, 0x80]), // an encoded surrogate
+      Buffer.from("\"}\n")
+    ], { objectMode: true })
+    const stdout = captured()
+    await score({ input: "-", stdin, stdout: stdout.stream, workers: 1, stderr: captured().stream })
+    const rows = stdout.text().trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>)
+    expect(rows.map((r) => [r["id"], r["error"] ?? "scored"])).toEqual([
+      ["1", "the text is not valid UTF-8"],
+      ["2", "scored"],
+      ["3", "the text is not valid UTF-8"]
+    ])
   }, 30_000)
 
   it("reports an over-long or broken JSON line with its line number and scores the rest", async () => {

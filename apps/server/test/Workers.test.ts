@@ -1,16 +1,18 @@
 /**
- * `decorum serve --workers 2`: two processes on one port, the banner printed once, a worker that
+ * `decorum serve --workers 2`: two processes on one port, the banner printed once, `/metrics` for
+ * the whole server, the store created and migrated by the primary before any worker, a worker that
  * dies replaced, and SIGTERM lets an in-flight request finish before everything exits with 0 (the
  * request is known to be in a worker's hands from the server's own "100 Continue", not from a timer).
  * Linux only (worker processes are found through /proc).
  */
 import { readdirSync, readFileSync } from "node:fs"
-import { mkdtempSync, rmSync } from "node:fs"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { request } from "node:http"
 import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { dirname, join } from "node:path"
+import { fileURLToPath, pathToFileURL } from "node:url"
 import { afterAll, describe, expect, it } from "vitest"
-import { type Running, startServe, stop } from "./process.js"
+import { type Running, START_DEADLINE_MS, startServe, stop } from "./process.js"
 
 const dir = mkdtempSync(join(tmpdir(), "decorum-workers-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -43,7 +45,7 @@ const waitForOutput = (server: Running, pattern: RegExp) =>
   })
 
 /** Waits, yielding to the event loop, until `check` holds. */
-const until = async (check: () => boolean, what: string, limitMs = 30_000) => {
+const until = async (check: () => boolean, what: string, limitMs = START_DEADLINE_MS) => {
   const deadline = Date.now() + limitMs
   while (!check()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
@@ -58,7 +60,8 @@ describe.runIf(process.platform === "linux")("decorum serve --workers 2", () => 
     server.child.on("exit", (code) => (exited = code))
     try {
       const pid = server.child.pid!
-      await until(() => children(pid).length === 2, "two worker processes")
+      // The banner comes once both workers listen.
+      expect(children(pid)).toHaveLength(2)
       expect(server.output().match(/listening on/g)).toHaveLength(1)
       expect(server.output()).toContain("workers: 2 processes")
       expect((await fetch(`${server.url}/healthz`)).status).toBe(200)
@@ -101,5 +104,76 @@ describe.runIf(process.platform === "linux")("decorum serve --workers 2", () => 
     } finally {
       await stop(server)
     }
-  }, 90_000)
+  }, START_DEADLINE_MS + 90_000)
+
+  it("answers /metrics on any worker with the whole server's figures, as valid Prometheus text", async () => {
+    const server = await startServe(["--db", join(dir, "metrics.db"), "--workers", "2"], { DECORUM_METRICS: "true" })
+    try {
+      expect(children(server.child.pid!)).toHaveLength(2)
+      // Each on a connection of its own, so the primary hands them to both workers in turn.
+      const get = (path: string) =>
+        new Promise<{ status: number; body: string }>((resolve, reject) => {
+          request(`${server.url}${path}`, { agent: false }, (res) => {
+            let body = ""
+            res.on("data", (c: Buffer) => (body += c.toString()))
+            res.on("end", () => resolve({ status: res.statusCode!, body }))
+          }).on("error", reject).end()
+        })
+      const N = 20
+      for (let i = 0; i < N; i++) expect((await get("/healthz")).status).toBe(200)
+      for (let scrape = 0; scrape < 4; scrape++) {
+        const { status, body } = await get("/metrics")
+        expect(status).toBe(200)
+        const lines = body.trimEnd().split("\n")
+        // Valid exposition text: one TYPE line per family, each series once, every sample a number.
+        const types = lines.filter((l) => l.startsWith("# TYPE "))
+        expect(new Set(types).size).toBe(types.length)
+        const samples = lines.filter((l) => !l.startsWith("#"))
+        for (const line of samples) expect(line).toMatch(/^[a-zA-Z_:][a-zA-Z0-9_:]*(\{.*\})? (-?[0-9.e+-]+|NaN|[+-]Inf)$/)
+        const names = samples.map((l) => l.slice(0, l.lastIndexOf(" ")))
+        expect(new Set(names).size).toBe(names.length)
+        // Every request, whichever worker answered it.
+        const answered = samples
+          .filter((l) => l.startsWith("decorum_http_requests_total{") && l.includes("status=\"200\""))
+          .reduce((sum, l) => sum + Number(l.slice(l.lastIndexOf(" ") + 1)), 0)
+        expect(answered).toBe(N)
+        expect(body).toContain("decorum_model_info{")
+      }
+    } finally {
+      await stop(server)
+    }
+  }, START_DEADLINE_MS + 90_000)
+
+  it("has the primary create and migrate a new SQLite store before it forks any worker (first-start race)", async () => {
+    // A module preloaded into the primary (NODE_OPTIONS, inherited by the workers, which ignore it)
+    // looks at the database file at the moment of the first fork, when no worker exists yet. The
+    // workers used to create the file and switch it to WAL together, and SQLite refused one of them.
+    const db = join(dir, "first-start.db")
+    const probe = join(dir, "fork-probe.mjs")
+    const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..")
+    writeFileSync(probe, `
+      import cluster from "node:cluster"
+      import { existsSync } from "node:fs"
+      import { createRequire } from "node:module"
+      if (cluster.isPrimary) cluster.once("fork", () => {
+        let state = "missing"
+        if (existsSync(${JSON.stringify(db)})) {
+          const Database = createRequire(${JSON.stringify(pathToFileURL(join(root, "package.json")).href)})("better-sqlite3")
+          const sqlite = new Database(${JSON.stringify(db)}, { readonly: true })
+          const mode = sqlite.pragma("journal_mode", { simple: true })
+          const tables = sqlite.prepare("select count(*) as n from sqlite_master where type = 'table' and name = 'score_suggestions'").get().n
+          sqlite.close()
+          state = "journal=" + mode + " migrated=" + (tables === 1)
+        }
+        process.stderr.write("fork-probe: " + state + "\\n")
+      })
+    `)
+    const server = await startServe(["--db", db, "--workers", "2"], { NODE_OPTIONS: `--import=${pathToFileURL(probe).href}` })
+    try {
+      expect(/fork-probe: (.*)/.exec(server.output())?.[1]).toBe("journal=wal migrated=true")
+      expect(server.output().match(/fork-probe/g)).toHaveLength(1)
+    } finally {
+      await stop(server)
+    }
+  })
 })

@@ -14,7 +14,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { type BrowserContext, chromium, type Page, type Response } from "playwright-core"
 import { expect } from "vitest"
-import { startServe, stop } from "./process.js"
+import { START_DEADLINE_MS, startServe, stop } from "./process.js"
 
 const CANDIDATES = [process.env["DECORUM_CHROMIUM"], "/usr/lib/chromium/chromium", "/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]
 const browserPath = CANDIDATES.find((p): p is string => typeof p === "string" && p !== "" && existsSync(p))
@@ -323,5 +323,5 @@ describe("playground", () => {
 
         expect(problems).toEqual([])
       })
-    })), 120_000)
+    })), START_DEADLINE_MS + 120_000)
 })

@@ -7,7 +7,20 @@ import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from "node:chil
 import { mkdirSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { vi } from "vitest"
 import { sourceAliasesWithSubpaths } from "../../../scripts/workspaces.mjs"
+
+/**
+ * How long a server may take to print its banner (its own signal that it listens). Generous: on a
+ * loaded 2-core machine (CI) bundling, loading the models and migrating a store can take far more
+ * than the usual second or two, and a deadline exists only so that a server that never starts fails
+ * the test instead of hanging it.
+ */
+export const START_DEADLINE_MS = 180_000
+
+// Every test file that starts servers through this module gets room for that deadline, on top of
+// what its tests do once the server is up (vitest's 30 s default would cut a slow start short).
+vi.setConfig({ testTimeout: START_DEADLINE_MS + 60_000, hookTimeout: START_DEADLINE_MS + 60_000 })
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..")
 const outDir = join(root, "node_modules", ".cache", "decorum-test")
@@ -53,7 +66,7 @@ export const startServe = async (args: ReadonlyArray<string>, env: Record<string
   child.stdout.on("data", (c: Buffer) => (out += c.toString()))
   child.stderr.on("data", (c: Buffer) => (out += c.toString()))
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start in time:\n${out}`)), 30_000)
+    const timer = setTimeout(() => reject(new Error(`server did not print its banner within ${START_DEADLINE_MS / 1000} s:\n${out}`)), START_DEADLINE_MS)
     const check = () => {
       const m = /listening on (http:\/\/localhost:\d+)/.exec(out)
       if (m && /(curl -s|keys create)/.test(out)) {

@@ -7,18 +7,23 @@
  * email) takes a token. Successful authentications take nothing, and one address's failures never
  * refuse another address.
  *
- * Admission does not reserve a token, so that many honest requests in flight at once from one
- * address are never refused; failures that land after their concurrent siblings were admitted push
- * the bucket below zero, which makes the wait longer (a burst of concurrent guesses buys no more
- * guesses per minute than sequential ones).
+ * Concurrent attempts: admission reserves nothing (so that honest requests in flight at once from
+ * one address are never refused, and a request costs nothing while no address has failed), but an
+ * attempt's outcome is checked again when it is known (`guard`). A wrong key whose address had no
+ * failure left by then is answered `RateLimited`, not `Unauthorized`, and so is a right key: of N
+ * guesses sent at once from a new address, at most `burst` learn anything, the others are told to
+ * wait (and still count, so the wait grows).
  *
  * Memory is bounded under hostile input: only addresses that failed are tracked, at most
- * `maxAddresses` of them; the one whose last failure is oldest is forgotten first. IPv6 addresses
- * are counted per /64 (one subscriber's network), since anyone holding a /64 can change address at
- * will. The in-memory implementation limits each process on its own.
+ * `maxAddresses` of them, and an address is forgotten as soon as its bucket is full again. When
+ * the table is full, the address with the most failures left is forgotten first (the oldest of
+ * equals), so an address that spent its failures stays limited while others churn through the
+ * table. IPv6 addresses are counted per /64 (one subscriber's network), since anyone holding a
+ * /64 can change address at will. The in-memory implementation limits each process on its own.
  */
 import { RateLimited } from "@decorum/domain"
-import { Clock, Context, Effect, Layer, Option } from "effect"
+import { Clock, Context, Effect, Either, Layer, Option } from "effect"
+import { FailureTable } from "./internal/FailureTable.js"
 
 /** The default sustained rate: failures per minute per address (with as many at once). */
 const DEFAULT_PER_MINUTE = 30
@@ -31,13 +36,8 @@ export interface AuthFailureLimitOptions {
   readonly perMinute: number
   /** Failures allowed at once before the sustained rate applies. Default: `perMinute`. */
   readonly burst?: number
-  /** Addresses tracked at most; the one whose last failure is oldest is forgotten first. Default 100,000. */
+  /** Addresses tracked at most; the one with the most failures left is forgotten first. Default 100,000. */
   readonly maxAddresses?: number
-}
-
-interface Bucket {
-  tokens: number
-  updated: number
 }
 
 const IPV4 = /^(?:::ffff:)?(\d{1,3}(?:\.\d{1,3}){3})$/i
@@ -78,29 +78,21 @@ const addressKey = (address: string): string => {
 
 const makeMemory = (options: AuthFailureLimitOptions) =>
   Effect.sync(() => {
-    const ratePerMs = options.perMinute / 60_000
+    // A bucket is kept as the time it is full again (`fullAt`): it holds
+    // burst - max(0, fullAt - now) / msPerToken tokens at `now`, and a failure adds msPerToken.
+    const msPerToken = 60_000 / options.perMinute
     const burst = Math.max(1, options.burst ?? options.perMinute)
-    const maxAddresses = Math.max(1, options.maxAddresses ?? DEFAULT_MAX_ADDRESSES)
-    // Map order is the order of last failure: the first entry is the one to forget.
-    const buckets = new Map<string, Bucket>()
-    const refill = (bucket: Bucket, now: number) => {
-      bucket.tokens = Math.min(burst, bucket.tokens + Math.max(0, now - bucket.updated) * ratePerMs)
-      bucket.updated = now
-    }
+    // Admitted while the bucket holds a token: fullAt is at most this far ahead.
+    const slack = (burst - 1) * msPerToken
+    const table = new FailureTable(Math.max(1, options.maxAddresses ?? DEFAULT_MAX_ADDRESSES))
     return AuthFailureLimiter.of({
       admit: (address) =>
         // No address has failed lately (the normal case): nothing to look up, no clock, no key.
-        buckets.size === 0 ? Effect.void : Effect.flatMap(Clock.currentTimeMillis, (now) => {
-          const key = addressKey(address)
-          const bucket = buckets.get(key)
-          if (bucket === undefined) return Effect.void
-          refill(bucket, now)
-          if (bucket.tokens >= 1) {
-            // Refilled completely: nothing to remember about this address.
-            if (bucket.tokens >= burst) buckets.delete(key)
-            return Effect.void
-          }
-          const retryAfterSeconds = Math.max(1, Math.ceil((1 - bucket.tokens) / ratePerMs / 1000))
+        table.size === 0 ? Effect.void : Effect.flatMap(Clock.currentTimeMillis, (now) => {
+          table.prune(now)
+          const entry = table.size === 0 ? undefined : table.get(addressKey(address))
+          if (entry === undefined || entry.fullAt - now <= slack) return Effect.void
+          const retryAfterSeconds = Math.max(1, Math.ceil((entry.fullAt - now - slack) / 1000))
           return Effect.fail(
             new RateLimited({
               retryAfterSeconds,
@@ -110,27 +102,22 @@ const makeMemory = (options: AuthFailureLimitOptions) =>
         }),
       failed: (address) =>
         Effect.map(Clock.currentTimeMillis, (now) => {
+          table.prune(now)
           const key = addressKey(address)
-          let bucket = buckets.get(key)
-          if (bucket === undefined) {
-            bucket = { tokens: burst, updated: now }
-            if (buckets.size >= maxAddresses) buckets.delete(buckets.keys().next().value!)
-          } else {
-            buckets.delete(key) // re-inserted below, as the most recent
-            refill(bucket, now)
-          }
-          bucket.tokens -= 1
-          buckets.set(key, bucket)
+          const entry = table.get(key)
+          table.set(key, Math.max(entry?.fullAt ?? now, now) + msPerToken)
         }),
-      size: Effect.sync(() => buckets.size)
+      size: Effect.sync(() => table.size)
     })
   })
 
 /**
  * Runs `authenticate` for a client at `address`, when the host provides an `AuthFailureLimiter`:
  * refused with `RateLimited` before it runs while the address has no failures left, and counted
- * against the address when it fails with an invalid credential. Without a limiter or an address,
- * `authenticate` runs as it is.
+ * against the address when it fails with an invalid credential. Its outcome is checked again once
+ * known: if the address spent its failures meanwhile (attempts sent at once), the answer is
+ * `RateLimited` whether the key was right or wrong, so concurrent guesses learn no more than
+ * sequential ones. Without a limiter or an address, `authenticate` runs as it is.
  */
 const guard = <A, E, R>(
   address: Option.Option<string>,
@@ -139,10 +126,23 @@ const guard = <A, E, R>(
   Effect.flatMap(Effect.serviceOption(AuthFailureLimiter), (limiter) => {
     if (Option.isNone(limiter) || Option.isNone(address)) return authenticate
     const { admit, failed } = limiter.value
-    return Effect.zipRight(
-      admit(address.value),
-      Effect.tapError(authenticate, (error) => (isInvalidCredential(error) ? failed(address.value) : Effect.void))
-    )
+    const at = address.value
+    const attempt = Effect.matchEffect(authenticate, {
+      onFailure: (error) =>
+        isInvalidCredential(error)
+          // Whether this failure was still within the address's allowance, then count it.
+          ? Effect.flatMap(Effect.either(admit(at)), (verdict) =>
+            Effect.zipRight(failed(at), Effect.fail(Either.isLeft(verdict) ? verdict.left : error)))
+          : Effect.fail(error),
+      onSuccess: (value) => {
+        const check = admit(at)
+        return check === Effect.void ? Effect.succeed(value) : Effect.as(check, value)
+      }
+    })
+    // `Effect.void` itself is the limiter's answer when there is nothing to check (no address has
+    // failed lately): then no step is added to the request for it.
+    const admission = admit(at)
+    return admission === Effect.void ? attempt : Effect.zipRight(admission, attempt)
   })
 
 /** A wrong key (not a missing one, not a store failure): what guessing produces. */

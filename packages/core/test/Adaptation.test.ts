@@ -5,29 +5,12 @@
  * without a correction's answer waiting for the fit.
  */
 import { AccountStore, Adaptation, Auth, MemoryStores, Suggest } from "@decorum/core"
-import { TestProviders } from "@decorum/core/testing"
+import { AdaptationCorpus, TestProviders } from "@decorum/core/testing"
 import type { Account, Perspective } from "@decorum/domain"
 import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Duration, Effect, Layer, Schedule } from "effect"
 
-const SUBJECTS = ["the council", "the new stadium", "the bus timetable", "the library", "the budget", "the bridge", "the school board", "the market", "the park", "the festival"]
-const VERBS = ["is", "seems", "looks", "was always", "will be"]
-
-/** 120 texts: about pineapple pizza (1 at this site) or mushroom pizza (0), alike otherwise. */
-const corpus = () => {
-  const out: Array<{ text: string; score: number }> = []
-  let i = 0
-  for (const subject of SUBJECTS) {
-    for (const verb of VERBS) {
-      out.push({ text: `Honestly ${subject} ${verb} like pineapple pizza, number ${i}.`, score: 1 })
-      out.push({ text: `Honestly ${subject} ${verb} like mushroom pizza, number ${i}.`, score: 0 })
-      i++
-    }
-  }
-  return out.concat(out.slice(0, 20).map((c, k) => ({ text: c.text.replace("Honestly", `Frankly ${k}`), score: c.score })))
-}
-
-const PROBE = "Honestly the harbour is like pineapple pizza, number 999."
+const { corpus, PROBE } = AdaptationCorpus
 const BASE = 0.05 // the test scorer's score of a text with no insulting word
 
 const correct = (account: Account, keyId: string | null, text: string, value: number) =>

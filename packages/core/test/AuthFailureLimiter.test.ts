@@ -1,7 +1,7 @@
 import { AuthFailureLimiter } from "@decorum/core"
 import { StoreFailure, Unauthorized } from "@decorum/domain"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Either, Option, TestClock } from "effect"
+import { Deferred, Effect, Either, Fiber, Option, Ref, TestClock } from "effect"
 
 const refused = (address: string) =>
   Effect.flatMap(AuthFailureLimiter, (limiter) => Effect.map(Effect.either(limiter.admit(address)), Either.isLeft))
@@ -33,7 +33,7 @@ describe("AuthFailureLimiter.memory", () => {
       expect((yield* Effect.flip(limiter.admit("198.51.100.1"))).retryAfterSeconds).toBe(160)
     }).pipe(Effect.provide(AuthFailureLimiter.memory({ perMinute: 3, burst: 3 }))))
 
-  it.effect("tracks a bounded number of addresses, forgetting the one whose last failure is oldest", () =>
+  it.effect("tracks a bounded number of addresses, forgetting among equals the one whose last failure is oldest", () =>
     Effect.gen(function*() {
       const limiter = yield* AuthFailureLimiter
       for (let i = 0; i < 5_000; i++) yield* limiter.failed(`10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`)
@@ -42,6 +42,33 @@ describe("AuthFailureLimiter.memory", () => {
       expect(yield* refused("10.0.19.135")).toBe(true)
       expect(yield* refused("10.0.0.0")).toBe(false)
     }).pipe(Effect.provide(AuthFailureLimiter.memory({ perMinute: 1, burst: 1, maxAddresses: 100 }))))
+
+  it.effect("forgets the addresses with the most failures left first: a spent address stays limited while fresh ones churn", () =>
+    Effect.gen(function*() {
+      const limiter = yield* AuthFailureLimiter
+      yield* fail("192.0.2.66", 3)
+      expect(yield* refused("192.0.2.66")).toBe(true)
+      // An attacker rotating through 5,000 /64s, one guess each, 50 times the table's size.
+      for (let i = 0; i < 5_000; i++) {
+        yield* limiter.failed(`2001:db8:${i.toString(16)}::1`)
+        if (i % 1_000 === 0) yield* TestClock.adjust("1 millis")
+      }
+      expect(yield* limiter.size).toBe(100)
+      expect(yield* refused("192.0.2.66")).toBe(true)
+      // Among the fresh ones, the oldest were forgotten.
+      expect(yield* refused("2001:db8:1387::1")).toBe(false)
+    }).pipe(Effect.provide(AuthFailureLimiter.memory({ perMinute: 3, burst: 3, maxAddresses: 100 }))))
+
+  it.effect("forgets an address once its bucket is full again, so the table empties by itself", () =>
+    Effect.gen(function*() {
+      const limiter = yield* AuthFailureLimiter
+      yield* fail("192.0.2.1", 2)
+      yield* fail("192.0.2.2")
+      expect(yield* limiter.size).toBe(2)
+      yield* TestClock.adjust("40 seconds")
+      expect(yield* refused("203.0.113.9")).toBe(false)
+      expect(yield* limiter.size).toBe(0)
+    }).pipe(Effect.provide(AuthFailureLimiter.memory({ perMinute: 3, burst: 3 }))))
 
   it.effect("counts an IPv6 client per /64 and an IPv4-mapped address as its IPv4 address", () =>
     Effect.gen(function*() {
@@ -77,6 +104,55 @@ describe("AuthFailureLimiter.guard", () => {
       expect((yield* Effect.flip(AuthFailureLimiter.guard(at, wrong)))._tag).toBe("RateLimited")
       expect(ran).toBe(1)
     }).pipe(Effect.provide(limited)))
+
+  /**
+   * Runs `n` guarded authentications at once: each is admitted, then waits until all `n` are in
+   * flight, then ends as `outcome(i)` says. Their errors' tags (or "ok") in order.
+   */
+  const atOnce = (n: number, outcome: (i: number) => Effect.Effect<string, Unauthorized>) =>
+    Effect.gen(function*() {
+      const inFlight = yield* Ref.make(0)
+      const allIn = yield* Deferred.make<void>()
+      const attempt = (i: number) =>
+        Effect.zipRight(
+          Effect.flatMap(Ref.updateAndGet(inFlight, (k) => k + 1), (k) => (k === n ? Deferred.succeed(allIn, undefined) : Effect.void)),
+          Effect.zipRight(Deferred.await(allIn), outcome(i))
+        )
+      const fibers = yield* Effect.forEach(Array.from({ length: n }, (_, i) => i), (i) =>
+        Effect.fork(Effect.match(AuthFailureLimiter.guard(at3, attempt(i)), { onFailure: (e) => e._tag, onSuccess: () => "ok" })))
+      return yield* Effect.forEach(fibers, Fiber.join)
+    })
+  const at3 = Option.some("198.51.100.3")
+  const wrongKey = Effect.fail(new Unauthorized({ reason: "invalid", message: "no" }))
+
+  it.effect("of wrong keys sent at once from a new address, only the burst is answered; the rest are refused and counted", () =>
+    Effect.gen(function*() {
+      const tags = yield* atOnce(10, () => wrongKey)
+      expect(tags.filter((t) => t === "Unauthorized")).toHaveLength(3)
+      expect(tags.filter((t) => t === "RateLimited")).toHaveLength(7)
+      // All ten count: the address owes seven more failures than its burst (7 x 20 s + 20 s).
+      expect((yield* Effect.flip((yield* AuthFailureLimiter).admit("198.51.100.3"))).retryAfterSeconds).toBe(160)
+    }).pipe(Effect.provide(AuthFailureLimiter.memory({ perMinute: 3, burst: 3 }))))
+
+  it.effect("a right key landing after concurrent guesses spent the burst is refused too (nothing learnt)", () =>
+    Effect.gen(function*() {
+      const admitted = yield* Deferred.make<void>()
+      const release = yield* Deferred.make<void>()
+      const right = Effect.zipRight(Deferred.succeed(admitted, undefined), Effect.zipRight(Deferred.await(release), Effect.succeed("account")))
+      const rightFiber = yield* Effect.fork(Effect.flip(AuthFailureLimiter.guard(at3, right)))
+      yield* Deferred.await(admitted)
+      // Admitted before any failure; four guesses from the same address land meanwhile.
+      expect((yield* atOnce(4, () => wrongKey)).sort()).toEqual(["RateLimited", "Unauthorized", "Unauthorized", "Unauthorized"])
+      yield* Deferred.succeed(release, undefined)
+      expect((yield* Fiber.join(rightFiber))._tag).toBe("RateLimited")
+    }).pipe(Effect.provide(AuthFailureLimiter.memory({ perMinute: 3, burst: 3 }))))
+
+  it.effect("many right keys at once from one address are never refused", () =>
+    Effect.gen(function*() {
+      const tags = yield* atOnce(50, () => Effect.succeed("account"))
+      expect(tags.every((t) => t === "ok")).toBe(true)
+      expect(yield* (yield* AuthFailureLimiter).size).toBe(0)
+    }).pipe(Effect.provide(AuthFailureLimiter.memory({ perMinute: 3, burst: 3 }))))
 
   it.effect("does not count a missing key, a store failure or a success", () =>
     Effect.gen(function*() {

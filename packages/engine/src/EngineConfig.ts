@@ -9,11 +9,10 @@
  * - `EngineConfig.layer(options)`: from options, with the same defaults and checks.
  * - `EngineConfig.describe(error)`: a `ConfigError` as the lines an operator reads.
  */
-import { AuthFailureLimiter, EngineModes, type RateLimitOptions } from "@decorum/core"
+import { AuthFailureLimiter, EngineModes, type RateLimitOptions, TrustedProxies } from "@decorum/core"
 import { FetchDefaults, type LocalEngine } from "@decorum/local"
 import { LlmEvaluators, OpenAiClient, OpenAiEvaluation } from "@decorum/openai"
 import { Config, ConfigError, Context, Effect, Either, Layer, Option, Redacted } from "effect"
-import { isIP } from "node:net"
 
 /** How long shutdown waits for requests in flight by default (ms). */
 export const DEFAULT_DRAIN_TIMEOUT_MS = 10_000
@@ -47,8 +46,9 @@ export interface EngineSettings {
     /** `DECORUM_PUBLIC_URL`: the external base URL; null derives it from each request. */
     readonly publicUrl: string | null
     /**
-     * `DECORUM_TRUST_PROXY`: comma-separated IP addresses of reverse proxies whose `X-Forwarded-Host`
-     * and `X-Forwarded-Proto` are honoured for the discovery document's `rootUrl`; empty: none.
+     * `DECORUM_TRUST_PROXY`: comma-separated IP addresses and CIDR ranges (IPv4 and IPv6) of reverse
+     * proxies whose `X-Forwarded-For` (the client address), `X-Forwarded-Host` and
+     * `X-Forwarded-Proto` (the discovery document's `rootUrl`) are honoured; empty: none.
      */
     readonly trustProxy: ReadonlyArray<string>
     /** `DECORUM_BODY_LIMIT_BYTES`; null: the HTTP layer's default (1 MiB). */
@@ -201,11 +201,11 @@ const orUndefined = <A>(config: Config.Config<Option.Option<A>>) => Config.map(c
 const anyText: Check<string> = (raw) => Either.right(raw.trim())
 
 /** A comma-separated list of IP addresses (v4 or v6). */
-const ipList: Check<ReadonlyArray<string>> = (raw) => {
-  const addresses = raw.split(",").map((part) => part.trim()).filter((part) => part !== "")
-  const bad = addresses.find((address) => isIP(address) === 0)
-  return bad === undefined ? Either.right(addresses) : Either.left(`must be comma-separated IP addresses (${JSON.stringify(bad.slice(0, 64))} is not one)`)
-}
+const proxyList: Check<ReadonlyArray<string>> = (raw) =>
+  Either.match(TrustedProxies.parse(raw), {
+    onLeft: (problem) => Either.left(`must be comma-separated IP addresses or CIDR ranges, e.g. 10.0.0.1,10.1.0.0/16,2001:db8::/32 (${problem})`),
+    onRight: (proxies) => Either.right(proxies.entries)
+  })
 
 const d = LlmEvaluators.defaultPolicy
 
@@ -324,7 +324,7 @@ const config: Config.Config<EngineSettings> = Config.all({
   }),
   http: Config.all({
     publicUrl: Config.map(variable("DECORUM_PUBLIC_URL", httpUrl), Option.getOrNull),
-    trustProxy: withDefault(variable("DECORUM_TRUST_PROXY", ipList), []),
+    trustProxy: withDefault(variable("DECORUM_TRUST_PROXY", proxyList), []),
     bodyLimitBytes: Config.map(variable("DECORUM_BODY_LIMIT_BYTES", wholeNumber(1024)), Option.getOrNull),
     rateLimit: rateLimitConfig,
     authFailureLimit: Config.map(
@@ -396,7 +396,7 @@ const make = (options: EngineOptions = {}): Effect.Effect<EngineSettings, Config
       },
       http: {
         publicUrl: options.publicUrl === undefined || options.publicUrl === null ? null : yield* checked("publicUrl", options.publicUrl, httpUrl, ""),
-        trustProxy: options.trustProxy === undefined ? [] : yield* Either.mapLeft(ipList(options.trustProxy.join(",")), (reason) => invalid("trustProxy", options.trustProxy!.join(","), reason)),
+        trustProxy: options.trustProxy === undefined ? [] : yield* Either.mapLeft(proxyList(options.trustProxy.join(",")), (reason) => invalid("trustProxy", options.trustProxy!.join(","), reason)),
         bodyLimitBytes: options.bodyLimitBytes === undefined || options.bodyLimitBytes === null
           ? null
           : yield* checked("bodyLimitBytes", options.bodyLimitBytes, wholeNumber(1024), 0),

@@ -37,7 +37,7 @@ const environment = (port: number): Record<string, string> => ({
   DECORUM_FAST_PATH: "false",
   DATABASE_URL: "memory",
   DECORUM_PUBLIC_URL: "https://moderation.example.com/",
-  DECORUM_TRUST_PROXY: "10.0.0.1, ::1",
+  DECORUM_TRUST_PROXY: "10.0.0.0/8, ::1",
   DECORUM_BODY_LIMIT_BYTES: "2048",
   DECORUM_RATE_LIMIT_PER_MINUTE: "1",
   DECORUM_RATE_LIMIT_BURST: "2",
@@ -74,7 +74,7 @@ const environment = (port: number): Record<string, string> => ({
 const expected = (port: number) => ({
   store: { db: "memory", source: "DATABASE_URL" },
   server: { port, host: "127.0.0.1", drainTimeoutMs: 2500, fastPath: false },
-  http: { publicUrl: "https://moderation.example.com/", trustProxy: ["10.0.0.1", "::1"], bodyLimitBytes: 2048, rateLimit: { perMinute: 1, burst: 2 }, authFailureLimit: { perMinute: 2 } },
+  http: { publicUrl: "https://moderation.example.com/", trustProxy: ["10.0.0.0/8", "::1"], bodyLimitBytes: 2048, rateLimit: { perMinute: 1, burst: 2 }, authFailureLimit: { perMinute: 2 } },
   model: { directory: join(root, "packages/local/models") },
   fetch: { allowPrivate: true, timeoutMs: 777, maxBytes: 4096 },
   llm: {

@@ -4,13 +4,14 @@
  *
  * It is the connection's peer (the socket's remote address on Node; the event's source IP on
  * Lambda, given as `PeerAddress`), except when that peer is one of the trusted reverse proxies
- * (`DECORUM_TRUST_PROXY`): then it is the right-most `X-Forwarded-For` entry that is not itself a
+ * (`DECORUM_TRUST_PROXY`: addresses and CIDR ranges): then it is the right-most `X-Forwarded-For` entry that is not itself a
  * trusted proxy. Entries further left were written by the client and are never believed (anyone
  * could send `X-Forwarded-For: 1.2.3.4` to pass for someone else). An untrusted entry that is not
  * an IP address (a misconfigured proxy) leaves the peer as the client.
  */
+import { TrustedProxies } from "@decorum/core"
 import { HttpServerRequest } from "@effect/platform"
-import { Context, Effect, Option } from "effect"
+import { Context, Effect, Either, Option } from "effect"
 import { isIP } from "node:net"
 import { HttpConfig } from "./HttpConfig.js"
 
@@ -23,9 +24,28 @@ export class PeerAddress extends Context.Tag("@decorum/http/PeerAddress")<PeerAd
 /** An address as compared: lowercased, an IPv4-mapped IPv6 address (`::ffff:10.0.0.1`) as its IPv4 address. */
 export const normalise = (address: string): string => address.trim().toLowerCase().replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, "")
 
-/** Whether `peer` is one of the trusted proxies. */
+/** The matcher of each configured list, built once (the list is the configuration's own array). */
+const matchers = new WeakMap<ReadonlyArray<string>, TrustedProxies.TrustedProxies>()
+
+/**
+ * `trustProxy` (addresses and CIDR ranges, as `DECORUM_TRUST_PROXY`, which the engine checks at
+ * start-up) as a matcher; an entry that is neither (given to `HttpConfig` directly) matches nothing.
+ */
+const matcherOf = (trustProxy: ReadonlyArray<string>): TrustedProxies.TrustedProxies => {
+  let matcher = matchers.get(trustProxy)
+  if (matcher === undefined) {
+    matcher = Either.getOrElse(
+      TrustedProxies.parse(trustProxy),
+      () => Either.getOrElse(TrustedProxies.parse(trustProxy.filter((entry) => Either.isRight(TrustedProxies.parse([entry])))), () => TrustedProxies.none)
+    )
+    matchers.set(trustProxy, matcher)
+  }
+  return matcher
+}
+
+/** Whether `peer` is one of the trusted proxies (an address listed, or in a range listed; compared as addresses). */
 export const isTrustedProxy = (peer: string, trustProxy: ReadonlyArray<string>): boolean =>
-  trustProxy.length > 0 && trustProxy.some((proxy) => normalise(proxy) === normalise(peer))
+  trustProxy.length > 0 && matcherOf(trustProxy).has(peer)
 
 /**
  * One `X-Forwarded-For` entry as an address: quotes, `[v6]` brackets, a `:port` and an IPv6 zone

@@ -13,7 +13,7 @@ export class HttpConfig extends Context.Tag("@decorum/http/HttpConfig")<
      */
     readonly publicBaseUrl: string | null
     /**
-     * IP addresses of reverse proxies in front of the server: only requests whose peer is one of them
+     * IP addresses and CIDR ranges of reverse proxies in front of the server: only requests whose peer is one of them
      * have their `X-Forwarded-Host`/`-Proto` honoured (for `rootUrl`). Empty: no one's.
      */
     readonly trustProxy: ReadonlyArray<string>

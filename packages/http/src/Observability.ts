@@ -8,7 +8,7 @@
  */
 import { EngineInfo, Metrics } from "@decorum/core"
 import { type HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Context, Effect, Layer, Metric } from "effect"
+import { Context, Effect, Layer, Metric, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import { DecorumApi } from "./Api.js"
 import { type Family, familyOfPath } from "./ErrorMapping.js"
@@ -68,10 +68,19 @@ export const routeOf = (method: string, path: string): string =>
 
 // ---------------------------------------------------------------- metrics
 
-/** `GET /metrics`: every metric of the registry in the Prometheus text format, with the model info. */
+/**
+ * Where `GET /metrics` takes its text from when the host serves from several processes
+ * (`decorum serve --workers N`): the figures of the whole server, not of the process that happens
+ * to receive the scrape. Absent: this process's registry (`Prometheus.scrape`).
+ */
+export class ServerMetrics extends Context.Tag("@decorum/http/ServerMetrics")<ServerMetrics, { readonly scrape: Effect.Effect<string> }>() {}
+
+/** `GET /metrics`: every metric of the registry (or of the whole server) in the Prometheus text format, with the model info. */
 export const metricsResponse = (info: EngineInfo["Type"]) => Effect.gen(function*() {
   yield* Metrics.recordModelInfo(info)
-  return HttpServerResponse.text(yield* Prometheus.scrape, { contentType: Prometheus.CONTENT_TYPE })
+  const server = yield* Effect.serviceOption(ServerMetrics)
+  const text = Option.isSome(server) ? yield* server.value.scrape : yield* Prometheus.scrape
+  return HttpServerResponse.text(text, { contentType: Prometheus.CONTENT_TYPE })
 })
 
 /** An app that answers `GET /metrics` and 404 to anything else (the separate `--metrics-port` listener). */

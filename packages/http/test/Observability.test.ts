@@ -201,6 +201,40 @@ describe("GET /metrics", () => {
     }))
 })
 
+describe("Prometheus.merge (the figures of several processes)", () => {
+  it.scopedLive("adds counters, histogram buckets and frequencies, takes the largest gauge, and survives JSON", () =>
+    Effect.gen(function*() {
+      const counter = Metric.tagged(Metric.counter("merge_test_total", { incremental: true }), "route", "/x")
+      const histogram = Metric.tagged(Metrics.httpDuration, "route", "merge-test")
+      const gauge = Metric.gauge("merge_test_gauge")
+      const frequency = Metric.frequency("merge_test_frequency")
+      const only = (all: ReadonlyArray<Prometheus.Series>) => all.filter((s) => s.name.startsWith("merge_test") || s.tags.some(([, v]) => v === "merge-test"))
+      // Two processes' snapshots, taken one after the other from this one, sent as JSON as over IPC.
+      yield* Metric.incrementBy(counter, 2)
+      yield* Metric.update(histogram, 0.003)
+      yield* Metric.set(gauge, 1)
+      yield* Metric.update(frequency, "a")
+      const first = JSON.parse(JSON.stringify(only(yield* Prometheus.snapshot))) as Array<Prometheus.Series>
+      yield* Metric.incrementBy(counter, 3)
+      yield* Metric.update(histogram, 7)
+      yield* Metric.set(gauge, 0)
+      yield* Metric.update(frequency, "b")
+      const second = JSON.parse(JSON.stringify(only(yield* Prometheus.snapshot))) as Array<Prometheus.Series>
+      const samples = parseExposition(Prometheus.renderSeries(Prometheus.merge([first, second])))
+      assert.strictEqual(samples.get(`merge_test_total{route="/x"}`), 2 + 5)
+      assert.strictEqual(samples.get(`decorum_http_request_duration_seconds_bucket{route="merge-test",le="0.005"}`), 1 + 1)
+      assert.strictEqual(samples.get(`decorum_http_request_duration_seconds_bucket{route="merge-test",le="10"}`), 1 + 2)
+      assert.strictEqual(samples.get(`decorum_http_request_duration_seconds_bucket{route="merge-test",le="+Inf"}`), 1 + 2)
+      assert.strictEqual(samples.get(`decorum_http_request_duration_seconds_count{route="merge-test"}`), 3)
+      assert.closeTo(samples.get(`decorum_http_request_duration_seconds_sum{route="merge-test"}`)!, 0.003 + 7.003, 1e-9)
+      assert.strictEqual(samples.get("merge_test_gauge"), 1)
+      assert.strictEqual(samples.get(`merge_test_frequency{value="a"}`), 2)
+      assert.strictEqual(samples.get(`merge_test_frequency{value="b"}`), 1)
+      // One process's snapshot renders as it always did.
+      assert.strictEqual(Prometheus.renderSeries(Prometheus.merge([first])), Prometheus.renderSeries(first))
+    }))
+})
+
 // ---------------------------------------------------------------- OTLP
 
 interface Received {

@@ -7,7 +7,10 @@ import { Perspective, type ScoreSuggestion } from "@decorum/domain"
 import { Args, Command, Options } from "@effect/cli"
 import { FileSystem } from "@effect/platform"
 import { Console, Effect, Either, Option } from "effect"
+import { isUtf8 } from "node:buffer"
+import { open } from "node:fs/promises"
 import { csvCell, DEFAULT_MAX_RECORD_CHARS, parseCsv } from "../Csv.js"
+import { invalidLine, Utf8Decoder } from "../Utf8.js"
 import { accountOf, CommandFailure, db, email, group, typed, UsageError, withStore } from "./Shared.js"
 
 const CSV_COLUMNS = ["id", "created_at", "email", "community_id", "session_id", "client_token", "languages", "attribute", "value", "comment_text", "context_json", "key_id"] as const
@@ -153,6 +156,51 @@ export const parseDecisions = (content: string, format: "jsonl" | "csv"): Either
   return Either.right(out)
 }
 
+/** The default of `feedback import --max-bytes`: the whole file is held in memory, with its decisions. */
+export const DEFAULT_IMPORT_MAX_BYTES = 64 * 1024 * 1024
+
+/**
+ * The text of a decisions file of at most `maxBytes` bytes (read no further than one byte past
+ * them, whatever the file claims to be), or why it cannot be imported: too large, or not UTF-8
+ * (naming the first line that is not).
+ */
+export const readDecisionFile = (path: string, maxBytes: number): Effect.Effect<string, CommandFailure | UsageError> =>
+  Effect.tryPromise({
+    try: async () => {
+      const file = await open(path, "r")
+      try {
+        const buffer = Buffer.allocUnsafe(Math.min(maxBytes + 1, 1 << 20))
+        const parts: Array<Buffer> = []
+        let total = 0
+        for (;;) {
+          const { bytesRead } = await file.read(buffer, 0, Math.min(buffer.length, maxBytes + 1 - total))
+          if (bytesRead === 0) break
+          parts.push(Buffer.from(buffer.subarray(0, bytesRead)))
+          total += bytesRead
+          if (total > maxBytes) return undefined
+        }
+        return Buffer.concat(parts)
+      } finally {
+        await file.close()
+      }
+    },
+    catch: (e) => new CommandFailure({ message: `cannot read ${path}: ${e instanceof Error ? e.message : String(e)}` })
+  }).pipe(
+    Effect.flatMap((bytes) => {
+      if (bytes === undefined) {
+        return Effect.fail(
+          new UsageError({
+            message: `${path} is larger than ${maxBytes.toLocaleString("en-US")} bytes, the most feedback import reads (--max-bytes); split it or raise --max-bytes; nothing was imported`
+          })
+        )
+      }
+      if (isUtf8(bytes)) return Effect.succeed(bytes.toString("utf8"))
+      const decoder = new Utf8Decoder()
+      const line = invalidLine(decoder.decode(bytes) + decoder.end())
+      return Effect.fail(new UsageError({ message: `${path}: line ${line}: the text is not valid UTF-8; nothing was imported` }))
+    })
+  )
+
 const importCommand = Command.make(
   "import",
   {
@@ -161,14 +209,16 @@ const importCommand = Command.make(
       Options.withDescription("The file's format (default: from its extension, .csv or else JSON lines)."),
       Options.optional
     ),
+    maxBytes: typed("max-bytes", "BYTES", (raw) => (/^\d{1,15}$/.test(raw) && Number(raw) >= 1 ? Option.some(Number(raw)) : Option.none()), "a whole number of bytes >= 1").pipe(
+      Options.withDescription(`The largest file read (default ${DEFAULT_IMPORT_MAX_BYTES.toLocaleString("en-US")}, 64 MiB); a larger one is refused, nothing imported.`),
+      Options.optional
+    ),
     email,
     db
   },
   (args) =>
     Effect.gen(function*() {
-      const content = yield* Effect.flatMap(FileSystem.FileSystem, (fs) => fs.readFileString(args.file)).pipe(
-        Effect.mapError((e) => new CommandFailure({ message: `cannot read ${args.file}: ${e.message}` }))
-      )
+      const content = yield* readDecisionFile(args.file, Option.getOrElse(args.maxBytes, () => DEFAULT_IMPORT_MAX_BYTES))
       const format = Option.getOrElse(args.format, () => (args.file.toLowerCase().endsWith(".csv") ? "csv" as const : "jsonl" as const))
       const decisions = yield* Either.match(parseDecisions(content, format as "jsonl" | "csv"), {
         onLeft: (message) => Effect.fail(new UsageError({ message: `${args.file}: ${message}; nothing was imported` })),
@@ -179,7 +229,8 @@ const importCommand = Command.make(
         Effect.gen(function*() {
           const account = yield* accountOf(args.email)
           const store = yield* SuggestionStore
-          for (const d of decisions) {
+          // The store has no transaction to offer here: when it fails part way, say exactly what is in.
+          for (const [index, d] of decisions.entries()) {
             yield* store.insert({
               accountId: account.id,
               commentText: d.text,
@@ -191,7 +242,13 @@ const importCommand = Command.make(
               communityId: "decorum feedback import",
               // An operator's import, not a client's: no key, so no revocation leaves it out.
               keyId: null
-            })
+            }).pipe(Effect.mapError((error) =>
+              new CommandFailure({
+                message: index === 0
+                  ? `the store failed, nothing was imported: ${error.message}`
+                  : `the store failed at line ${d.line} after importing ${index} of ${decisions.length} corrections (lines ${decisions[0]!.line} to ${decisions[index - 1]!.line}); import from line ${d.line} on again: ${error.message}`
+              })
+            ))
           }
           return decisions.length
         })
