@@ -29,15 +29,19 @@ export const errorResponse = (family: Family, error: DecorumError) => {
 }
 
 /**
+ * A defect (a bug) while answering in `family`: logged with its cause, then a 500 in the family's
+ * envelope. The one rule for routes (`inFamily`), the whole app (`HttpApp.envelope`) and the Node
+ * fast path.
+ */
+export const defectResponse = (family: Family, cause: Cause.Cause<unknown>) =>
+  Effect.logError("Unhandled defect", cause).pipe(Effect.as(json(renderDefect(family).body, 500)))
+
+/**
  * Runs a handler in a family: typed errors answer in the family's envelope; defects (bugs) are
  * logged and answer 500 in the same envelope.
  */
 export const inFamily = <R>(family: Family, effect: Effect.Effect<HttpServerResponse.HttpServerResponse, DecorumError, R>) =>
   effect.pipe(
     Effect.catchAll((error) => Effect.succeed(errorResponse(family, error))),
-    Effect.catchAllCause((cause) =>
-      Cause.isInterruptedOnly(cause)
-        ? Effect.failCause(cause)
-        : Effect.logError("Unhandled defect", cause).pipe(Effect.as(json(renderDefect(family).body, 500)))
-    )
+    Effect.catchAllCause((cause) => (Cause.isInterruptedOnly(cause) ? Effect.failCause(cause) : defectResponse(family, cause)))
   )
