@@ -6,8 +6,16 @@ import { HttpServerResponse } from "@effect/platform"
 import { Cause, Effect } from "effect"
 import { type Family, render, renderDefect } from "./ErrorMapping.js"
 
-export const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
-  HttpServerResponse.unsafeJson(body, { status, headers })
+/**
+ * A JSON answer. The body is kept as the JSON text (a raw string body with its type and byte length)
+ * rather than encoded to bytes: Node's server then writes the status line, the headers and the body
+ * in one `write` (a string body is appended to the head), where a byte body goes out as a second
+ * chunk (`writev`); and nothing is encoded twice. The bytes on the wire are the same.
+ */
+export const json = (body: unknown, status = 200, headers: Record<string, string> = {}) => {
+  const text = JSON.stringify(body)
+  return HttpServerResponse.raw(text, { status, headers, contentType: "application/json", contentLength: Buffer.byteLength(text) })
+}
 
 /** `X-Model-Version` (and `X-Decorum-Fallback`) for the results that made up an answer. */
 export const provenanceHeaders = (sections: ReadonlyArray<readonly [string, Provenance]>): Record<string, string> => {
