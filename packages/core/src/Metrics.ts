@@ -51,14 +51,30 @@ export const labelled = <In>(metric: Metric.Metric<any, In, any>, labels: Readon
 // One counter update per section and engine, built once.
 const evaluationCounters = new Map<string, (input: number) => void>()
 
-/** Counts one answered evaluation, as a plain function (`countEvaluation` is this in an effect). */
-export const countEvaluationNow = (section: string, provenance: Provenance): void => {
-  const engine = answeredBy(provenance)
+// The counter update of each section and model answered without a fallback (the usual case), so
+// that counting reads one map instead of testing the model name against a pattern. Model names
+// are few (the model set, LLM models and prompts, adapters); a full map starts over.
+const plainCounters = new Map<string, (input: number) => void>()
+
+const counterOf = (section: string, engine: AnsweredBy) => {
   const key = `${section} ${engine}`
   let counter = evaluationCounters.get(key)
   if (counter === undefined) {
     counter = labelled(evaluations, [["section", section], ["engine", engine]])
     evaluationCounters.set(key, counter)
+  }
+  return counter
+}
+
+/** Counts one answered evaluation, as a plain function (`countEvaluation` is this in an effect). */
+export const countEvaluationNow = (section: string, provenance: Provenance): void => {
+  if (provenance.fallbackFrom !== undefined) return counterOf(section, "fallback")(1)
+  const key = `${section} ${provenance.model}`
+  let counter = plainCounters.get(key)
+  if (counter === undefined) {
+    counter = counterOf(section, answeredBy(provenance))
+    if (plainCounters.size >= 1_000) plainCounters.clear()
+    plainCounters.set(key, counter)
   }
   counter(1)
 }

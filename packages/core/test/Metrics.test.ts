@@ -32,5 +32,13 @@ describe("Metrics.labelled", () => {
       Metrics.countEvaluationNow("test_section", { model: "local-1" })
       yield* Metrics.countEvaluation("test_section", { model: "local-1" })
       assert.strictEqual((yield* Metric.value(series)).count - before, 2)
+      // The engine follows the provenance: an LLM's model name, a fallback.
+      const of = (engine: string) => Metric.value(Metrics.evaluations.pipe(Metric.tagged("section", "test_section"), Metric.tagged("engine", engine)))
+      Metrics.countEvaluationNow("test_section", { model: "openai:gpt-x@prompt-1" })
+      Metrics.countEvaluationNow("test_section", { model: "openai:gpt-x@prompt-1" })
+      Metrics.countEvaluationNow("test_section", { model: "local-1", fallbackFrom: "openai:gpt-x@prompt-1" })
+      assert.strictEqual((yield* of("llm")).count, 2)
+      assert.strictEqual((yield* of("fallback")).count, 1)
+      assert.strictEqual((yield* of("local")).count - before, 2)
     }))
 })
