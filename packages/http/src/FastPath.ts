@@ -8,16 +8,22 @@
  * (its family, authentication, body schema and answer), which the HttpApi group serves through
  * `Handlers.perspectiveHandler`; here the same parts run in the same order:
  *
- * 1. the route's authentication effect (`Credentials`: the core's auth step with the key cache
- *    and the rate limiter), run on a runtime built once at start-up, synchronously when it
- *    completes synchronously (a cached key), else as a fiber;
+ * 1. the route's authentication (`Credentials`: the core's auth step with the key cache and the
+ *    limiters): as the plain function `route.callerNow` when no part of it needs an effect (a
+ *    cached key), else the effect `route.caller`, on a runtime made from the one built at start-up
+ *    (synchronously when it completes synchronously, else as a fiber);
  * 2. the body with `Body`'s own functions (content type, compressed 415, the limit under every
  *    framing with 413, JSON, nesting depth), and `Requests.decodeEither` (the same compiled decoder);
- * 3. the route's answer effect (the engine), on the same runtime;
- * 4. errors through `Respond.errorResponse` (the one mapping table), defects logged and answered
- *    500 as `Respond.inFamily` does; the engine headers and request id as `HttpApp.envelope`
- *    sets them (`withEngineHeaders`); metrics and the access log through `Observability.answered`;
- *    the response written as the platform writes it.
+ * 3. the route's answer (the engine): `route.answerNow` when the scorer answers without I/O (the
+ *    local models), else the effect `route.answer` on the same runtime;
+ * 4. errors through `Respond.errorResponse` (the one mapping table), defects through
+ *    `Respond.defectResponse` as `Respond.inFamily` answers them; the engine headers and request id
+ *    as `HttpApp.envelope` sets them (`withEngineHeaders`); metrics and the access log through
+ *    `Observability.answeredNow`; the response written as the platform writes it.
+ *
+ * The plain functions are the effects' own rules (each effect calls them), so with a cached key
+ * and the local models a request runs no fiber at all; the request's runtime is made only when a
+ * step needs it.
  *
  * A request takes the fast path only when it is exactly one of those routes as written (`POST`,
  * the path byte for byte, no query or only `key=` with a key-shaped value); anything else (other
