@@ -7,6 +7,7 @@ import {
   type Account,
   type AttributeAnalysis,
   type AttributeResult,
+  type DecorumError,
   type Evaluated,
   InvalidComment,
   InvalidRequest,
@@ -16,7 +17,7 @@ import {
   type TextSpan,
   UnsupportedAttribute
 } from "@decorum/domain"
-import { Effect, Option } from "effect"
+import { Effect, Either, Option } from "effect"
 import * as Adaptation from "./Adaptation.js"
 import { EngineInfo } from "./EngineInfo.js"
 import { htmlToText } from "./Html.js"
@@ -28,38 +29,49 @@ export type Family = "compat" | "google"
 
 const ACCEPTED_SCORE_TYPES = new Set(["PROBABILITY", "SCORE_TYPE_UNSPECIFIED"])
 
-/** Reads `comment` (a `{text, type}` object or a plain string) as the text the offsets refer to. */
-export const commentText = (comment: Perspective.AnalyzeCommentRequest["comment"]) =>
-  Effect.gen(function*() {
-    const entry = typeof comment === "string" ? { text: comment, type: null } : comment ?? { text: null, type: null }
-    const raw = entry.text ?? ""
-    const type = (entry.type ?? "PLAIN_TEXT").toUpperCase()
-    if (type !== "PLAIN_TEXT" && type !== "HTML" && type !== "TEXT_TYPE_UNSPECIFIED") {
-      return yield* new InvalidRequest({ message: `Unsupported comment type: ${entry.type}. Use PLAIN_TEXT or HTML.` })
-    }
-    if (raw.length > Limits.commentMaxLength) {
-      return yield* new InvalidComment({ reason: "too_long", message: "Comment text too long." })
-    }
-    const text = type === "HTML" ? htmlToText(raw) : raw
-    if (text.trim().length === 0) {
-      return yield* new InvalidComment({ reason: "empty", message: "Comment must be non-empty." })
-    }
-    return text
-  })
+/**
+ * Reads `comment` (a `{text, type}` object or a plain string) as the text the offsets refer to.
+ * A plain function returning an `Either` (which is also an effect): analyze's rules run the same
+ * inside an effect and on the Node fast path's synchronous step (`analyzeNow`).
+ */
+export const commentText = (comment: Perspective.AnalyzeCommentRequest["comment"]): Either.Either<string, InvalidRequest | InvalidComment> => {
+  const entry = typeof comment === "string" ? { text: comment, type: null } : comment ?? { text: null, type: null }
+  const raw = entry.text ?? ""
+  const type = (entry.type ?? "PLAIN_TEXT").toUpperCase()
+  if (type !== "PLAIN_TEXT" && type !== "HTML" && type !== "TEXT_TYPE_UNSPECIFIED") {
+    return Either.left(new InvalidRequest({ message: `Unsupported comment type: ${entry.type}. Use PLAIN_TEXT or HTML.` }))
+  }
+  if (raw.length > Limits.commentMaxLength) {
+    return Either.left(new InvalidComment({ reason: "too_long", message: "Comment text too long." }))
+  }
+  const text = type === "HTML" ? htmlToText(raw) : raw
+  if (text.trim().length === 0) {
+    return Either.left(new InvalidComment({ reason: "empty", message: "Comment must be non-empty." }))
+  }
+  return Either.right(text)
+}
 
 const entryText = (e: Perspective.TextEntry | null | undefined): string | null => {
   if (!e || !e.text) return null
   return (e.type ?? "").toUpperCase() === "HTML" ? htmlToText(e.text) : e.text
 }
 
-export const readContext = (context: Perspective.Context | null | undefined) => {
-  if (!context) return Effect.succeed({ article: null, parent: null, entries: [] as ReadonlyArray<string> })
+export interface ReadContext {
+  readonly article: string | null
+  readonly parent: string | null
+  readonly entries: ReadonlyArray<string>
+}
+
+const NO_CONTEXT: ReadContext = { article: null, parent: null, entries: [] }
+
+export const readContext = (context: Perspective.Context | null | undefined): Either.Either<ReadContext, InvalidRequest> => {
+  if (!context) return Either.right(NO_CONTEXT)
   if (context.entries && context.articleAndParentComment) {
-    return Effect.fail(new InvalidRequest({ message: "context: send either entries or articleAndParentComment, not both." }))
+    return Either.left(new InvalidRequest({ message: "context: send either entries or articleAndParentComment, not both." }))
   }
   const entries = (context.entries ?? []).map(entryText).filter((t): t is string => t !== null)
   const ap = context.articleAndParentComment
-  return Effect.succeed({ article: entryText(ap?.article), parent: entryText(ap?.parentComment), entries })
+  return Either.right({ article: entryText(ap?.article), parent: entryText(ap?.parentComment), entries })
 }
 
 interface Requested {
@@ -68,35 +80,41 @@ interface Requested {
   readonly threshold: number | null
 }
 
-const readAttributes = (request: Perspective.AnalyzeCommentRequest, family: Family) =>
-  Effect.gen(function*() {
-    const raw = request.requestedAttributes
-    const names = raw ? Object.keys(raw) : []
-    if (names.length === 0) {
-      if (family === "google") return yield* new NoRequestedAttributes({ message: "Missing requested_attributes" })
-      return [{ name: "TOXICITY", attribute: "TOXICITY", threshold: null }] as ReadonlyArray<Requested>
+const DEFAULT_REQUESTED: ReadonlyArray<Requested> = [{ name: "TOXICITY", attribute: "TOXICITY", threshold: null }]
+
+const readAttributes = (
+  request: Perspective.AnalyzeCommentRequest,
+  family: Family
+): Either.Either<ReadonlyArray<Requested>, NoRequestedAttributes | UnsupportedAttribute | InvalidRequest> => {
+  const raw = request.requestedAttributes
+  const names = raw ? Object.keys(raw) : []
+  if (names.length === 0) {
+    if (family === "google") return Either.left(new NoRequestedAttributes({ message: "Missing requested_attributes" }))
+    return Either.right(DEFAULT_REQUESTED)
+  }
+  const out: Array<Requested> = []
+  for (const name of names) {
+    const attribute = Perspective.resolveAttribute(name)
+    if (attribute === undefined) {
+      if (request.dropUnsupportedAttributes) continue
+      return Either.left(new UnsupportedAttribute({ attribute: name, message: `Unknown requested attribute: ${name}` }))
     }
-    const out: Array<Requested> = []
-    for (const name of names) {
-      const attribute = Perspective.resolveAttribute(name)
-      if (attribute === undefined) {
-        if (request.dropUnsupportedAttributes) continue
-        return yield* new UnsupportedAttribute({ attribute: name, message: `Unknown requested attribute: ${name}` })
-      }
-      const params = raw![name] ?? {}
-      if (params.scoreType !== undefined && params.scoreType !== null && !ACCEPTED_SCORE_TYPES.has(params.scoreType)) {
-        return yield* new InvalidRequest({
+    const params = raw![name] ?? {}
+    if (params.scoreType !== undefined && params.scoreType !== null && !ACCEPTED_SCORE_TYPES.has(params.scoreType)) {
+      return Either.left(
+        new InvalidRequest({
           message: `Attribute ${name}: scoreType ${params.scoreType} is not supported; only PROBABILITY is served.`
         })
-      }
-      const threshold = params.scoreThreshold ?? null
-      if (threshold !== null && !(threshold >= 0 && threshold <= 1)) {
-        return yield* new InvalidRequest({ message: `Attribute ${name}: scoreThreshold must be between 0 and 1.` })
-      }
-      out.push({ name, attribute, threshold })
+      )
     }
-    return out as ReadonlyArray<Requested>
-  })
+    const threshold = params.scoreThreshold ?? null
+    if (threshold !== null && !(threshold >= 0 && threshold <= 1)) {
+      return Either.left(new InvalidRequest({ message: `Attribute ${name}: scoreThreshold must be between 0 and 1.` }))
+    }
+    out.push({ name, attribute, threshold })
+  }
+  return Either.right(out)
+}
 
 const score = (value: number): Perspective.Score => ({ value, type: "PROBABILITY" })
 
@@ -111,62 +129,85 @@ export interface PreparedAnalyze {
 }
 
 /** Validates a request: every request error of analyze surfaces here, before any scoring. */
-export const prepare = Effect.fnUntraced(function*(request: Perspective.AnalyzeCommentRequest, family: Family) {
-  const text = yield* commentText(request.comment)
-  const context = yield* readContext(request.context)
-  const requested = yield* readAttributes(request, family)
+export const prepareEither = (
+  request: Perspective.AnalyzeCommentRequest,
+  family: Family
+): Either.Either<PreparedAnalyze, InvalidRequest | InvalidComment | NoRequestedAttributes | UnsupportedAttribute> => {
+  const text = commentText(request.comment)
+  if (Either.isLeft(text)) return Either.left(text.left)
+  const context = readContext(request.context)
+  if (Either.isLeft(context)) return Either.left(context.left)
+  const requested = readAttributes(request, family)
+  if (Either.isLeft(requested)) return Either.left(requested.left)
   const spans: ReadonlyArray<TextSpan> = request.spanAnnotations
-    ? splitSentences(text)
+    ? splitSentences(text.right)
     : family === "google"
-    ? [{ begin: 0, end: text.length }]
+    ? [{ begin: 0, end: text.right.length }]
     : []
   const languages = request.languages && request.languages.length > 0 ? request.languages : ["en"]
-  return { text, context, requested, spans, languages, clientToken: request.clientToken ?? null } satisfies PreparedAnalyze
-})
+  return Either.right({
+    text: text.right,
+    context: context.right,
+    requested: requested.right,
+    spans,
+    languages,
+    clientToken: request.clientToken ?? null
+  })
+}
+
+/** `prepareEither` as an effect. */
+export const prepare = (request: Perspective.AnalyzeCommentRequest, family: Family) => Effect.suspend(() => prepareEither(request, family))
 
 /**
  * The account's adopted adapters (`Adaptation`), applied to the shipped scores; the provenance
  * says which: `<model>+site.<adapter id>`. Without a `SiteAdapters` service, the scores as they are.
  */
-const withAdapters = (result: Evaluated<AttributeAnalysis>, account: Account, prepared: PreparedAnalyze) =>
-  Effect.map(Effect.serviceOption(Adaptation.SiteAdapters), (service): Evaluated<AttributeAnalysis> => {
-    if (Option.isNone(service)) return result
-    const adapters = service.value.forAccount(account.id)
-    if (adapters.size === 0) return result
-    const value: Partial<Record<Perspective.Attribute, AttributeResult>> = { ...result.value }
-    const used: Array<number> = []
-    for (const [attribute, scored] of Object.entries(result.value)) {
-      const adapter = adapters.get(attribute as Perspective.Attribute)
-      if (!adapter || !scored) continue
-      used.push(adapter.id)
-      value[attribute as Perspective.Attribute] = {
-        ...scored,
-        summary: Adaptation.adaptScore(adapter, scored.summary, prepared.text),
-        spans: scored.spans.map((v, i) => {
-          const span = prepared.spans[i]
-          return span === undefined ? v : Adaptation.adaptScore(adapter, v, prepared.text.slice(span.begin, span.end))
-        })
-      }
+const withAdapters = (
+  service: Option.Option<Adaptation.SiteAdapters["Type"]>,
+  result: Evaluated<AttributeAnalysis>,
+  account: Account,
+  prepared: PreparedAnalyze
+): Evaluated<AttributeAnalysis> => {
+  if (Option.isNone(service)) return result
+  const adapters = service.value.forAccount(account.id)
+  if (adapters.size === 0) return result
+  const value: Partial<Record<Perspective.Attribute, AttributeResult>> = { ...result.value }
+  const used: Array<number> = []
+  for (const [attribute, scored] of Object.entries(result.value)) {
+    const adapter = adapters.get(attribute as Perspective.Attribute)
+    if (!adapter || !scored) continue
+    used.push(adapter.id)
+    value[attribute as Perspective.Attribute] = {
+      ...scored,
+      summary: Adaptation.adaptScore(adapter, scored.summary, prepared.text),
+      spans: scored.spans.map((v, i) => {
+        const span = prepared.spans[i]
+        return span === undefined ? v : Adaptation.adaptScore(adapter, v, prepared.text.slice(span.begin, span.end))
+      })
     }
-    if (used.length === 0) return result
-    return {
-      value,
-      provenance: { ...result.provenance, model: result.provenance.model + Adaptation.provenanceSuffix(used) }
-    }
-  })
+  }
+  if (used.length === 0) return result
+  return {
+    value,
+    provenance: { ...result.provenance, model: result.provenance.model + Adaptation.provenanceSuffix(used) }
+  }
+}
 
-/** Scores a prepared request. The response keys echo the names as requested. */
-export const run = Effect.fnUntraced(function*(prepared: PreparedAnalyze, account?: Account) {
+/** The attributes to score, each once. */
+const attributesOf = (prepared: PreparedAnalyze) => [...new Set(prepared.requested.map((r) => r.attribute))]
+
+/**
+ * Every requested attribute may have been dropped (`dropUnsupportedAttributes`): nothing is
+ * scored, and the answer still names the configured model set.
+ */
+const nothingScored = (info: Option.Option<EngineInfo["Type"]>): Evaluated<AttributeAnalysis> => ({
+  value: {},
+  provenance: { model: Option.match(info, { onNone: () => "none", onSome: (i) => i.modelVersion }) }
+})
+
+/** The answer to a prepared request from its (adapted) scores. The response keys echo the names as requested. */
+const respond = (prepared: PreparedAnalyze, adapted: Evaluated<AttributeAnalysis>): Evaluated<Perspective.AnalyzeCommentResponse> => {
   const { requested, spans } = prepared
-  const attributes = [...new Set(requested.map((r) => r.attribute))]
-  // Every requested attribute may have been dropped (`dropUnsupportedAttributes`): nothing is
-  // scored, and the answer still names the configured model set.
-  const result: Evaluated<AttributeAnalysis> = attributes.length === 0
-    ? { value: {}, provenance: { model: Option.match(yield* Effect.serviceOption(EngineInfo), { onNone: () => "none", onSome: (i) => i.modelVersion }) } }
-    : yield* (yield* AttributeScorer).analyze({ text: prepared.text, attributes, spans, context: prepared.context }).pipe(
-      Effect.tap((r) => Metrics.countEvaluation("perspective", r.provenance))
-    )
-  const adapted = account === undefined ? result : yield* withAdapters(result, account, prepared)
   const attributeScores: Record<string, Perspective.AttributeScores> = {}
   for (const r of requested) {
     const scored = adapted.value[r.attribute]
@@ -190,7 +231,19 @@ export const run = Effect.fnUntraced(function*(prepared: PreparedAnalyze, accoun
     languages: prepared.languages,
     ...(prepared.clientToken ? { clientToken: prepared.clientToken } : {})
   }
-  return { value: response, provenance: adapted.provenance } satisfies Evaluated<Perspective.AnalyzeCommentResponse>
+  return { value: response, provenance: adapted.provenance }
+}
+
+/** Scores a prepared request. The response keys echo the names as requested. */
+export const run = Effect.fnUntraced(function*(prepared: PreparedAnalyze, account?: Account) {
+  const attributes = attributesOf(prepared)
+  const result: Evaluated<AttributeAnalysis> = attributes.length === 0
+    ? nothingScored(yield* Effect.serviceOption(EngineInfo))
+    : yield* (yield* AttributeScorer).analyze({ text: prepared.text, attributes, spans: prepared.spans, context: prepared.context }).pipe(
+      Effect.tap((r) => Metrics.countEvaluation("perspective", r.provenance))
+    )
+  const adapted = account === undefined ? result : withAdapters(yield* Effect.serviceOption(Adaptation.SiteAdapters), result, account, prepared)
+  return respond(prepared, adapted)
 })
 
 /**
@@ -199,3 +252,45 @@ export const run = Effect.fnUntraced(function*(prepared: PreparedAnalyze, accoun
  */
 export const analyze = (request: Perspective.AnalyzeCommentRequest, family: Family, account?: Account) =>
   Effect.flatMap(prepare(request, family), (prepared) => run(prepared, account)).pipe(Effect.withSpan("Analyze.analyze", { captureStackTrace: false }))
+
+/** The services `analyzeNow` reads, taken once (each optional, as `analyze` reads them). */
+export interface NowServices {
+  readonly scorer: Option.Option<AttributeScorer["Type"]>
+  readonly adapters: Option.Option<Adaptation.SiteAdapters["Type"]>
+  readonly info: Option.Option<EngineInfo["Type"]>
+}
+
+export const nowServices: Effect.Effect<NowServices> = Effect.all({
+  scorer: Effect.serviceOption(AttributeScorer),
+  adapters: Effect.serviceOption(Adaptation.SiteAdapters),
+  info: Effect.serviceOption(EngineInfo)
+})
+
+/**
+ * `analyze` as a plain function, for a caller that must not start a fiber (the Node fast path):
+ * the same validation, scores, metrics, adapters and answer, when the scorer answers without I/O
+ * (`AttributeScorer.analyzeNow`); undefined when it cannot (then run `analyze`). Nothing has been
+ * counted or changed when it returns undefined.
+ */
+export const analyzeNow = (
+  services: NowServices,
+  request: Perspective.AnalyzeCommentRequest,
+  family: Family,
+  account?: Account
+): Either.Either<Evaluated<Perspective.AnalyzeCommentResponse>, DecorumError> | undefined => {
+  const prepared = prepareEither(request, family)
+  if (Either.isLeft(prepared)) return Either.left(prepared.left)
+  const attributes = attributesOf(prepared.right)
+  let result: Evaluated<AttributeAnalysis>
+  if (attributes.length === 0) result = nothingScored(services.info)
+  else {
+    const scorer = Option.getOrUndefined(services.scorer)
+    const scored = scorer?.analyzeNow?.({ text: prepared.right.text, attributes, spans: prepared.right.spans, context: prepared.right.context })
+    if (scored === undefined) return undefined
+    if (Either.isLeft(scored)) return Either.left(scored.left)
+    Metrics.countEvaluationNow("perspective", scored.right.provenance)
+    result = scored.right
+  }
+  const adapted = account === undefined ? result : withAdapters(services.adapters, result, account, prepared.right)
+  return Either.right(respond(prepared.right, adapted))
+}

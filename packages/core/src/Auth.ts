@@ -7,9 +7,9 @@
  * stretching is needed), and the comparison of hashes runs in constant time.
  */
 import { type Account, Unauthorized } from "@decorum/domain"
-import { Effect, Option } from "effect"
+import { Effect, Either, Option } from "effect"
 import { createHash } from "node:crypto"
-import { AccountStore } from "./Stores.js"
+import { AccountStore, type StoredKey } from "./Stores.js"
 
 const BASE32 = "abcdefghijklmnopqrstuvwxyz234567"
 
@@ -35,11 +35,14 @@ export interface GeneratedKey {
   readonly hash: string
 }
 
+/** SHA-256 of a key, as a plain function (`hashKey` is this in an effect). */
+const hashNow = (key: string): string => createHash("sha256").update(key).digest("hex")
+
 /**
  * SHA-256 of a key, synchronously: WebCrypto's digest is asynchronous and hops to the thread pool
  * on every request, which costs more than the hash itself on the authentication hot path.
  */
-export const hashKey = (key: string): Effect.Effect<string> => Effect.sync(() => createHash("sha256").update(key).digest("hex"))
+export const hashKey = (key: string): Effect.Effect<string> => Effect.sync(() => hashNow(key))
 
 /** A new random key (10 + 192 bits of randomness) with its id and hash. */
 export const generateKey: Effect.Effect<GeneratedKey> = Effect.suspend(() => {
@@ -76,16 +79,60 @@ export interface Caller {
   readonly keyId: string
 }
 
+/**
+ * The verdict on a key once its stored row (if any) is known: the caller when the row exists, is
+ * not revoked and holds the key's hash (compared in constant time).
+ */
+const verdict = (keyId: string, hash: string, stored: Option.Option<StoredKey>): Option.Option<Caller> => {
+  if (Option.isNone(stored) || stored.value.revoked) return Option.none()
+  return constantTimeEquals(stored.value.hash, hash) ? Option.some({ account: stored.value.account, keyId }) : Option.none()
+}
+
 const verifyKey = (key: string) =>
   Effect.gen(function*() {
     const keyId = parseKeyId(key)
     // Hash even a malformed key, so a bad shape takes the same time as a wrong secret.
     const hash = yield* hashKey(key)
     if (keyId === undefined) return Option.none<Caller>()
-    const stored = yield* (yield* AccountStore).findKey(keyId)
-    if (Option.isNone(stored) || stored.value.revoked) return Option.none<Caller>()
-    return constantTimeEquals(stored.value.hash, hash) ? Option.some<Caller>({ account: stored.value.account, keyId }) : Option.none<Caller>()
+    return verdict(keyId, hash, yield* (yield* AccountStore).findKey(keyId))
   })
+
+/**
+ * `verifyKey` without an effect, when the store knows the key's row without I/O
+ * (`AccountStore.findKeyNow`); undefined when it does not (then `verifyKey` must run).
+ */
+const verifyKeyNow = (accounts: AccountStore["Type"], key: string): Option.Option<Caller> | undefined => {
+  if (accounts.findKeyNow === undefined) return undefined
+  const keyId = parseKeyId(key)
+  const hash = hashNow(key)
+  if (keyId === undefined) return Option.none()
+  const stored = accounts.findKeyNow(keyId)
+  return stored === undefined ? undefined : verdict(keyId, hash, stored)
+}
+
+// The rules of both authentications, as plain functions: the effects below and the `...Now`
+// functions (the Node fast path's synchronous step) both apply these, so they cannot drift.
+
+/** Native and compat families: both headers are required; the key, trimmed, is what is verified. */
+const headerKey = (email: string | undefined, key: string | undefined): Either.Either<string, Unauthorized> =>
+  !email || !email.trim() || !key || !key.trim() ? Either.left(new Unauthorized({ reason: "missing", message: INVALID })) : Either.right(key.trim())
+
+/** The key must belong to that email. The error never says which one was wrong. */
+const headerVerdict = (email: string, caller: Option.Option<Caller>): Either.Either<Caller, Unauthorized> =>
+  Option.isNone(caller) || caller.value.account.email !== email.trim().toLowerCase()
+    ? Either.left(new Unauthorized({ reason: "invalid", message: INVALID }))
+    : Either.right(caller.value)
+
+/** Google-shaped family: a key is required. */
+const queryKey = (key: string | undefined): Either.Either<string, Unauthorized> =>
+  !key || !key.trim()
+    ? Either.left(new Unauthorized({ reason: "missing", message: "The request is missing a valid API key." }))
+    : Either.right(key.trim())
+
+const keyVerdict = (caller: Option.Option<Caller>): Either.Either<Caller, Unauthorized> =>
+  Option.isNone(caller)
+    ? Either.left(new Unauthorized({ reason: "invalid", message: "API key not valid. Please pass a valid API key." }))
+    : Either.right(caller.value)
 
 /**
  * Header authentication of the native and compat families: both `X-User-Email` and `X-API-Key`
@@ -93,15 +140,24 @@ const verifyKey = (key: string) =>
  */
 export const authenticateCaller = (email: string | undefined, key: string | undefined) =>
   Effect.gen(function*() {
-    if (!email || !email.trim() || !key || !key.trim()) {
-      return yield* new Unauthorized({ reason: "missing", message: INVALID })
-    }
-    const caller = yield* verifyKey(key.trim())
-    if (Option.isNone(caller) || caller.value.account.email !== email.trim().toLowerCase()) {
-      return yield* new Unauthorized({ reason: "invalid", message: INVALID })
-    }
-    return caller.value
+    const trimmed = yield* headerKey(email, key)
+    return yield* headerVerdict(email!, yield* verifyKey(trimmed))
   }).pipe(Effect.withSpan("Auth.authenticate", { captureStackTrace: false }))
+
+/**
+ * `authenticateCaller` as a plain function, for a caller that must not start a fiber: the same
+ * answer when the key's row is known without I/O, else undefined (run `authenticateCaller`).
+ */
+export const authenticateCallerNow = (
+  accounts: AccountStore["Type"],
+  email: string | undefined,
+  key: string | undefined
+): Either.Either<Caller, Unauthorized> | undefined => {
+  const trimmed = headerKey(email, key)
+  if (Either.isLeft(trimmed)) return Either.left(trimmed.left)
+  const caller = verifyKeyNow(accounts, trimmed.right)
+  return caller === undefined ? undefined : headerVerdict(email!, caller)
+}
 
 /** `authenticateCaller`'s account. */
 export const authenticate = (email: string | undefined, key: string | undefined) =>
@@ -110,18 +166,14 @@ export const authenticate = (email: string | undefined, key: string | undefined)
 /** Key-only authentication of the Google-shaped family: the key alone names the account. */
 export const authenticateKeyCaller = (key: string | undefined) =>
   Effect.gen(function*() {
-    if (!key || !key.trim()) {
-      return yield* new Unauthorized({
-        reason: "missing",
-        message: "The request is missing a valid API key."
-      })
-    }
-    const caller = yield* verifyKey(key.trim())
-    if (Option.isNone(caller)) {
-      return yield* new Unauthorized({ reason: "invalid", message: "API key not valid. Please pass a valid API key." })
-    }
-    return caller.value
+    const trimmed = yield* queryKey(key)
+    return yield* keyVerdict(yield* verifyKey(trimmed))
   }).pipe(Effect.withSpan("Auth.authenticateKey", { captureStackTrace: false }))
 
-/** `authenticateKeyCaller`'s account. */
-export const authenticateKey = (key: string | undefined) => Effect.map(authenticateKeyCaller(key), (caller) => caller.account)
+/** `authenticateKeyCaller` as a plain function (see `authenticateCallerNow`). */
+export const authenticateKeyCallerNow = (accounts: AccountStore["Type"], key: string | undefined): Either.Either<Caller, Unauthorized> | undefined => {
+  const trimmed = queryKey(key)
+  if (Either.isLeft(trimmed)) return Either.left(trimmed.left)
+  const caller = verifyKeyNow(accounts, trimmed.right)
+  return caller === undefined ? undefined : keyVerdict(caller)
+}

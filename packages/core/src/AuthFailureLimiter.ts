@@ -85,21 +85,23 @@ const makeMemory = (options: AuthFailureLimitOptions) =>
     // Admitted while the bucket holds a token: fullAt is at most this far ahead.
     const slack = (burst - 1) * msPerToken
     const table = new FailureTable(Math.max(1, options.maxAddresses ?? DEFAULT_MAX_ADDRESSES))
+    const admitAt = (address: string, now: number): Either.Either<void, RateLimited> => {
+      table.prune(now)
+      const entry = table.size === 0 ? undefined : table.get(addressKey(address))
+      if (entry === undefined || entry.fullAt - now <= slack) return Either.void
+      const retryAfterSeconds = Math.max(1, Math.ceil((entry.fullAt - now - slack) / 1000))
+      return Either.left(
+        new RateLimited({
+          retryAfterSeconds,
+          message: `Too many failed authentications from this address; retry in ${retryAfterSeconds} s.`
+        })
+      )
+    }
     return AuthFailureLimiter.of({
       admit: (address) =>
         // No address has failed lately (the normal case): nothing to look up, no clock, no key.
-        table.size === 0 ? Effect.void : Effect.flatMap(Clock.currentTimeMillis, (now) => {
-          table.prune(now)
-          const entry = table.size === 0 ? undefined : table.get(addressKey(address))
-          if (entry === undefined || entry.fullAt - now <= slack) return Effect.void
-          const retryAfterSeconds = Math.max(1, Math.ceil((entry.fullAt - now - slack) / 1000))
-          return Effect.fail(
-            new RateLimited({
-              retryAfterSeconds,
-              message: `Too many failed authentications from this address; retry in ${retryAfterSeconds} s.`
-            })
-          )
-        }),
+        table.size === 0 ? Effect.void : Effect.flatMap(Clock.currentTimeMillis, (now) => admitAt(address, now)),
+      admitAt: (address, now) => (table.size === 0 ? Either.void : admitAt(address, now)),
       failed: (address) =>
         Effect.map(Clock.currentTimeMillis, (now) => {
           table.prune(now)
@@ -155,6 +157,11 @@ export class AuthFailureLimiter extends Context.Tag("@decorum/core/AuthFailureLi
   {
     /** Fails with `RateLimited` while `address` has no failures left; nothing is counted. */
     readonly admit: (address: string) => Effect.Effect<void, RateLimited>
+    /**
+     * `admit` as a plain function at the time `now` (milliseconds), for callers without a fiber
+     * (the Node fast path). Optional: a limiter without it sends those callers to `admit`.
+     */
+    readonly admitAt?: (address: string, now: number) => Either.Either<void, RateLimited>
     /** Counts one failed authentication from `address`. */
     readonly failed: (address: string) => Effect.Effect<void>
     /** Addresses tracked now (for tests and metrics). */

@@ -6,7 +6,7 @@ import type { Account, AccountId, ApiKeyInfo, ArticleContext, Perspective, Score
 import { AccountId as AccountIdSchema } from "@decorum/domain"
 import { Context, Effect, Layer, Option } from "effect"
 import { AdapterStore, type StoredAdapter } from "./Adaptation.js"
-import { AccountStore, ArticleContextStore, StoreHealth, SuggestionStore } from "./Stores.js"
+import { AccountStore, ArticleContextStore, StoreHealth, type StoredKey, SuggestionStore } from "./Stores.js"
 
 interface KeyRow {
   keyId: string
@@ -26,6 +26,12 @@ export const make = Effect.sync(() => {
 
   const byId = (id: AccountId) => [...accounts.values()].find((a) => a.id === id)!
 
+  /** Memory answers at once. */
+  const findKeyNow = (keyId: string): Option.Option<StoredKey> => {
+    const row = keys.get(keyId)
+    return row ? Option.some({ keyId, hash: row.hash, account: byId(row.accountId), revoked: row.revokedAt !== null }) : Option.none()
+  }
+
   const accountStore = AccountStore.of({
     ensureAccount: (email) =>
       Effect.sync(() => {
@@ -43,13 +49,8 @@ export const make = Effect.sync(() => {
       Effect.sync(() => {
         keys.set(keyId, { keyId, hash, accountId, label, createdAt: new Date(), revokedAt: null })
       }),
-    findKey: (keyId) =>
-      Effect.sync(() => {
-        const row = keys.get(keyId)
-        return row
-          ? Option.some({ keyId, hash: row.hash, account: byId(row.accountId), revoked: row.revokedAt !== null })
-          : Option.none()
-      }),
+    findKey: (keyId) => Effect.sync(() => findKeyNow(keyId)),
+    findKeyNow,
     listKeys: (email) =>
       Effect.sync(() =>
         [...keys.values()]

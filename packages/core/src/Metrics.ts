@@ -5,7 +5,7 @@
  * templates, never raw paths; no keys, emails or comment text).
  */
 import type { Provenance } from "@decorum/domain"
-import { Effect, Metric, MetricBoundaries } from "effect"
+import { Effect, Metric, MetricBoundaries, MetricLabel } from "effect"
 
 // ---------------------------------------------------------------- HTTP
 
@@ -36,21 +36,52 @@ export const evaluations = Metric.counter("decorum_evaluations_total", {
 export const answeredBy = (provenance: Provenance): AnsweredBy =>
   provenance.fallbackFrom !== undefined ? "fallback" : /^[a-z][\w-]*:[^@]+@/.test(provenance.model) ? "llm" : "local"
 
-// One tagged counter per section and engine, built once: building a tagged metric hashes and formats
-// its key, which costs more than the increment on every evaluation.
-const evaluationCounters = new Map<string, Metric.Metric.Counter<number>>()
+/**
+ * A metric's update for one fixed set of labels, as a plain function. `Metric.tagged` builds a
+ * metric whose every update makes a new label array and so a new `MetricKey` (hashed, formatted and
+ * looked up in the registry: more than the increment itself); updating the untagged metric with one
+ * label array built once finds its hook in the metric's own cache instead. The labels are in the
+ * order `Metric.tagged` would give them (first tag first), so both write the same series.
+ */
+export const labelled = <In>(metric: Metric.Metric<any, In, any>, labels: ReadonlyArray<readonly [string, string]>): (input: In) => void => {
+  const tags = labels.map(([key, value]) => MetricLabel.make(key, value))
+  return (input) => metric.unsafeUpdate(input, tags)
+}
 
-/** Counts one answered evaluation. */
-export const countEvaluation = (section: string, provenance: Provenance): Effect.Effect<void> => {
-  const engine = answeredBy(provenance)
+// One counter update per section and engine, built once.
+const evaluationCounters = new Map<string, (input: number) => void>()
+
+// The counter update of each section and model answered without a fallback (the usual case), so
+// that counting reads one map instead of testing the model name against a pattern. Model names
+// are few (the model set, LLM models and prompts, adapters); a full map starts over.
+const plainCounters = new Map<string, (input: number) => void>()
+
+const counterOf = (section: string, engine: AnsweredBy) => {
   const key = `${section} ${engine}`
   let counter = evaluationCounters.get(key)
   if (counter === undefined) {
-    counter = Metric.tagged(Metric.tagged(evaluations, "section", section), "engine", engine)
+    counter = labelled(evaluations, [["section", section], ["engine", engine]])
     evaluationCounters.set(key, counter)
   }
-  return Metric.increment(counter)
+  return counter
 }
+
+/** Counts one answered evaluation, as a plain function (`countEvaluation` is this in an effect). */
+export const countEvaluationNow = (section: string, provenance: Provenance): void => {
+  if (provenance.fallbackFrom !== undefined) return counterOf(section, "fallback")(1)
+  const key = `${section} ${provenance.model}`
+  let counter = plainCounters.get(key)
+  if (counter === undefined) {
+    counter = counterOf(section, answeredBy(provenance))
+    if (plainCounters.size >= 1_000) plainCounters.clear()
+    plainCounters.set(key, counter)
+  }
+  counter(1)
+}
+
+/** Counts one answered evaluation. */
+export const countEvaluation = (section: string, provenance: Provenance): Effect.Effect<void> =>
+  Effect.sync(() => countEvaluationNow(section, provenance))
 
 // ---------------------------------------------------------------- LLM
 

@@ -16,7 +16,7 @@ import type {
   SpamCheckInput,
   TopicProfile
 } from "@decorum/domain"
-import { Context, type Effect } from "effect"
+import { Context, type Effect, type Either } from "effect"
 
 /** Comment scoring: fallacies, objectionable and negative-tone phrases, low effort, 1-5 quality, toxicity. */
 export class CommentScorer extends Context.Tag("@decorum/core/CommentScorer")<
@@ -39,7 +39,15 @@ export class RelevanceChecker extends Context.Tag("@decorum/core/RelevanceChecke
 /** Perspective-style attribute scores (TOXICITY, INSULT, ...), for the whole text and per span. */
 export class AttributeScorer extends Context.Tag("@decorum/core/AttributeScorer")<
   AttributeScorer,
-  { readonly analyze: (input: AttributeAnalysisInput) => Effect.Effect<Evaluated<AttributeAnalysis>, ProviderFailure> }
+  {
+    readonly analyze: (input: AttributeAnalysisInput) => Effect.Effect<Evaluated<AttributeAnalysis>, ProviderFailure>
+    /**
+     * `analyze` as a plain function, for a scorer that answers without I/O (the local models):
+     * what `analyze` would answer, or undefined when only `analyze` can (then it runs). Optional;
+     * the Node fast path uses it to answer without starting a fiber.
+     */
+    readonly analyzeNow?: (input: AttributeAnalysisInput) => Either.Either<Evaluated<AttributeAnalysis>, ProviderFailure> | undefined
+  }
 >() {}
 
 /** Derives an article's topic profile once, when its context is created. */

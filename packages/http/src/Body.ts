@@ -78,17 +78,18 @@ const discardRest = (source: NodeBody, maxBytes: number) => {
   source.resume()
 }
 
+/** Why a Node body could not be collected: over the limit, or the stream failed or closed before its end. */
+export type NotCollected = "tooLarge" | "unreadable"
+
 /**
- * Reads a Node request body as UTF-8 within `limit` bytes, whatever its framing (Content-Length,
- * chunked), and calls `done` once. Over the limit it stops keeping data at once, answers
- * `tooLarge`, and discards the rest. Returns a function that stops reading (interruption).
+ * Collects a Node request body within `limit` bytes, whatever its framing (Content-Length,
+ * chunked), and calls `done` once: with the bytes at the end of the stream; `tooLarge` as soon as
+ * the limit is passed (nothing more is kept, and the rest is read and discarded, so the client
+ * reads the answer); `unreadable` on a stream error, or when the stream closes before its end (a
+ * client that went away mid-body: its request is settled at once, not left waiting). Returns a
+ * function that stops collecting (interruption). The one body collector of the Node host.
  */
-export const collectNodeBody = (
-  source: NodeBody,
-  limit: number,
-  tooLarge: () => PayloadTooLarge,
-  done: (result: Either.Either<string, PayloadTooLarge | InvalidRequest>) => void
-): () => void => {
+export const collectNodeBytes = (source: NodeBody, limit: number, done: (result: Either.Either<Buffer, NotCollected>) => void): () => void => {
   let chunks: Array<Buffer> = []
   let bytes = 0
   const cleanup = () => {
@@ -104,21 +105,21 @@ export const collectNodeBody = (
       cleanup()
       chunks = []
       discardRest(source, limit * 4)
-      done(Either.left(tooLarge()))
+      done(Either.left("tooLarge"))
       return
     }
     chunks.push(buffer)
   }
   const onEnd = () => {
     cleanup()
-    const text = Buffer.concat(chunks, bytes).toString("utf8")
+    const body = Buffer.concat(chunks, bytes)
     chunks = []
-    done(Either.right(text))
+    done(Either.right(body))
   }
   const onError = () => {
     cleanup()
     chunks = []
-    done(Either.left(new InvalidRequest({ message: "The request body could not be read." })))
+    done(Either.left("unreadable"))
   }
   const onClose = () => {
     if (source.readableEnded) return
@@ -133,6 +134,23 @@ export const collectNodeBody = (
     chunks = []
   }
 }
+
+/**
+ * `collectNodeBytes` as UTF-8 text, with the body errors of the API: `tooLarge()` over the limit,
+ * `InvalidRequest` when the body could not be read.
+ */
+export const collectNodeBody = (
+  source: NodeBody,
+  limit: number,
+  tooLarge: () => PayloadTooLarge,
+  done: (result: Either.Either<string, PayloadTooLarge | InvalidRequest>) => void
+): () => void =>
+  collectNodeBytes(source, limit, (result) =>
+    done(
+      Either.isRight(result)
+        ? Either.right(result.right.toString("utf8"))
+        : Either.left(result.left === "tooLarge" ? tooLarge() : new InvalidRequest({ message: "The request body could not be read." }))
+    ))
 
 const readNodeBody = (source: NodeBody, limit: number, tooLarge: () => PayloadTooLarge) =>
   Effect.async<string, PayloadTooLarge | InvalidRequest>((resume) => {

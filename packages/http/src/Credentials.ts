@@ -10,11 +10,12 @@
  *
  * Either limit applies only when the host provides its service.
  */
-import { AuthFailureLimiter, Auth, RateLimiter } from "@decorum/core"
-import type { Account } from "@decorum/domain"
+import { AccountStore, AuthFailureLimiter, Auth, RateLimiter } from "@decorum/core"
+import type { Account, DecorumError } from "@decorum/domain"
 import { HttpServerRequest } from "@effect/platform"
-import { Effect } from "effect"
+import { type Clock, Effect, Either, Exit, Option } from "effect"
 import * as ClientAddress from "./ClientAddress.js"
+import { HttpConfig } from "./HttpConfig.js"
 
 /**
  * Every authenticated request counts against its account's rate limit, when the host provides a
@@ -28,6 +29,12 @@ const limited = (caller: Auth.Caller) =>
 export const authenticated = <E, R>(authenticate: Effect.Effect<Auth.Caller, E, R>) =>
   Effect.flatMap(ClientAddress.current, (address) => AuthFailureLimiter.guard(address, authenticate)).pipe(Effect.flatMap(limited))
 
+/** The key of a Google-shaped request: `?key=K`, else `X-Goog-Api-Key`. */
+const googleKey = (headers: RequestView["headers"], params: Readonly<Record<string, string | ReadonlyArray<string> | undefined>>) => {
+  const fromQuery = params["key"]
+  return ((Array.isArray(fromQuery) ? fromQuery[0] : fromQuery) as string | undefined) ?? (headers["x-goog-api-key"] as string | undefined)
+}
+
 /** Native and compat families: `X-User-Email` + `X-API-Key`. The account and the key's id. */
 export const headerCaller = authenticated(
   Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
@@ -39,9 +46,7 @@ export const googleCaller = authenticated(
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
     const params = yield* HttpServerRequest.ParsedSearchParams
-    const fromQuery = params["key"]
-    const key = (Array.isArray(fromQuery) ? fromQuery[0] : fromQuery) ?? request.headers["x-goog-api-key"]
-    return yield* Auth.authenticateKeyCaller(key)
+    return yield* Auth.authenticateKeyCaller(googleKey(request.headers, params))
   })
 )
 
@@ -49,6 +54,78 @@ export const googleCaller = authenticated(
 export const headerAccount: Effect.Effect<Account, Effect.Effect.Error<typeof headerCaller>, Effect.Effect.Context<typeof headerCaller>> =
   Effect.map(headerCaller, (caller) => caller.account)
 
-/** `googleCaller`'s account. */
-export const googleAccount: Effect.Effect<Account, Effect.Effect.Error<typeof googleCaller>, Effect.Effect.Context<typeof googleCaller>> =
-  Effect.map(googleCaller, (caller) => caller.account)
+// ---------------------------------------------------------------- without a fiber
+
+/**
+ * The services the synchronous authentication (`headerCallerNow`, `googleCallerNow`) reads: those
+ * `authenticated` reads from its context, taken once at start-up (the Node fast path).
+ */
+export interface NowServices {
+  readonly accounts: Option.Option<AccountStore["Type"]>
+  readonly failures: Option.Option<AuthFailureLimiter["Type"]>
+  readonly limiter: Option.Option<RateLimiter["Type"]>
+  readonly trustProxy: ReadonlyArray<string>
+  readonly peer: Option.Option<string>
+  readonly clock: Clock.Clock
+}
+
+export const nowServices: Effect.Effect<NowServices> = Effect.all({
+  accounts: Effect.serviceOption(AccountStore),
+  failures: Effect.serviceOption(AuthFailureLimiter),
+  limiter: Effect.serviceOption(RateLimiter),
+  trustProxy: Effect.map(Effect.serviceOption(HttpConfig), Option.match({ onNone: () => [], onSome: (c) => c.trustProxy })),
+  peer: Effect.serviceOption(ClientAddress.PeerAddress),
+  clock: Effect.clock
+})
+
+/** What the synchronous authentication reads of a request. */
+export interface RequestView {
+  readonly headers: Readonly<Record<string, string | ReadonlyArray<string> | undefined>>
+  /** The socket's peer, when there is one. */
+  readonly remoteAddress: string | undefined
+  readonly params: Readonly<Record<string, string>>
+}
+
+/**
+ * `authenticated` as a plain function, for the common case only: when the failed-authentication
+ * limiter admits at once, the key authenticates from memory and the rate limiter counts without
+ * an effect, it answers what `authenticated` would (the caller, or `RateLimited`). Otherwise it
+ * returns undefined having counted nothing, and `authenticated` must run: a failed authentication
+ * (which the limiter counts), an uncached key, a limiter that needs an effect. The same steps in
+ * the same order, each calling the same rule (`AuthFailureLimiter.admit`, `Auth`'s `...Now`,
+ * `RateLimiter.consumeAt`).
+ */
+const authenticatedNow = (
+  services: NowServices,
+  request: RequestView,
+  authenticate: (accounts: AccountStore["Type"]) => Either.Either<Auth.Caller, DecorumError> | undefined
+): Exit.Exit<Auth.Caller, DecorumError> | undefined => {
+  if (Option.isNone(services.accounts)) return undefined
+  if (Option.isSome(services.failures)) {
+    const peer = request.remoteAddress !== undefined ? Option.some(request.remoteAddress) : services.peer
+    const address = ClientAddress.resolve(peer, request.headers["x-forwarded-for"], services.trustProxy)
+    if (Option.isSome(address)) {
+      // Refused (or a limiter without a plain admission): `authenticated` answers, as the effect.
+      const { admitAt } = services.failures.value
+      if (admitAt === undefined) return undefined
+      const admitted = admitAt(address.value, services.clock.unsafeCurrentTimeMillis())
+      if (Either.isLeft(admitted)) return undefined
+    }
+  }
+  const caller = authenticate(services.accounts.value)
+  if (caller === undefined || Either.isLeft(caller)) return undefined
+  if (Option.isNone(services.limiter)) return Exit.succeed(caller.right)
+  const { consumeAt } = services.limiter.value
+  if (consumeAt === undefined) return undefined
+  const consumed = consumeAt(caller.right.account.id, services.clock.unsafeCurrentTimeMillis())
+  return Either.isLeft(consumed) ? Exit.fail(consumed.left) : Exit.succeed(caller.right)
+}
+
+/** `headerCaller` without a fiber, or undefined when it needs one (see `authenticatedNow`). */
+export const headerCallerNow = (services: NowServices, request: RequestView) =>
+  authenticatedNow(services, request, (accounts) =>
+    Auth.authenticateCallerNow(accounts, request.headers["x-user-email"] as string | undefined, request.headers["x-api-key"] as string | undefined))
+
+/** `googleCaller` without a fiber, or undefined when it needs one (see `authenticatedNow`). */
+export const googleCallerNow = (services: NowServices, request: RequestView) =>
+  authenticatedNow(services, request, (accounts) => Auth.authenticateKeyCallerNow(accounts, googleKey(request.headers, request.params)))

@@ -8,16 +8,22 @@
  * (its family, authentication, body schema and answer), which the HttpApi group serves through
  * `Handlers.perspectiveHandler`; here the same parts run in the same order:
  *
- * 1. the route's authentication effect (`Credentials`: the core's auth step with the key cache
- *    and the rate limiter), run on a runtime built once at start-up, synchronously when it
- *    completes synchronously (a cached key), else as a fiber;
+ * 1. the route's authentication (`Credentials`: the core's auth step with the key cache and the
+ *    limiters): as the plain function `route.callerNow` when no part of it needs an effect (a
+ *    cached key), else the effect `route.caller`, on a runtime made from the one built at start-up
+ *    (synchronously when it completes synchronously, else as a fiber);
  * 2. the body with `Body`'s own functions (content type, compressed 415, the limit under every
  *    framing with 413, JSON, nesting depth), and `Requests.decodeEither` (the same compiled decoder);
- * 3. the route's answer effect (the engine), on the same runtime;
- * 4. errors through `Respond.errorResponse` (the one mapping table), defects logged and answered
- *    500 as `Respond.inFamily` does; the engine headers and request id as `HttpApp.envelope`
- *    sets them (`withEngineHeaders`); metrics and the access log through `Observability.answered`;
- *    the response written as the platform writes it.
+ * 3. the route's answer (the engine): `route.answerNow` when the scorer answers without I/O (the
+ *    local models), else the effect `route.answer` on the same runtime;
+ * 4. errors through `Respond.errorResponse` (the one mapping table), defects through
+ *    `Respond.defectResponse` as `Respond.inFamily` answers them; the engine headers and request id
+ *    as `HttpApp.envelope` sets them (`withEngineHeaders`); metrics and the access log through
+ *    `Observability.answeredNow`; the response written as the platform writes it.
+ *
+ * The plain functions are the effects' own rules (each effect calls them), so with a cached key
+ * and the local models a request runs no fiber at all; the request's runtime is made only when a
+ * step needs it.
  *
  * A request takes the fast path only when it is exactly one of those routes as written (`POST`,
  * the path byte for byte, no query or only `key=` with a key-shaped value); anything else (other
@@ -28,7 +34,7 @@
  * `packages/http/test/fastpath.test.ts` sends a corpus of requests to servers with and without the
  * fast path and requires the same status, headers and body bytes.
  */
-import { EngineInfo, Requests } from "@decorum/core"
+import { Analyze, type Auth, EngineInfo, Requests } from "@decorum/core"
 import type { DecorumError } from "@decorum/domain"
 import { Perspective } from "@decorum/domain"
 import { HttpServer, HttpServerError, HttpServerRequest, type HttpServerResponse } from "@effect/platform"
@@ -36,6 +42,7 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { Cause, Context, Effect, Either, Exit, type Fiber, FiberRef, Layer, Option, Runtime } from "effect"
 import type { IncomingMessage, Server, ServerResponse } from "node:http"
 import * as Body from "./Body.js"
+import * as Credentials from "./Credentials.js"
 import type { Family } from "./ErrorMapping.js"
 import { renderDefect } from "./ErrorMapping.js"
 import * as Handlers from "./Handlers.js"
@@ -43,7 +50,7 @@ import { HttpConfig } from "./HttpConfig.js"
 import { withEngineHeaders } from "./HttpApp.js"
 import { NodeRequest } from "./internal/nodeRequest.js"
 import * as Observability from "./Observability.js"
-import { errorResponse, json } from "./Respond.js"
+import { defectResponse, errorResponse, json } from "./Respond.js"
 
 export interface FastPath {
   /** Serves `request` when it is a fast route (true); otherwise leaves it untouched (false). */
@@ -94,6 +101,9 @@ export const make = Effect.gen(function*() {
   const { bodyLimitBytes } = yield* HttpConfig
   const observability = Option.getOrElse(yield* Effect.serviceOption(Observability.ObservabilityConfig), () => Observability.defaults)
   const observing = Observability.observing(observability)
+  // What the routes' synchronous steps read (`callerNow`, `answerNow`), taken once.
+  const credentials = yield* Credentials.nowServices
+  const analyzing = yield* Analyze.nowServices
   const routes = new Map(ROUTES)
   const tooLarge = Body.tooLargeFor(bodyLimitBytes)
   const { context, fiberRefs, runtimeFlags } = runtime
@@ -119,14 +129,23 @@ export const make = Effect.gen(function*() {
     const started = observing ? performance.now() : 0
     const id = Observability.requestIdOf(request.headers["x-request-id"] as string | undefined)
     const family: Family = route.family
-    const nodeRequest = new NodeRequest(request, request.url)
-    const run = Runtime.runSyncExit(
-      Runtime.make({
-        context: Context.add(Context.add(context, HttpServerRequest.HttpServerRequest, nodeRequest), HttpServerRequest.ParsedSearchParams, params) as Context.Context<any>,
-        fiberRefs,
-        runtimeFlags
-      })
-    )
+    // The request's runtime (its request in context) is built only for a step that needs an
+    // effect: with a cached key and the local models, none does.
+    let runtimeRun: (<A, E>(effect: Effect.Effect<A, E, any>) => Exit.Exit<A, E>) | undefined
+    const run = <A, E>(effect: Effect.Effect<A, E, any>): Exit.Exit<A, E> => {
+      runtimeRun ??= Runtime.runSyncExit(
+        Runtime.make({
+          context: Context.add(
+            Context.add(context, HttpServerRequest.HttpServerRequest, new NodeRequest(request, request.url)),
+            HttpServerRequest.ParsedSearchParams,
+            params
+          ) as Context.Context<any>,
+          fiberRefs,
+          runtimeFlags
+        })
+      )
+      return runtimeRun(Effect.annotateLogs(effect, "request_id", id)) as Exit.Exit<A, E>
+    }
     // A fiber still running (an asynchronous step) when the client goes away is interrupted, as
     // the platform's server interrupts its request's fiber.
     let running: Fiber.RuntimeFiber<unknown, unknown> | undefined
@@ -140,15 +159,16 @@ export const make = Effect.gen(function*() {
     const finish = (answer: HttpServerResponse.HttpServerResponse) => {
       write(response, withEngineHeaders(info, answer, id))
       if (observing) {
-        run(Observability.answered(observability, request.method!, path, id, answer.status, (performance.now() - started) / 1000))
+        const log = Observability.answeredNow(observability, request.method!, path, id, answer.status, (performance.now() - started) / 1000)
+        if (log !== Effect.void) run(log)
       }
     }
     // As `Respond.inFamily`: typed errors in the family's envelope; defects logged, then 500.
     const defect = (cause: Cause.Cause<unknown>) => {
-      run(Effect.annotateLogs(Effect.logError("Unhandled defect", cause), "request_id", id))
-      finish(json(renderDefect(family).body, 500))
+      const answered = run(defectResponse(family, cause))
+      finish(Exit.isSuccess(answered) ? answered.value : json(renderDefect(family).body, 500))
     }
-    const settle = (exit: Exit.Exit<unknown, unknown>, next: (value: any) => void) => {
+    const settle = <A>(exit: Exit.Exit<A, unknown>, next: (value: A) => void) => {
       if (Exit.isSuccess(exit)) return next(exit.value)
       if (Cause.isInterruptedOnly(exit.cause)) return
       const failure = Cause.failureOption(exit.cause)
@@ -157,14 +177,14 @@ export const make = Effect.gen(function*() {
     }
     /** Runs a step of the route on the request's runtime: synchronously when it can, else as a fiber. */
     const step = <A>(effect: Effect.Effect<A, DecorumError, any>, next: (value: A) => void) => {
-      const exit = run(Effect.annotateLogs(effect, "request_id", id))
+      const exit = run(effect)
       if (Exit.isFailure(exit)) {
         const async = Cause.dieOption(exit.cause)
         if (Option.isSome(async) && Runtime.isAsyncFiberException(async.value)) {
           running = async.value.fiber
           running.addObserver((fiberExit) => {
             running = undefined
-            guarded(() => settle(fiberExit, next))
+            guarded(() => settle(fiberExit as Exit.Exit<A, unknown>, next))
           })
           return
         }
@@ -180,31 +200,39 @@ export const make = Effect.gen(function*() {
     }
     const fail = (error: DecorumError) => finish(errorResponse(family, error))
 
-    // The order of `Handlers.perspectiveHandler`: authenticate, read and decode the body, answer.
-    guarded(() =>
-      step(route.caller, (caller) => {
-        const type = Body.mediaType(request.headers["content-type"])
-        const unsupported = Body.unsupportedType(type, {})
-        if (unsupported !== undefined) return fail(unsupported)
-        const decodeAndAnswer = (text: string) => {
-          const parsed = Body.parseObject(type, text, {})
-          if (Either.isLeft(parsed)) return fail(parsed.left)
-          const decoded = Requests.decodeEither(route.schema, Perspective.normalizeRequestKeys(parsed.right))
-          if (Either.isLeft(decoded)) return fail(decoded.left)
-          step(route.answer(caller, decoded.right), finish)
-        }
-        if (request.readableEnded || request.destroyed) {
-          // Nothing left to read from the stream (a client gone already): the HttpApi path's reader decides.
-          return step(Body.readText, decodeAndAnswer)
-        }
-        const refused = Body.refusedBeforeReading(request.headers as Record<string, string | undefined>, request, bodyLimitBytes, tooLarge)
-        if (refused !== undefined) return fail(refused)
-        stopReading = Body.collectNodeBody(request, bodyLimitBytes, tooLarge, (text) => {
-          stopReading = undefined
-          guarded(() => (Either.isLeft(text) ? fail(text.left) : decodeAndAnswer(text.right)))
-        })
+    const answer = (caller: Auth.Caller) => {
+      const type = Body.mediaType(request.headers["content-type"])
+      const unsupported = Body.unsupportedType(type, {})
+      if (unsupported !== undefined) return fail(unsupported)
+      const decodeAndAnswer = (text: string) => {
+        const parsed = Body.parseObject(type, text, {})
+        if (Either.isLeft(parsed)) return fail(parsed.left)
+        const decoded = Requests.decodeEither(route.schema, Perspective.normalizeRequestKeys(parsed.right))
+        if (Either.isLeft(decoded)) return fail(decoded.left)
+        // Without a fiber when the answer needs no effect (the local models), else as one.
+        const now = route.answerNow?.(analyzing, caller, decoded.right)
+        if (now === undefined) return step(route.answer(caller, decoded.right), finish)
+        return Either.isLeft(now) ? fail(now.left) : finish(now.right)
+      }
+      if (request.readableEnded || request.destroyed) {
+        // Nothing left to read from the stream (a client gone already): the HttpApi path's reader decides.
+        return step(Body.readText, decodeAndAnswer)
+      }
+      const refused = Body.refusedBeforeReading(request.headers as Record<string, string | undefined>, request, bodyLimitBytes, tooLarge)
+      if (refused !== undefined) return fail(refused)
+      stopReading = Body.collectNodeBody(request, bodyLimitBytes, tooLarge, (text) => {
+        stopReading = undefined
+        guarded(() => (Either.isLeft(text) ? fail(text.left) : decodeAndAnswer(text.right)))
       })
-    )
+    }
+
+    // The order of `Handlers.perspectiveHandler`: authenticate, read and decode the body, answer.
+    guarded(() => {
+      // Without a fiber when the authentication needs no effect (a cached key), else as one.
+      const caller = route.callerNow?.(credentials, { headers: request.headers, remoteAddress: request.socket?.remoteAddress, params })
+      if (caller === undefined) step(route.caller, answer)
+      else settle(caller, answer)
+    })
   }
 
   return { handle } satisfies FastPath

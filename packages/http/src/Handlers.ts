@@ -5,11 +5,12 @@
 import { Analyze, ArticleContexts, type Auth, EngineInfo, Evaluations, Megacall, StoreHealth, Suggest } from "@decorum/core"
 import { type Account, type DecorumError, type Evaluated, Native, Perspective } from "@decorum/domain"
 import { HttpApiBuilder, HttpServerRequest, type HttpServerResponse } from "@effect/platform"
-import { Effect, type Schema } from "effect"
+import { Effect, Either, type Exit, type Schema } from "effect"
 import { DecorumApi } from "./Api.js"
 import * as Batch from "./Batch.js"
 import * as Body from "./Body.js"
-import { googleCaller, headerAccount, headerCaller } from "./Credentials.js"
+import * as Credentials from "./Credentials.js"
+import { googleCaller, googleCallerNow, headerAccount, headerCaller, headerCallerNow } from "./Credentials.js"
 import { discoveryDocument } from "./Discovery.js"
 import { render } from "./ErrorMapping.js"
 import { evaluated, inFamily, json, provenanceHeaders } from "./Respond.js"
@@ -166,6 +167,17 @@ export interface PerspectiveRoute<Req, RAuth, RAnswer> {
   readonly caller: Effect.Effect<Auth.Caller, DecorumError, RAuth>
   readonly schema: Schema.Schema<Req, any, never>
   readonly answer: (caller: Auth.Caller, request: Req) => Effect.Effect<HttpServerResponse.HttpServerResponse, DecorumError, RAnswer>
+  /**
+   * `caller` without a fiber, for the fast path: the same answer as an `Exit` when it needs no
+   * effect (a cached key), else undefined having done nothing (then `caller` runs).
+   */
+  readonly callerNow?: (services: Credentials.NowServices, request: Credentials.RequestView) => Exit.Exit<Auth.Caller, DecorumError> | undefined
+  /** `answer` without a fiber, for the fast path: its answer when it needs no effect, else undefined having done nothing. */
+  readonly answerNow?: (
+    services: Analyze.NowServices,
+    caller: Auth.Caller,
+    request: Req
+  ) => Either.Either<HttpServerResponse.HttpServerResponse, DecorumError> | undefined
 }
 
 /** Authenticate, read and decode the body, answer; every error in the route's family. */
@@ -179,18 +191,25 @@ export const perspectiveHandler = <Req, RAuth, RAnswer>(route: PerspectiveRoute<
     })
   )
 
+/** `Either.map` over an answer that may not be ready without an effect (undefined). */
+const mapNow = <A, B, E>(now: Either.Either<A, E> | undefined, f: (a: A) => B): Either.Either<B, E> | undefined =>
+  now === undefined ? undefined : Either.map(now, f)
+
 /** `POST /v0.2/{external,perspective}-compat/analyse`. */
 export const compatAnalyse = {
   family: "compat",
   caller: headerCaller,
   schema: Perspective.AnalyzeCommentRequest,
-  answer: (caller, request) => Effect.map(Analyze.analyze(request, "compat", caller.account), (result) => evaluated("perspective", result))
+  answer: (caller, request) => Effect.map(Analyze.analyze(request, "compat", caller.account), (result) => evaluated("perspective", result)),
+  callerNow: headerCallerNow,
+  answerNow: (services, caller, request) => mapNow(Analyze.analyzeNow(services, request, "compat", caller.account), (result) => evaluated("perspective", result))
 } satisfies PerspectiveRoute<Perspective.AnalyzeCommentRequest, any, any>
 
 /** `POST /v0.2/{external,perspective}-compat/suggestscore`. */
 export const compatSuggestScore = {
   family: "compat",
   caller: headerCaller,
+  callerNow: headerCallerNow,
   schema: Perspective.SuggestCommentScoreRequest,
   answer: (caller, request) => Effect.map(Suggest.suggestScore(caller.account, request, caller.keyId), (response) => json(response))
 } satisfies PerspectiveRoute<Perspective.SuggestCommentScoreRequest, any, any>
@@ -200,13 +219,16 @@ export const googleAnalyze = {
   family: "google",
   caller: googleCaller,
   schema: Perspective.AnalyzeCommentRequest,
-  answer: (caller, request) => Effect.map(Analyze.analyze(request, "google", caller.account), (result) => evaluated("perspective", result))
+  answer: (caller, request) => Effect.map(Analyze.analyze(request, "google", caller.account), (result) => evaluated("perspective", result)),
+  callerNow: googleCallerNow,
+  answerNow: (services, caller, request) => mapNow(Analyze.analyzeNow(services, request, "google", caller.account), (result) => evaluated("perspective", result))
 } satisfies PerspectiveRoute<Perspective.AnalyzeCommentRequest, any, any>
 
 /** `POST /v1alpha1/comments:suggestscore`. */
 export const googleSuggestScore = {
   family: "google",
   caller: googleCaller,
+  callerNow: googleCallerNow,
   schema: Perspective.SuggestCommentScoreRequest,
   answer: (caller, request) => Effect.map(Suggest.suggestScore(caller.account, request, caller.keyId), (response) => json(response))
 } satisfies PerspectiveRoute<Perspective.SuggestCommentScoreRequest, any, any>

@@ -8,11 +8,11 @@ import { HttpApiBuilder, HttpApiScalar, type HttpApp, HttpServerRequest, HttpSer
 import { Cause, Effect, Layer, Option } from "effect"
 import { DecorumApi } from "./Api.js"
 import { BatchDispatcher } from "./Batch.js"
-import { familyOfPath, renderDefect } from "./ErrorMapping.js"
+import { familyOfPath } from "./ErrorMapping.js"
 import { CompatLive, GoogleLive, NativeLive, OpsLive, PerspectiveCompatLive } from "./Handlers.js"
 import * as Observability from "./Observability.js"
 import * as Playground from "./Playground.js"
-import { errorResponse, json } from "./Respond.js"
+import { defectResponse, errorResponse } from "./Respond.js"
 
 /** Every group of the API with its handlers. Requires the core's ports and EngineInfo, HttpConfig. */
 export const ApiLive = HttpApiBuilder.api(DecorumApi).pipe(
@@ -66,7 +66,7 @@ export const envelope = (info: EngineInfo["Type"], app: HttpApp.Default) => (req
           return Effect.succeed(notFound(path, request.method))
         }
         if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause)
-        return Effect.logError("Request failed", cause).pipe(Effect.as(json(renderDefect(familyOfPath(path)).body, 500)))
+        return defectResponse(familyOfPath(path), cause)
       })
     )
     return withEngineHeaders(info, response, requestId)

@@ -8,7 +8,7 @@
  */
 import { EngineInfo, Metrics } from "@decorum/core"
 import { type HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Context, Effect, Layer, Metric, Option } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import { DecorumApi } from "./Api.js"
 import { type Family, familyOfPath } from "./ErrorMapping.js"
@@ -89,25 +89,26 @@ export const metricsApp: HttpApp.Default<never, EngineInfo> = Effect.flatMap(Htt
     ? Effect.flatMap(EngineInfo, metricsResponse)
     : Effect.succeed(HttpServerResponse.text("Not Found\n", { status: 404 })))
 
-// Tagged metrics are built once per label set (routes, families and statuses are few): building one
-// hashes and formats its key, which is not free on every request.
-const requestCounters = new Map<string, Metric.Metric.Counter<number>>()
-const durationHistograms = new Map<string, Metric.Metric.Histogram<number>>()
+// The metrics' updates are built once per label set (routes, families and statuses are few), as
+// plain functions (`Metrics.labelled`): a tagged metric makes and hashes a new key on every update.
+const requestCounters = new Map<string, (input: number) => void>()
+const durationHistograms = new Map<string, (input: number) => void>()
 
-const record = (route: string, family: Family, status: number, seconds: number) => {
+const record = (route: string, family: Family, status: number, seconds: number): void => {
   const countKey = `${route} ${family} ${status}`
   let counter = requestCounters.get(countKey)
   if (counter === undefined) {
-    counter = Metric.tagged(Metric.tagged(Metric.tagged(Metrics.httpRequests, "route", route), "family", family), "status", String(status))
+    counter = Metrics.labelled(Metrics.httpRequests, [["route", route], ["family", family], ["status", String(status)]])
     requestCounters.set(countKey, counter)
   }
   const durationKey = `${route} ${family}`
   let histogram = durationHistograms.get(durationKey)
   if (histogram === undefined) {
-    histogram = Metric.tagged(Metric.tagged(Metrics.httpDuration, "route", route), "family", family)
+    histogram = Metrics.labelled(Metrics.httpDuration, [["route", route], ["family", family]])
     durationHistograms.set(durationKey, histogram)
   }
-  return Effect.zipRight(Metric.increment(counter), Metric.update(histogram, seconds))
+  counter(1)
+  histogram(seconds)
 }
 
 // ---------------------------------------------------------------- the wrapper
@@ -144,6 +145,33 @@ export const observe = (
 /** Whether `answered` does anything (metrics or the access log are on). */
 export const observing = (settings: ObservabilityConfig["Type"]): boolean => settings.metrics || settings.accessLog
 
+/**
+ * After a request was answered: its metrics, as a plain function, and its access log line (an
+ * effect, `Effect.void` without the access log), as the settings ask.
+ */
+export const answeredNow = (
+  settings: ObservabilityConfig["Type"],
+  method: string,
+  path: string,
+  id: string,
+  status: number,
+  seconds: number
+): Effect.Effect<void> => {
+  const route = routeOf(method, path)
+  if (settings.metrics) record(route, familyOfPath(path), status, seconds)
+  if (!settings.accessLog) return Effect.void
+  return Effect.logInfo("access").pipe(
+    Effect.annotateLogs({
+      request_id: id,
+      method,
+      path,
+      route,
+      status,
+      duration_ms: Math.round(seconds * 1e4) / 10
+    })
+  )
+}
+
 /** After a request was answered: its metrics and its access log line, as the settings ask. */
 export const answered = (
   settings: ObservabilityConfig["Type"],
@@ -152,22 +180,4 @@ export const answered = (
   id: string,
   status: number,
   seconds: number
-): Effect.Effect<void> =>
-  Effect.suspend(() => {
-    const route = routeOf(method, path)
-    const metrics = settings.metrics ? record(route, familyOfPath(path), status, seconds) : Effect.void
-    if (!settings.accessLog) return metrics
-    return Effect.zipRight(
-      metrics,
-      Effect.logInfo("access").pipe(
-        Effect.annotateLogs({
-          request_id: id,
-          method,
-          path,
-          route,
-          status,
-          duration_ms: Math.round(seconds * 1e4) / 10
-        })
-      )
-    )
-  })
+): Effect.Effect<void> => Effect.suspend(() => answeredNow(settings, method, path, id, status, seconds))

@@ -13,7 +13,7 @@ import { HttpApp } from "@decorum/http"
 import { FastPath } from "@decorum/http/node"
 import { HttpApiBuilder, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
-import { Context, Effect, Exit, Layer, Scope } from "effect"
+import { Context, Effect, Exit, Layer, Scope, Supervisor } from "effect"
 import { createServer, type IncomingMessage, request as httpRequest } from "node:http"
 import { gzipSync } from "node:zlib"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -77,7 +77,9 @@ const startServer = async (
   scope: Scope.Scope,
   engine: Context.Context<any>,
   enabled: boolean,
-  onServed?: (request: IncomingMessage) => void
+  onServed?: (request: IncomingMessage) => void,
+  /** Fiber-level settings for the server (a supervisor). */
+  settings: Layer.Layer<never> = Layer.empty
 ) => {
   const node = createServer()
   const layer = HttpApiBuilder.serve().pipe(
@@ -85,7 +87,8 @@ const startServer = async (
     Layer.provide(FastPath.layer(node, { enabled, ...(onServed ? { onServed } : {}) })),
     Layer.provide(Layer.succeedContext(engine)),
     Layer.provideMerge(NodeHttpServer.layer(() => node, { port: 0, host: "127.0.0.1" })),
-    Layer.provide(Layer.setTracerEnabled(false))
+    Layer.provide(Layer.setTracerEnabled(false)),
+    Layer.provide(settings)
   )
   const context = await Effect.runPromise(Layer.buildWithScope(layer, scope))
   const address = Context.get(context, HttpServer.HttpServer).address
@@ -311,5 +314,59 @@ describe("the fast path and the failed-authentication limit per address (issue 1
     }
     // The fast path took its hot routes (it answered the 429s itself, not by falling through).
     expect(served.length).toBe(5)
+  })
+})
+
+/** Counts the fibers started under it. */
+class FiberStarts extends Supervisor.AbstractSupervisor<number> {
+  started = 0
+  get value() {
+    return Effect.sync(() => this.started)
+  }
+  override onStart() {
+    this.started++
+  }
+}
+
+describe("the fast path without fibers (issue 13)", () => {
+  const scope = Effect.runSync(Scope.make())
+  afterAll(() => Effect.runPromise(Scope.close(scope, Exit.void)))
+
+  it("answers analyze with a known key and a synchronous scorer without starting a fiber, and falls back to one when a step needs it", async () => {
+    const hook = await Effect.runPromise(makeHook)
+    const engine = await Effect.runPromise(Layer.buildWithScope(Layer.merge(engineLayer(hook), RateLimiter.memory(RATE)), scope))
+    const fibers = new FiberStarts()
+    const served: Array<string> = []
+    const fast = await startServer(scope, engine, true, (request) => served.push(request.url ?? ""), Supervisor.addSupervisor(fibers))
+    const slow = await startServer(scope, engine, false)
+    const { email, key } = await Effect.runPromise(
+      Effect.provide(Effect.map(Auth.createKey("fibers@example.com"), (k) => ({ email: "fibers@example.com", key: k.key })), engine) as Effect.Effect<{ email: string; key: string }>
+    )
+    const counted = async (sent: Sent) => {
+      const before = fibers.started
+      const answer = await send(fast, sent)
+      expect(comparable(answer, false), sent.path).toEqual(comparable(await send(slow, sent), false))
+      return { status: answer.status, fibers: fibers.started - before }
+    }
+    const six = JSON.stringify({
+      comment: { text: "You are an idiot, frankly." },
+      requestedAttributes: { TOXICITY: {}, INSULT: {}, PROFANITY: {}, THREAT: {}, IDENTITY_ATTACK: {}, SEVERE_TOXICITY: {} }
+    })
+    // Both families, valid and invalid bodies, a rejected attribute: all without a fiber.
+    expect(await counted({ path: `/v1alpha1/comments:analyze?key=${key}`, headers: json, body: six })).toEqual({ status: 200, fibers: 0 })
+    expect(await counted({ path: "/v1alpha1/comments:analyze", headers: { ...json, "x-goog-api-key": key }, body: analyzeBody() })).toEqual({ status: 200, fibers: 0 })
+    expect(await counted({ path: "/v0.2/external-compat/analyse", headers: { ...json, "x-user-email": email, "x-api-key": key }, body: analyzeBody() }))
+      .toEqual({ status: 200, fibers: 0 })
+    expect(await counted({ path: `/v1alpha1/comments:analyze?key=${key}`, headers: json, body: "{bad" })).toEqual({ status: 400, fibers: 0 })
+    expect(await counted({ path: `/v1alpha1/comments:analyze?key=${key}`, headers: json, body: analyzeBody({ requestedAttributes: { NOPE: {} } }) }))
+      .toEqual({ status: 400, fibers: 0 })
+    // A step that needs an effect still runs as one, with the same answer: a wrong key (the
+    // failed-authentication rule counts it) and a store write (suggestscore).
+    expect((await counted({ path: `/v1alpha1/comments:analyze?key=${key.slice(0, -4)}AAAA`, headers: json, body: analyzeBody() })).fibers).toBeGreaterThan(0)
+    const suggest = JSON.stringify({ comment: { text: "fine" }, attributeScores: { TOXICITY: { summaryScore: { value: 0.1 } } } })
+    const suggested = await counted({ path: `/v1alpha1/comments:suggestscore?key=${key}`, headers: json, body: suggest })
+    expect(suggested.status).toBe(200)
+    expect(suggested.fibers).toBeGreaterThan(0)
+    expect(served.length).toBe(7)
   })
 })

@@ -67,21 +67,26 @@ export const cached = (store: AccountStore["Type"], probe: ChangeProbe, options:
     entries.set(keyId, { key: found.value, stamp, expiresAt: now() + ttl })
   }
 
+  /** The row when memory holds it under the current stamp; undefined when the store must be asked. */
+  const held = (keyId: string, stamp: unknown): Option.Option<StoredKey> | undefined => {
+    if (stamp === undefined || stamp !== lastStamp) {
+      entries.clear()
+      lastStamp = stamp
+    }
+    const entry = entries.get(keyId)
+    return entry !== undefined && stamp !== undefined && entry.stamp === stamp && entry.expiresAt > now() ? Option.some(entry.key) : undefined
+  }
+
   return AccountStore.of({
     ...store,
     findKey: (keyId) =>
       Effect.suspend(() => {
         const stamp = probe.stamp()
-        if (stamp === undefined || stamp !== lastStamp) {
-          entries.clear()
-          lastStamp = stamp
-        }
-        const entry = entries.get(keyId)
-        if (entry !== undefined && stamp !== undefined && entry.stamp === stamp && entry.expiresAt > now()) {
-          return Effect.succeed(Option.some(entry.key))
-        }
-        return Effect.tap(store.findKey(keyId), remember(keyId, stamp))
+        const found = held(keyId, stamp)
+        return found !== undefined ? Effect.succeed(found) : Effect.tap(store.findKey(keyId), remember(keyId, stamp))
       }),
+    // A key held in memory is known without I/O; anything else goes through `findKey`.
+    findKeyNow: (keyId) => held(keyId, probe.stamp()),
     revokeKey: (keyId) => Effect.tap(store.revokeKey(keyId), (revoked) => (revoked ? invalidate(keyId) : Effect.void))
   })
 }

@@ -5,12 +5,13 @@
  */
 import {
   type AttributeAnalysis,
+  type AttributeAnalysisInput,
   type Evaluated,
   Native,
   ProviderFailure,
   type TextSpan
 } from "@decorum/domain"
-import { Effect, Layer } from "effect"
+import { Effect, Either, Exit, Layer } from "effect"
 import { ArticleFetcher, AttributeScorer, CommentScorer, RelevanceChecker, SpamChecker, TopicProfiler } from "../Providers.js"
 
 export const MODEL = "test-model-1"
@@ -31,6 +32,14 @@ export type Section = "comment_score" | "spam_check" | "relevance_check" | "pers
 export interface Options {
   /** Runs when an evaluation starts, before it answers; its failure is the evaluation's failure. */
   readonly hook?: (section: Section, comment: string) => Effect.Effect<void, ProviderFailure>
+}
+
+const attributeScores = ({ attributes, spans, text }: AttributeAnalysisInput): Evaluated<AttributeAnalysis> => {
+  const result: Record<string, { summary: number; spans: Array<number> }> = {}
+  for (const a of attributes) {
+    result[a] = { summary: badness(text), spans: spans.map((s: TextSpan) => badness(text.slice(s.begin, s.end))) }
+  }
+  return ok(result as AttributeAnalysis)
 }
 
 /** "always"/"never"/"everyone": a hasty generalisation, quoted verbatim. */
@@ -92,14 +101,12 @@ export const layer = (options: Options = {}) => {
         })
     }),
     Layer.succeed(AttributeScorer, {
-      analyze: ({ attributes, spans, text }) =>
-        Effect.map(hook("perspective", text), () => {
-          const result: Record<string, { summary: number; spans: Array<number> }> = {}
-          for (const a of attributes) {
-            result[a] = { summary: badness(text), spans: spans.map((s: TextSpan) => badness(text.slice(s.begin, s.end))) }
-          }
-          return ok(result as AttributeAnalysis)
-        })
+      analyze: (input) => Effect.map(hook("perspective", input.text), () => attributeScores(input)),
+      // Without I/O when the hook has nothing to do (an `Exit` already): as the local models do.
+      analyzeNow: (input) => {
+        const hooked = hook("perspective", input.text)
+        return Exit.isExit(hooked) && Exit.isSuccess(hooked) ? Either.right(attributeScores(input)) : undefined
+      }
     }),
     Layer.succeed(TopicProfiler, {
       profile: ({ text, title }) =>

@@ -8,8 +8,9 @@
  */
 import { Cookies, type Headers, HttpIncomingMessage, HttpServerError, HttpServerRequest, type Multipart, type Socket, UrlParams } from "@effect/platform"
 import type { HttpMethod } from "@effect/platform/HttpMethod"
-import { Effect, Inspectable, Option, Stream } from "effect"
+import { Effect, Either, Inspectable, Option, Stream } from "effect"
 import type { IncomingMessage } from "node:http"
+import { collectNodeBytes } from "../Body.js"
 
 const unsupported = (request: HttpServerRequest.HttpServerRequest, what: string) =>
   new HttpServerError.RequestError({ request, reason: "Decode", description: `${what} is not served on this route` })
@@ -88,37 +89,21 @@ export class NodeRequest extends Inspectable.Class implements HttpServerRequest.
     return new HttpServerError.RequestError({ request: this, reason: "Decode", cause })
   }
 
-  /** The whole body, refused past `MaxBodySize` when one is set. */
+  /**
+   * The whole body, refused past `MaxBodySize` when one is set, collected by `Body.collectNodeBytes`
+   * (the fast path's own collector): a stream that closes before its end fails at once.
+   */
   private get bytes(): Effect.Effect<Uint8Array, HttpServerError.RequestError> {
     return Effect.flatMap(HttpIncomingMessage.MaxBodySize, (max) =>
       Effect.async<Uint8Array, HttpServerError.RequestError>((resume) => {
         const limit = Option.match(max, { onNone: () => Infinity, onSome: Number })
-        const chunks: Array<Buffer> = []
-        let size = 0
-        const onData = (chunk: Buffer) => {
-          size += chunk.length
-          if (size > limit) {
-            cleanup()
-            resume(Effect.fail(this.decodeError(new Error(`maxBytes exceeded`))))
-          } else chunks.push(chunk)
-        }
-        const onEnd = () => {
-          cleanup()
-          resume(Effect.succeed(Buffer.concat(chunks, size)))
-        }
-        const onError = (cause: unknown) => {
-          cleanup()
-          resume(Effect.fail(this.decodeError(cause)))
-        }
-        const cleanup = () => {
-          this.source.off("data", onData)
-          this.source.off("end", onEnd)
-          this.source.off("error", onError)
-        }
-        this.source.on("data", onData)
-        this.source.on("end", onEnd)
-        this.source.on("error", onError)
-        return Effect.sync(cleanup)
+        const stop = collectNodeBytes(this.source, limit, (result) =>
+          resume(
+            Either.isRight(result)
+              ? Effect.succeed(result.right)
+              : Effect.fail(this.decodeError(new Error(result.left === "tooLarge" ? "maxBytes exceeded" : "the request body could not be read")))
+          ))
+        return Effect.sync(stop)
       }))
   }
 }

@@ -5,7 +5,7 @@
  */
 import { AttributeScorer } from "@decorum/core"
 import { type AttributeAnalysis, type AttributeAnalysisInput, type AttributeResult, type Evaluated, type Perspective, ProviderFailure } from "@decorum/domain"
-import { Effect, Layer } from "effect"
+import { Effect, Either, Layer } from "effect"
 import { AttributeModel, type AttributeModelService } from "../AttributeModel.js"
 import { clamp01 } from "../internal/text/words.js"
 
@@ -35,20 +35,27 @@ class MissingLabels extends Error {
   }
 }
 
-/** The attribute scorer on whatever `AttributeModel` is provided. */
+/** Scores as `analyzeAttributes` does, with a failure as the provider failure the port promises. */
+const analyzeNow = (model: AttributeModelService, input: AttributeAnalysisInput): Either.Either<Evaluated<AttributeAnalysis>, ProviderFailure> => {
+  try {
+    return Either.right({ value: analyzeAttributes(model, input), provenance: { model: model.version } })
+  } catch (cause) {
+    return Either.left(
+      new ProviderFailure({
+        provider: model.version,
+        evaluation: "attributes",
+        message: cause instanceof MissingLabels ? `Model set ${model.version}: ${cause.message}` : `Local attribute scoring failed: ${String(cause)}`
+      })
+    )
+  }
+}
+
+/** The attribute scorer on whatever `AttributeModel` is provided: synchronous, so it also answers `analyzeNow`. */
 export const LocalAttributeScorer: Layer.Layer<AttributeScorer, never, AttributeModel> = Layer.effect(
   AttributeScorer,
   Effect.map(AttributeModel, (model) =>
     AttributeScorer.of({
-      analyze: (input) =>
-        Effect.try({
-          try: (): Evaluated<AttributeAnalysis> => ({ value: analyzeAttributes(model, input), provenance: { model: model.version } }),
-          catch: (cause) =>
-            new ProviderFailure({
-              provider: model.version,
-              evaluation: "attributes",
-              message: cause instanceof MissingLabels ? `Model set ${model.version}: ${cause.message}` : `Local attribute scoring failed: ${String(cause)}`
-            })
-        })
+      analyze: (input) => Effect.suspend(() => analyzeNow(model, input)),
+      analyzeNow: (input) => analyzeNow(model, input)
     }))
 )

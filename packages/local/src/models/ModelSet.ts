@@ -39,6 +39,10 @@ export class ModelSet {
   private readonly plans = new Map<string, Plan>()
   /** The gathered weight tables of the plans, by column list. */
   private readonly tables = new Map<string, Int16Array>()
+  /** Tables being gathered in the background, by column list: the plans to move onto each when done. */
+  private readonly gathering = new Map<string, Array<Plan>>()
+  /** Called when no table is being gathered any more (`whenGathered`). */
+  private gatheredWaiters: Array<() => void> = []
   /** `score`'s per-head sums, by the plan's column order. */
   private readonly sums: Float64Array
 
@@ -196,9 +200,12 @@ export class ModelSet {
   }
 
   /**
-   * The trained columns a list of labels reads (through aliases and combinations), with their
-   * weights gathered into a slot-major table of their own when they are fewer than all (1 MB per
-   * column, for the first eight column sets asked for); cached per list.
+   * The trained columns a list of labels reads (through aliases and combinations), cached per
+   * list. When they are fewer than all, their weights are gathered into a slot-major table of
+   * their own (1 MB per column, for the first eight column sets asked for), in the background:
+   * a request never waits for it (a client choosing new label sets would otherwise make each
+   * request that asks one build megabytes first). Until the table is ready the plan reads the
+   * set's own table, which gives the same bits (the same weights, summed in the same order).
    */
   private planFor(labels: ReadonlyArray<ModelLabel>): Plan {
     const key = labels.join(",")
@@ -215,21 +222,50 @@ export class ModelSet {
       labels.forEach(visit)
       const columns = Int32Array.from([...wanted].sort((a, b) => a - b))
       const K = columns.length
-      const C = this.columns
       const id = columns.join(",")
-      let gathered = this.tables.get(id)
-      if (gathered === undefined && K < C && this.tables.size < 8) {
-        const slots = 1 << this.bits
-        gathered = new Int16Array(slots * K)
-        for (let slot = 0; slot < slots; slot++) for (let k = 0; k < K; k++) gathered[slot * K + k] = this.q[slot * C + columns[k]!]!
-        this.tables.set(id, gathered)
+      const gathered = this.tables.get(id)
+      plan = { columns, q: this.q, stride: this.columns, offsets: columns }
+      if (gathered !== undefined) useGathered(plan, gathered)
+      else if (K < this.columns) {
+        const waiting = this.gathering.get(id)
+        if (waiting !== undefined) waiting.push(plan)
+        else if (this.tables.size + this.gathering.size < 8) this.gather(id, columns, plan)
       }
-      plan = gathered !== undefined
-        ? { columns, q: gathered, stride: K, offsets: Int32Array.from(columns, (_, k) => k) }
-        : { columns, q: this.q, stride: C, offsets: columns }
       if (this.plans.size < 64) this.plans.set(key, plan)
     }
     return plan
+  }
+
+  /** Gathers the table of `columns` a slice of slots at a time, each in a macrotask of its own, then moves its plans onto it. */
+  private gather(id: string, columns: Int32Array, plan: Plan) {
+    this.gathering.set(id, [plan])
+    const K = columns.length
+    const C = this.columns
+    const slots = 1 << this.bits
+    const q = this.q
+    let table: Int16Array | undefined
+    let slot = 0
+    const step = () => {
+      table ??= new Int16Array(slots * K)
+      const end = Math.min(slots, slot + GATHER_SLOTS_PER_STEP)
+      for (; slot < end; slot++) for (let k = 0; k < K; k++) table[slot * K + k] = q[slot * C + columns[k]!]!
+      if (slot < slots) return later(step)
+      this.tables.set(id, table)
+      for (const waiting of this.gathering.get(id)!) useGathered(waiting, table)
+      this.gathering.delete(id)
+      if (this.gathering.size === 0) for (const done of this.gatheredWaiters.splice(0)) done()
+    }
+    later(step)
+  }
+
+  /** Resolves once no weight table is being gathered (tests and benchmarks). */
+  whenGathered(): Promise<void> {
+    return this.gathering.size === 0 ? Promise.resolve() : new Promise((resolve) => this.gatheredWaiters.push(resolve))
+  }
+
+  /** How many gathered weight tables this set holds (tests and benchmarks). */
+  get gatheredTables(): number {
+    return this.tables.size
   }
 
   /** This set's analysis of `input`: itself when this set made it, otherwise a new analysis of its text. */
@@ -382,16 +418,32 @@ export class ModelSet {
   }
 }
 
-/** The heads a list of labels needs: their columns, and a slot-major table of exactly those columns. */
+/** The heads a list of labels needs: their columns, and the table `score` reads their weights from. */
 interface Plan {
   readonly columns: Int32Array
   /**
-   * `q[slot * stride + offsets[k]]` is head `columns[k]`'s weight: a table gathered for these
-   * columns (at most eight such tables), or the set's own table of every head.
+   * `q[slot * stride + offsets[k]]` is head `columns[k]`'s weight: the set's own table of every
+   * head, then (once gathered in the background) a table of exactly these columns (at most eight
+   * such tables). Changed only between two `score` calls.
    */
-  readonly q: Int16Array
-  readonly stride: number
-  readonly offsets: Int32Array
+  q: Int16Array
+  stride: number
+  offsets: Int32Array
+}
+
+/** Slots of a gathered table copied per macrotask: about a millisecond of work for six columns. */
+const GATHER_SLOTS_PER_STEP = 1 << 15
+
+/** Runs `step` in a macrotask of its own, after the I/O callbacks already waiting (requests first). */
+const later = (step: () => void) => {
+  setImmediate(step)
+}
+
+/** Moves a plan onto the table gathered for its columns. */
+const useGathered = (plan: Plan, table: Int16Array) => {
+  plan.q = table
+  plan.stride = plan.columns.length
+  plan.offsets = Int32Array.from(plan.columns, (_, k) => k)
 }
 
 /** What a label's probability reads: raw log-odds by column, pattern evidence and the tokens. */

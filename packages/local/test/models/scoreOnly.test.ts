@@ -52,6 +52,21 @@ describe("ModelSet.score", () => {
     }
   })
 
+  it("never gathers a label set's weight table inside score: it is gathered in the background, and reading it gives the same bits", async () => {
+    const fresh = loadModelSet()
+    const labels: ReadonlyArray<ModelLabel> = ["TOXICITY", "INSULT", "PROFANITY", "THREAT", "IDENTITY_ATTACK", "SEVERE_TOXICITY"]
+    const texts = TEXTS.slice(0, 80)
+    const before = texts.map((text) => fresh.score(text, labels))
+    // Scored from the set's own table: nothing was gathered while the calls ran.
+    expect(fresh.gatheredTables).toBe(0)
+    await fresh.whenGathered()
+    expect(fresh.gatheredTables).toBe(1)
+    texts.forEach((text, i) => {
+      const after = fresh.score(text, labels)
+      for (const label of labels) expect(Object.is(after[label], before[i]![label]), `${label} of ${JSON.stringify(text)}`).toBe(true)
+    })
+  })
+
   it("leaves an analysis made before it untouched (shared scratch buffers)", () => {
     const first = set.analyse(TEXTS[5]!)
     const before = set.predict(first, all)
