@@ -85,9 +85,19 @@ const makeMemory = (options: AuthFailureLimitOptions) =>
     // Admitted while the bucket holds a token: fullAt is at most this far ahead.
     const slack = (burst - 1) * msPerToken
     const table = new FailureTable(Math.max(1, options.maxAddresses ?? DEFAULT_MAX_ADDRESSES))
+    // The last address's key: `guard` admits the same address again once its outcome is known.
+    let lastAddress = ""
+    let lastKey = ""
+    const keyOf = (address: string) => {
+      if (address !== lastAddress) {
+        lastKey = addressKey(address)
+        lastAddress = address
+      }
+      return lastKey
+    }
     const admitAt = (address: string, now: number): Either.Either<void, RateLimited> => {
       table.prune(now)
-      const entry = table.size === 0 ? undefined : table.get(addressKey(address))
+      const entry = table.size === 0 ? undefined : table.get(keyOf(address))
       if (entry === undefined || entry.fullAt - now <= slack) return Either.void
       const retryAfterSeconds = Math.max(1, Math.ceil((entry.fullAt - now - slack) / 1000))
       return Either.left(
@@ -105,7 +115,7 @@ const makeMemory = (options: AuthFailureLimitOptions) =>
       failed: (address) =>
         Effect.map(Clock.currentTimeMillis, (now) => {
           table.prune(now)
-          const key = addressKey(address)
+          const key = keyOf(address)
           const entry = table.get(key)
           table.set(key, Math.max(entry?.fullAt ?? now, now) + msPerToken)
         }),
