@@ -334,7 +334,10 @@ describe("the fast path without fibers (issue 13)", () => {
 
   it("answers analyze with a known key and a synchronous scorer without starting a fiber, and falls back to one when a step needs it", async () => {
     const hook = await Effect.runPromise(makeHook)
-    const engine = await Effect.runPromise(Layer.buildWithScope(Layer.merge(engineLayer(hook), RateLimiter.memory(RATE)), scope))
+    // With the failed-authentication limiter the server runs by default.
+    const engine = await Effect.runPromise(
+      Layer.buildWithScope(Layer.merge(engineLayer(hook, { authFailureLimit: { perMinute: 30 } }), RateLimiter.memory(RATE)), scope)
+    )
     const fibers = new FiberStarts()
     const served: Array<string> = []
     const fast = await startServer(scope, engine, true, (request) => served.push(request.url ?? ""), Supervisor.addSupervisor(fibers))
@@ -363,10 +366,12 @@ describe("the fast path without fibers (issue 13)", () => {
     // A step that needs an effect still runs as one, with the same answer: a wrong key (the
     // failed-authentication rule counts it) and a store write (suggestscore).
     expect((await counted({ path: `/v1alpha1/comments:analyze?key=${key.slice(0, -4)}AAAA`, headers: json, body: analyzeBody() })).fibers).toBeGreaterThan(0)
+    // A failure on record (a public endpoint always has some) leaves the good requests without one.
+    expect(await counted({ path: `/v1alpha1/comments:analyze?key=${key}`, headers: json, body: six })).toEqual({ status: 200, fibers: 0 })
     const suggest = JSON.stringify({ comment: { text: "fine" }, attributeScores: { TOXICITY: { summaryScore: { value: 0.1 } } } })
     const suggested = await counted({ path: `/v1alpha1/comments:suggestscore?key=${key}`, headers: json, body: suggest })
     expect(suggested.status).toBe(200)
     expect(suggested.fibers).toBeGreaterThan(0)
-    expect(served.length).toBe(7)
+    expect(served.length).toBe(8)
   })
 })
