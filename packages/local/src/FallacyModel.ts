@@ -6,6 +6,7 @@
  */
 import type { Fallacies } from "@decorum/domain"
 import { Context } from "effect"
+import type { Token } from "./internal/text/words.js"
 
 /** A sentence (or a clause of a very long sentence) and what the detector made of it. */
 export interface FallacyUnit {
@@ -31,27 +32,16 @@ export interface FallacyAnalysis {
   readonly units: ReadonlyArray<FallacyUnit>
 }
 
-/** A word of the shared tokenizer (the comment scorer's tokens), UTF-16 offsets into the text. */
-export interface FallacyWord {
-  readonly begin: number
-  readonly end: number
-  /** Lowercase, curly apostrophes folded. */
-  readonly lower: string
-  /** Lookup key with simple obfuscation undone. */
-  readonly key: string
-}
-
 /** What the comment scorer already computed of the text, so the detector need not again. */
 export interface FallacyInput {
   readonly sentences: ReadonlyArray<{ readonly begin: number; readonly end: number }>
-  readonly words: ReadonlyArray<FallacyWord>
+  /** The shared tokenizer's words (`internal/text/words.ts`). */
+  readonly words: ReadonlyArray<Token>
 }
 
 export interface FallacyModelService {
   /** The detector's version, e.g. `fallacy-2026.11.1`. */
   readonly version: string
-  /** Catalogue types the typer can name. */
-  readonly types: ReadonlyArray<Fallacies.FallacyType>
   /**
    * Score a comment once: the whole and each sentence. Synchronous. `prepared` must be the
    * text's sentences (`splitSentences`) and words (the shared tokenizer) when given.

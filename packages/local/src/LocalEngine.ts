@@ -3,11 +3,10 @@
  * profiler and relevance checker, and the safe article fetcher. Hosts take this layer (through
  * `@decorum/engine`) and may put the LLM modes on top of it.
  */
-import { Context, Effect, Layer, Option } from "effect"
+import { Layer } from "effect"
 import { AttributeModel } from "./AttributeModel.js"
 import { LocalEvaluators } from "./evaluators/index.js"
-import { FallacyModel } from "./FallacyModel.js"
-import { CueModel, defaultModelDirectory, fallacyModelIn, TrainedModel } from "./models/index.js"
+import { CueModel, defaultModelDirectory, FallacyDetector, TrainedModel } from "./models/index.js"
 import { LocalRelevance, SafeArticleFetcher, type SafeArticleFetcherOptions } from "./relevance/index.js"
 
 export type FetchOptions = SafeArticleFetcherOptions
@@ -24,21 +23,12 @@ const modelLayer = (choice: ModelChoice = "trained"): Layer.Layer<AttributeModel
   choice === "lexicon" ? CueModel : choice === "trained" ? TrainedModel.layer : TrainedModel.layerFrom(choice.directory)
 
 /**
- * The trained fallacy detector of the chosen models directory, when it has one (`fallacy.json`);
- * none for the cue model, or when the flagged files were deleted: the comment scorer then falls
- * back to the fallacy patterns.
+ * The trained fallacy detector of the chosen models directory, when it has one (`fallacy.json`)
+ * that loads; none for the cue model, when the flagged files were deleted, or (with a warning)
+ * when they are damaged: the comment scorer then falls back to the fallacy patterns.
  */
 const fallacyLayer = (choice: ModelChoice = "trained"): Layer.Layer<never> =>
-  choice === "lexicon"
-    ? Layer.empty
-    : Layer.effectContext(
-      Effect.sync((): Context.Context<never> =>
-        Option.match(fallacyModelIn(choice === "trained" ? defaultModelDirectory() : choice.directory), {
-          onNone: () => Context.empty(),
-          onSome: (m) => Context.make(FallacyModel, m) as Context.Context<never>
-        })
-      )
-    )
+  choice === "lexicon" ? Layer.empty : FallacyDetector.layerIn(choice === "trained" ? defaultModelDirectory() : choice.directory)
 
 /** Every local port: CommentScorer, SpamChecker, AttributeScorer, RelevanceChecker, TopicProfiler, ArticleFetcher, and the AttributeModel. */
 export const layer = (options: LocalEngineOptions = {}) =>

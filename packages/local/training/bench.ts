@@ -9,7 +9,7 @@ import { performance } from "node:perf_hooks"
 import { scoreComment } from "../src/evaluators/LocalCommentScorer.js"
 import { fromModelSet, loadModelSet } from "../src/models/TrainedModel.js"
 import { fallacyModelIn } from "../src/models/FallacyDetector.js"
-import { Option } from "effect"
+import { Effect, Option } from "effect"
 import { GUARDRAILS, OBFUSCATIONS } from "../test/models/guardrails.js"
 import { table } from "./data.js"
 import { article } from "../test/evaluators/fixtures.js"
@@ -74,7 +74,7 @@ const main = () => {
   // fallacy patterns (the scorer before the detector), interleaved in blocks of 100 comments so both
   // see the same machine load
   const service = fromModelSet(set)
-  const fallacies = Option.getOrUndefined(fallacyModelIn(MODELS_DIR))
+  const fallacies = Option.getOrUndefined(Effect.runSync(fallacyModelIn(MODELS_DIR)))
   const scorer = (withDetector: boolean) => (text: string) =>
     scoreComment(service, { comment: text, replyTo: null, article }, withDetector ? fallacies : undefined).overall_score
   for (const text of sample.slice(0, 200)) checksum += scorer(true)(text) + scorer(false)(text)

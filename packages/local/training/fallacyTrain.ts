@@ -1,6 +1,7 @@
 /**
  * `node packages/local/training/run.mjs fallacy [--out DIR] [--check] [--C 1] [--weight 10] [--bits 17]
- * [--chars 3-5|none] [--detector-excludes a,b]` (also run by `npm run train`, with its options): trains the fallacy detector and typer on the corpora in
+ * [--chars 3-5|none] [--detector-excludes a,b] [--typer-C 2] [--typer-balance none|type]
+ * [--source-weights reddit-informal-fallacies=4,...] [--cross] [--dry]` (also run by `npm run train`, with its options): trains the fallacy detector and typer on the corpora in
  * ../shared/data (CoCoLoFa's train articles and every other corpus), chooses the detector's
  * threshold on CoCoLoFa's dev articles for F1, prints the dev figures, and writes
  * `fallacy.json` + `fallacy.bin` into the models directory. Reads no test article.
@@ -9,12 +10,12 @@ import { createHash } from "node:crypto"
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { bestF1Threshold, detection, FALLACY_DEFAULTS, fallacyManifest, type FallacyOptions, splitOf, trainFallacy, weightsOf } from "./fallacy.js"
+import { bestF1Threshold, detection, FALLACY_DEFAULTS, fallacyManifest, type FallacyOptions, splitOf, trainFallacy, type TyperBalance, weightsOf } from "./fallacy.js"
 import { fallacyCorpora } from "./fallacyData.js"
 import { dataDir, MODELS_DIR } from "./pipeline.js"
 import { splitSentences } from "@decorum/core"
 
-export const FALLACY_VERSION = "fallacy-2026.11.1"
+export const FALLACY_VERSION = "fallacy-2026.11.2"
 
 const arg = (name: string): string | undefined => {
   const i = process.argv.indexOf(name)
@@ -34,6 +35,10 @@ const main = () => {
     bits: Number(arg("--bits") ?? FALLACY_DEFAULTS.bits),
     chars: arg("--chars") === undefined ? FALLACY_DEFAULTS.chars : arg("--chars") === "none" ? null : (arg("--chars")!.split("-").map(Number) as [number, number]),
     detectorExcludes: arg("--detector-excludes")?.split(",") ?? FALLACY_DEFAULTS.detectorExcludes ?? [],
+    typerBalance: (arg("--typer-balance") as TyperBalance | undefined) ?? FALLACY_DEFAULTS.typerBalance ?? "none",
+    sourceWeights: arg("--source-weights") === undefined
+      ? (FALLACY_DEFAULTS.sourceWeights ?? {})
+      : Object.fromEntries(arg("--source-weights")!.split(",").filter((e) => e !== "").map((e) => [e.split("=")[0]!, Number(e.split("=")[1])])),
     log
   }
   const all = fallacyCorpora(dir)
@@ -50,7 +55,7 @@ const main = () => {
   const cross = process.argv.includes("--cross")
   const train = all.filter((r) => splitOf(r) === "train" && !(cross && r.source === "cocolofa"))
   const dev = all.filter((r) => splitOf(r) === "dev")
-  log(`training on ${train.length} rows (C=${options.C}, in-domain weight ${options.inDomainWeight}, 2^${options.bits} slots, characters ${JSON.stringify(options.chars)}); dev: ${dev.length} CoCoLoFa comments`)
+  log(`training on ${train.length} rows (C=${options.C}, in-domain weight ${options.inDomainWeight}, 2^${options.bits} slots, characters ${JSON.stringify(options.chars)}, typer C=${options.typerC} balance ${options.typerBalance} source weights ${JSON.stringify(options.sourceWeights)}); dev: ${dev.length} CoCoLoFa comments`)
   const trained = trainFallacy(train, options)
   const w = weightsOf(trained)
   const scored = dev.map((r) => w.analyse(r.text, splitSentences(r.text), undefined, true))
@@ -62,7 +67,7 @@ const main = () => {
   mkdirSync(out, { recursive: true })
   const manifest = fallacyManifest(trained, Math.round(threshold * 1e4) / 1e4, FALLACY_VERSION, {
     dev: { comments: d.rows, precision: round(d.precision), recall: round(d.recall), f1: round(d.f1), typeAccuracy: round(d.typeAccuracy) },
-    options: { bits: options.bits, chars: options.chars, C: options.C, typerC: options.typerC, inDomainWeight: options.inDomainWeight, minTypeRows: options.minTypeRows, detectorExcludes: options.detectorExcludes },
+    options: { bits: options.bits, chars: options.chars, C: options.C, typerC: options.typerC, inDomainWeight: options.inDomainWeight, minTypeRows: options.minTypeRows, detectorExcludes: options.detectorExcludes, typerBalance: options.typerBalance, sourceWeights: options.sourceWeights },
     typeRows: Object.fromEntries(trained.typeRows)
   })
   writeFileSync(join(out, "fallacy.bin"), trained.bytes)

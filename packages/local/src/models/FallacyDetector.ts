@@ -6,7 +6,7 @@ import { splitSentences } from "@decorum/core"
 import { createHash } from "node:crypto"
 import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
-import { Effect, Layer, Option } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import { FallacyModel, type FallacyModelService } from "../FallacyModel.js"
 import { type FallacyManifest, FallacyWeights } from "../internal/fallacy/model.js"
 import { tokenize } from "../internal/text/words.js"
@@ -28,20 +28,41 @@ export const loadFallacyWeights = (directory: string = defaultModelDirectory(), 
 /** The `FallacyModel` service over loaded weights. */
 export const fromFallacyWeights = (weights: FallacyWeights): FallacyModelService => ({
   version: weights.manifest.version,
-  types: weights.types,
   analyse: (text, prepared) => {
     const s = prepared === undefined ? weights.analyse(text, splitSentences(text), tokenize(text)) : weights.analyse(text, prepared.sentences, prepared.words)
     return { text, score: s.score, threshold: weights.manifest.threshold, type: s.type, units: s.units }
   }
 })
 
-/** The detector of a models directory, or none when the directory has no `fallacy.json` (e.g. the flagged files were deleted). */
-export const fallacyModelIn = (directory: string): Option.Option<FallacyModelService> =>
-  existsSync(join(directory, FALLACY_MANIFEST)) ? Option.some(fromFallacyWeights(loadFallacyWeights(directory))) : Option.none()
+/**
+ * The detector of a models directory, when it can be used. None, silently, when the directory has
+ * no `fallacy.json` (the flagged files were deleted); none with one warning logged when the files
+ * are there but cannot be loaded (a missing or damaged weight file, a manifest that does not parse
+ * or does not match it). Either way the comment scorer falls back to the fallacy patterns and
+ * every other score is still served: the detector is never a reason for the engine not to start.
+ */
+export const fallacyModelIn = (directory: string): Effect.Effect<Option.Option<FallacyModelService>> =>
+  Effect.suspend(() =>
+    existsSync(join(directory, FALLACY_MANIFEST))
+      ? Effect.try(() => Option.some(fromFallacyWeights(loadFallacyWeights(directory)))).pipe(
+        Effect.catchAll((e) =>
+          Effect.logWarning(
+            `fallacy detector in ${directory} not loaded (${e.cause instanceof Error ? e.cause.message : String(e.cause)}): ` +
+              "fallacies are reported from the patterns; every other score is served as usual"
+          ).pipe(Effect.as(Option.none<FallacyModelService>()))
+        )
+      )
+      : Effect.succeed(Option.none())
+  )
 
 export const FallacyDetector = {
-  /** The shipped detector (`packages/local/models/fallacy.json`). Fails with the load error as a defect. */
-  layer: Layer.sync(FallacyModel, () => fromFallacyWeights(loadFallacyWeights())),
-  /** The detector of another models directory. */
-  layerFrom: (directory: string) => Layer.effect(FallacyModel, Effect.sync(() => fromFallacyWeights(loadFallacyWeights(directory))))
+  /**
+   * Provides `FallacyModel` from a models directory (the shipped one by default) when its detector
+   * loads, nothing otherwise (see `fallacyModelIn`: the comment scorer then uses the patterns).
+   */
+  layerIn: (directory: string = defaultModelDirectory()): Layer.Layer<never> =>
+    Layer.effectContext(
+      Effect.map(fallacyModelIn(directory), (m): Context.Context<never> =>
+        Option.match(m, { onNone: () => Context.empty(), onSome: (service) => Context.make(FallacyModel, service) as Context.Context<never> }))
+    )
 }

@@ -6,8 +6,8 @@
 import { CommentScorer } from "@decorum/core"
 import { Fallacies, Native } from "@decorum/domain"
 import { describe, expect, it, layer } from "@effect/vitest"
-import { Effect, Layer, Option, Schema } from "effect"
-import { mkdtempSync } from "node:fs"
+import { Effect, Layer, Logger, Option, Schema } from "effect"
+import { mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fallacyItems } from "../../src/evaluators/FallacyItems.js"
@@ -15,7 +15,7 @@ import { LocalEvaluators } from "../../src/evaluators/index.js"
 import type { FallacyAnalysis, FallacyUnit } from "../../src/FallacyModel.js"
 import * as LocalEngine from "../../src/LocalEngine.js"
 import { FallacyDetector, fallacyModelIn } from "../../src/models/FallacyDetector.js"
-import { TrainedModel } from "../../src/models/TrainedModel.js"
+import { defaultModelDirectory, TrainedModel } from "../../src/models/TrainedModel.js"
 import { article } from "./fixtures.js"
 
 const unit = (begin: number, end: number, drive: number, score: number, type: Fallacies.FallacyType): FallacyUnit => ({ begin, end, drive, score, type })
@@ -56,7 +56,7 @@ const NAMES = new Set(Fallacies.fallacyNames)
 const SLOPE = "If we allow this bike lane, next they will close every road to cars and then nobody will be able to drive anywhere."
 const FACTS = "The council met on Tuesday. The minutes are online. The vote is next month."
 
-layer(LocalEvaluators.evaluators.pipe(Layer.provideMerge(Layer.merge(TrainedModel.layer, FallacyDetector.layer))))("comment scoring with the shipped fallacy detector", (it) => {
+layer(LocalEvaluators.evaluators.pipe(Layer.provideMerge(Layer.merge(TrainedModel.layer, FallacyDetector.layerIn()))))("comment scoring with the shipped fallacy detector", (it) => {
   it.effect("reports a slippery slope from the catalogue, quoting only its sentence", () =>
     Effect.gen(function*() {
       const text = `I read the plan last night. ${SLOPE} The map is on page four.`
@@ -121,6 +121,58 @@ describe("the local engine's comment scorer", () => {
     const r = (await scoreWith({ model: "lexicon" })).value
     expect(r.logical_fallacies.map((f) => f.fallacy_name)).not.toContain("Appeal to nature")
     const empty = mkdtempSync(join(tmpdir(), "decorum-no-fallacy-"))
-    expect(Option.isNone(fallacyModelIn(empty))).toBe(true)
+    expect(Option.isNone(Effect.runSync(fallacyModelIn(empty)))).toBe(true)
+  })
+
+  // A models directory holding the shipped set, with the fallacy files as given (undefined: absent).
+  const modelsWith = (fallacyJson: string | undefined, fallacyBin: Uint8Array | undefined): string => {
+    const dir = mkdtempSync(join(tmpdir(), "decorum-fallacy-files-"))
+    for (const f of readdirSync(MODELS)) if (!f.startsWith("fallacy")) symlinkSync(join(MODELS, f), join(dir, f))
+    if (fallacyJson !== undefined) writeFileSync(join(dir, "fallacy.json"), fallacyJson)
+    if (fallacyBin !== undefined) writeFileSync(join(dir, "fallacy.bin"), fallacyBin)
+    return dir
+  }
+  const MODELS = defaultModelDirectory()
+  const manifest = readFileSync(join(MODELS, "fallacy.json"), "utf8")
+  const weights = readFileSync(join(MODELS, "fallacy.bin"))
+  const TEXTS = [
+    `My aunt swears by them, you idiot. ${NATURE}`,
+    "My grandfather farmed this way and his grandfather before him, so there is no reason to change now.",
+    "Why worry about plastic straws when children are starving? What a stupid debate.",
+    "Millions of people already bought this phone, so it has to be the best one."
+  ]
+  // run on its own (Effect.runPromise), as a host does: nothing of the test's context leaks into the engine
+  const scoreIn = (directory: string) =>
+    Effect.runPromise(Effect.gen(function*() {
+      const lines: Array<string> = []
+      const logger = Logger.replace(Logger.defaultLogger, Logger.make(({ logLevel, message }) => lines.push(`${logLevel.label} ${String(message)}`)))
+      const r = yield* Effect.forEach(TEXTS, score).pipe(Effect.provide(LocalEngine.layer({ model: { directory } })), Effect.provide(logger))
+      return { value: r.map((e) => e.value), lines }
+    }))
+
+  it("falls back to the patterns, with one warning, when the fallacy files are damaged or half missing", async () => {
+      const patterns = await scoreIn(modelsWith(undefined, undefined))
+      expect(patterns.lines).toEqual([])
+      const shipped = await scoreIn(modelsWith(manifest, weights))
+      expect(shipped.lines).toEqual([])
+      // the detector finds what no pattern names; the rest of the score is served either way
+      expect(shipped.value.map((v) => v.logical_fallacies)).not.toEqual(patterns.value.map((v) => v.logical_fallacies))
+      expect(patterns.value[0]!.objectionable_phrases.length).toBeGreaterThan(0)
+      const flipped = Uint8Array.from(weights)
+      flipped[flipped.length - 1] = flipped[flipped.length - 1]! ^ 0xff
+      const damaged: ReadonlyArray<readonly [string, string | undefined, Uint8Array | undefined]> = [
+        ["weight file missing", manifest, undefined],
+        ["weight file damaged", manifest, flipped],
+        ["weight file truncated", manifest, weights.subarray(0, 1000)],
+        ["manifest unreadable", manifest.slice(0, 200), weights],
+        ["manifest of another format", manifest.replace('"format": 1', '"format": 99'), weights]
+      ]
+      for (const [what, json, bin] of damaged) {
+        const r = await scoreIn(modelsWith(json, bin))
+        // every score served, and exactly what the scorer says without the detector
+        expect(r.value, what).toEqual(patterns.value)
+        expect(r.lines.length, what).toBe(1)
+        expect(r.lines[0], what).toMatch(/^WARN fallacy detector in .* not loaded \(.+\): fallacies are reported from the patterns/)
+      }
   })
 })

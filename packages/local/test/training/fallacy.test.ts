@@ -7,7 +7,7 @@ import { splitSentences } from "@decorum/core"
 import { describe, expect, it } from "vitest"
 import { commentVector, FallacyFeaturizer, MAX_UNIT, units } from "../../src/internal/fallacy/features.js"
 import { decodeWeights } from "../../src/internal/model/format.js"
-import { bestF1Threshold, detection, FALLACY_DEFAULTS, splitOf, trainFallacy, weightsOf } from "../../training/fallacy.js"
+import { bestF1Threshold, detection, FALLACY_DEFAULTS, splitOf, trainFallacy, typerWeights, weightsOf } from "../../training/fallacy.js"
 import { type FallacyRow, typeOfLabel } from "../../training/fallacyData.js"
 
 /** Every label the training corpora use (their SOURCE.md), with the catalogue type it must map to. */
@@ -128,6 +128,35 @@ describe("trainFallacy", () => {
     const sum = a.units.reduce((s, u) => s + u.drive, 0)
     const bias = w.analyse("", []).score
     expect(sum).toBeCloseTo(a.score - bias, 3)
+  })
+})
+
+describe("typerWeights", () => {
+  // 4 slippery slopes from a debate corpus, 2 appeals to majority from Reddit, 1 from CoCoLoFa; an untyped fallacy and a negative
+  const rows = [
+    ...SLOPES.map((t) => row(t, 1, "slippery_slope", "elecdeb")),
+    ...MAJORITY.slice(0, 2).map((t) => row(t, 1, "appeal_to_majority", "reddit-informal-fallacies")),
+    row(MAJORITY[2]!, 1, "appeal_to_majority", "cocolofa"),
+    row("Without evidence, this is all wrong.", 1, undefined, "elecdeb"),
+    row(PLAIN[0]!, 0)
+  ]
+  const options = { inDomainWeight: 10, minTypeRows: 2, sourceWeights: { "reddit-informal-fallacies": 2 } }
+  const mass = (weight: Float64Array, type: string) => rows.reduce((m, r, i) => m + (r.type === type ? weight[i]! : 0), 0)
+
+  it("weights typed fallacious rows by corpus, and reads no other row", () => {
+    const { types, weight } = typerWeights(rows, { ...options, typerBalance: "none" })
+    expect(types).toEqual(["appeal_to_majority", "slippery_slope"])
+    expect([...weight]).toEqual([1, 1, 1, 1, 2, 2, 10, 0, 0])
+  })
+
+  it("with balance by type, gives every type the same total weight, keeping the corpus weights within a type", () => {
+    const { weight } = typerWeights(rows, { ...options, typerBalance: "type" })
+    expect(mass(weight, "slippery_slope")).toBeCloseTo(mass(weight, "appeal_to_majority"), 9)
+    // the total is kept: 4 + 2 + 2 + 10
+    expect(mass(weight, "slippery_slope") + mass(weight, "appeal_to_majority")).toBeCloseTo(18, 9)
+    expect(weight[6]! / weight[4]!).toBeCloseTo(5, 9)
+    expect(weight[0]!).toBeCloseTo(9 / 4, 9)
+    expect([weight[7], weight[8]]).toEqual([0, 0])
   })
 })
 
