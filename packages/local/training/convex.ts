@@ -1,5 +1,5 @@
 /**
- * The toxicity recipe of local-2026.12 (issue 11 part 2): convex fits on the runtime's own hashed
+ * The toxicity recipe of local-2026.12.x (issue 11 part 2): convex fits on the runtime's own hashed
  * features, blended per head on the dev halves of the evaluation protocols.
  *
  * Components, every one an L2 logistic regression fitted to convergence with the baseline's L-BFGS
@@ -8,16 +8,17 @@
  * - `all[L]`: every training row that labels L (label masking, unweighted);
  * - `jig[L]`: the in-domain rows only (the Jigsaw training rows and the project's augmentation
  *   templates), for the Wikipedia-talk register the natural protocol measures.
- * A head's shipped weights are its own `all` fit plus a weighted sum of other components (`GRID`:
- * for TOXICITY its `jig` fit and the IDENTITY_ATTACK and INSULT `all` fits; for the other heads
- * the TOXICITY `all` fit, possibly negative, and the `jig` fits of the head and of TOXICITY; for
- * IDENTITY_ATTACK also the INSULT and THREAT `all` fits and `all1`, its own fit at C = 1): one
- * linear model over the same features, so the runtime does not change. The coefficients are
- * chosen per head from that grid on DEV rows only: the dev halves of the natural, enriched and
- * cross-domain protocols (the sets `npm run eval` reports). A blend must beat the plain baseline's
- * dev AUC on every one of them, by the largest smallest margin (`chooseBlend`). Perspective's own
- * AUC on the CAT calibration quarter (the rows that fit the scale map, never the report half) is
- * logged beside TOXICITY's and only breaks ties.
+ * - 12.2 adds `wt`, `qt` (11.3's per-source weights), `jnb`, `anb` (NB-LR), `self` (self-training
+ *   on unlabelled Wikipedia comments) and, for THREAT and IDENTITY_ATTACK, versions of the head's
+ *   own components fitted with the pattern evidence as one more column (`EVIDENCE_IN_HEAD`).
+ * A head's shipped weights are a weighted sum of components from its `GRID` (its own `all` fit
+ * with coefficient 1 unless the grid lists it): one linear model over the same features, so the
+ * runtime does not change. The coefficients are chosen per head from that grid on DEV rows only:
+ * the dev halves of the natural, enriched and cross-domain protocols (the sets `npm run eval`
+ * reports). A blend must beat the plain baseline's dev AUC on every one of them, by the largest
+ * smallest margin (`chooseBlend`); for TOXICITY every blend at least `TOXICITY_FLOOR` above the
+ * baseline everywhere counts as safe, and among those the one ranking the CAT calibration quarter
+ * best (the rows that fit the scale map, never the report half) wins.
  *
  * Fitted components are cached in `training/.cache/` under the sha256 of their rows, targets and
  * options (L-BFGS is deterministic, so a cached fit is the fit a fresh run would make).

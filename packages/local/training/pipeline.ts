@@ -31,8 +31,10 @@ export const dataDir = (): string => {
 
 /**
  * The model set's version (goes into X-Model-Version). Bump when the recipe or data change.
- * local-2026.12.1 is the version this recipe builds; it was evaluated (dev, one test read) and not
- * shipped (docs/models.md): the shipped files are local-2026.11.3, built by the code at 3ddfc65.
+ * local-2026.12.2 is the version this recipe builds; it was evaluated on dev only and not shipped
+ * (guardrails, docs/models.md; its test split was not read). 12.1 (commit defbd60 builds it) was
+ * evaluated on dev and test and not shipped. The shipped files are local-2026.11.3, built by the
+ * code at 3ddfc65.
  */
 export const VERSION = "local-2026.12.2"
 
