@@ -20,7 +20,9 @@ const mb = (n: number) => `${(n / 1048576).toFixed(1)} MB`
 const main = () => {
   const before = process.memoryUsage()
   const t0 = performance.now()
-  const set = loadModelSet(MODELS_DIR)
+  // `--models DIR` benchmarks another model set (a candidate) the same way
+  const modelsDir = process.argv.includes("--models") ? process.argv[process.argv.indexOf("--models") + 1]! : MODELS_DIR
+  const set = loadModelSet(modelsDir)
   const loadMs = performance.now() - t0
   const after = process.memoryUsage()
 
@@ -42,9 +44,12 @@ const main = () => {
   for (let i = 0; i < Math.min(corpus.length, 2000); i++) set.predict(corpus[i]!, labels)
   const passes = 3
   let checksum = 0
+  const c1 = process.cpuUsage()
   const t1 = performance.now()
   for (let p = 0; p < passes; p++) for (const text of corpus) checksum += set.predict(text, labels).TOXICITY ?? 0
   const predictMs = performance.now() - t1
+  const predictCpu = process.cpuUsage(c1)
+  const predictCpuMs = (predictCpu.user + predictCpu.system) / 1000
   const n = corpus.length * passes
   const perSecond = n / (predictMs / 1000)
 
@@ -74,7 +79,7 @@ const main = () => {
   // fallacy patterns (the scorer before the detector), interleaved in blocks of 100 comments so both
   // see the same machine load
   const service = fromModelSet(set)
-  const fallacies = Option.getOrUndefined(Effect.runSync(fallacyModelIn(MODELS_DIR)))
+  const fallacies = Option.getOrUndefined(Effect.runSync(fallacyModelIn(modelsDir)))
   const scorer = (withDetector: boolean) => (text: string) =>
     scoreComment(service, { comment: text, replyTo: null, article }, withDetector ? fallacies : undefined).overall_score
   for (const text of sample.slice(0, 200)) checksum += scorer(true)(text) + scorer(false)(text)
@@ -102,6 +107,7 @@ const main = () => {
   console.log(`| comment length (UTF-16 units): median / p90 / mean | ${sorted[Math.floor(sorted.length / 2)]} / ${sorted[Math.floor(sorted.length * 0.9)]} / ${(chars / corpus.length).toFixed(0)} |`)
   console.log(`| labels per comment | ${labels.length} (all) |`)
   console.log(`| predict, all labels: comments per second | ${perSecond.toFixed(0)} (${((predictMs * 1000) / n).toFixed(1)} µs per comment) |`)
+  console.log(`| predict, all labels: comments per CPU-second (load-independent) | ${(n / (predictCpuMs / 1000)).toFixed(0)} |`)
   console.log(`| predict, comments up to 1,000 characters (${short.length}) | ${shortPerSecond.toFixed(0)} per second (${((shortMs * 1000) / (short.length * passes)).toFixed(1)} µs) |`)
   console.log(`| explain TOXICITY (top 5 spans) | ${(sample.length / (explainMs / 1000)).toFixed(0)} per second |`)
   console.log(`| comment scoring's model work (analyse once, all labels, explain 5 labels) | ${(sample.length / (commentMs / 1000)).toFixed(0)} per second |`)

@@ -56,7 +56,8 @@ const main = () => {
     const natural = split === "dev" ? splits.toxCalib.filter((e) => e.source === jigsawSource) : splits.jigsawTest
     const others = splits.toxCalib.filter((e) => e.source !== jigsawSource)
     const p = protocols(dir, split, natural, others, splits.toxTrain.map((e) => e.text))
-    const reads = split === "test" ? recordTestRead(modelsDir, set.version) : (testReads(modelsDir)[set.version] ?? 0)
+    // one counter per repository (models/test-reads.json), also for a candidate evaluated from another directory
+    const reads = split === "test" ? recordTestRead(MODELS_DIR, set.version) : (testReads(MODELS_DIR)[set.version] ?? 0)
     console.log(`## Toxicity heads vs the plain baseline, ${split} split
 `)
     console.log(

@@ -110,7 +110,9 @@ const plattWithEvidence = (
   label: ModelLabel,
   model: LinearModel,
   kind: EvidenceKind,
-  prevalence: number
+  prevalence: number,
+  /** The evidence weight learnt inside the head (training/convex.ts); then only `a` and `b` are fitted. */
+  fixedWeight?: number
 ) => {
   const z: Array<number> = []
   const s: Array<number> = []
@@ -126,6 +128,12 @@ const plattWithEvidence = (
   for (const v of y) pos += v
   const rate = pos / y.length
   const w = y.map((v) => (v === 1 ? prevalence / rate : (1 - prevalence) / (1 - rate)))
+  if (fixedWeight !== undefined) {
+    const p = fitPlatt(z.map((v, i) => v + fixedWeight * s[i]!), y, w)
+    if (p.kind !== "platt") throw new Error("plattWithEvidence: expected a Platt fit")
+    log(`  ${label}: calibrated at ${(100 * prevalence).toFixed(2)}% with ${kind} evidence (fires on ${s.filter((v) => v > 0).length} of ${s.length} rows), weight ${fixedWeight.toFixed(3)} learnt inside the head`)
+    return { calibration: p, evidence: { kind, weight: round(fixedWeight) } }
+  }
   const fit = fitPlatt2(z, s, y, w)
   log(`  ${label}: calibrated at ${(100 * prevalence).toFixed(2)}% with ${kind} evidence (fires on ${s.filter((v) => v > 0).length} of ${s.length} rows), weight ${fit.weight.toFixed(3)}`)
   return { calibration: { kind: "platt", a: fit.a, b: fit.b } as Calibration, evidence: { kind, weight: round(fit.weight) } }
@@ -154,7 +162,7 @@ export const train = (outDir: string) => {
   // toxicity family
   {
     // local-2026.12: convex components blended on dev (training/convex.ts); no CAT row trains
-    const { heads } = trainConvexToxicity(dir, f, splits, log)
+    const { heads, evidence: inHead } = trainConvexToxicity(dir, f, splits, log)
     const calibrations = new Map<ModelLabel, Calibration>()
     const evidence = new Map<ModelLabel, { kind: EvidenceKind; weight: number }>()
     const k = perspectiveEnrichment(splits.gcFit)
@@ -163,7 +171,7 @@ export const train = (outDir: string) => {
       const model = heads.get(label)!
       const kind = EVIDENCE[label]
       if (kind !== undefined) {
-        const fit = plattWithEvidence(f, splits.toxCalib, label, model, kind, enrich(JIGSAW_PREVALENCE[label]!, k))
+        const fit = plattWithEvidence(f, splits.toxCalib, label, model, kind, enrich(JIGSAW_PREVALENCE[label]!, k), inHead.get(label))
         calibrations.set(label, fit.calibration)
         evidence.set(label, fit.evidence)
       } else if (label === "TOXICITY") {

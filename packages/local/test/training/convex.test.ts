@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { blendsOf, chooseBlend, combine, convexTrainingRows } from "../../training/convex.js"
+import { blendsOf, chooseBlend, combine, convexTrainingRows, nbRatios, NB_CLIP } from "../../training/convex.js"
 
 describe("local-2026.12 toxicity recipe (training/convex.ts)", () => {
   it("never trains on the Wikipedia CAT rows, whose targets are Perspective's scores", () => {
@@ -53,5 +53,49 @@ describe("local-2026.12 toxicity recipe (training/convex.ts)", () => {
     expect(Array.from(m.weights)).toEqual([1, 2.5, 2, -0.5])
     expect(m.bias).toBe(0)
     expect(m.bits).toBe(2)
+  })
+
+  it("with a floor, prefers the best optional measure among blends whose smallest required margin reaches it", () => {
+    const table: Record<string, ReadonlyArray<readonly [string, number, number, boolean]>> = {
+      // the largest smallest margin, but ranks CAT worst
+      safest: [["enriched", 0.91, 0.9, true], ["CAT", 0.74, 0.84, false]],
+      // above the floor, better on CAT
+      good: [["enriched", 0.902, 0.9, true], ["CAT", 0.76, 0.84, false]],
+      // best on CAT but under the floor
+      thin: [["enriched", 0.9001, 0.9, true], ["CAT", 0.78, 0.84, false]],
+      // loses a required measure
+      loses: [["enriched", 0.89, 0.9, true], ["CAT", 0.8, 0.84, false]]
+    }
+    const blends = ["safest", "good", "thin", "loses"]
+    expect(chooseBlend(blends, (k) => table[k]!, 0.0005).blend).toBe("good")
+    // without a floor the smallest margin decides, as before
+    expect(chooseBlend(blends, (k) => table[k]!).blend).toBe("safest")
+    // a floor nothing reaches: the largest smallest margin again
+    expect(chooseBlend(blends, (k) => table[k]!, 0.5).blend).toBe("safest")
+  })
+
+  it("NB-LR ratios: log-count ratio of the rows using a column, clipped, 1 for unused columns", () => {
+    // rows 0, 1 positive, rows 2, 3 negative; column 0 only in positives, 1 everywhere, 2 only in negatives, 3 unused
+    const X = {
+      rows: 4,
+      rowPtr: Int32Array.from([0, 2, 4, 6, 8]),
+      col: Int32Array.from([0, 1, 0, 1, 1, 2, 1, 2]),
+      val: Float32Array.from([0.5, 0.5, 0.7, 0.7, 0.6, 0.6, 0.8, 0.8])
+    }
+    const y = [1, 1, 0, 0]
+    const r = nbRatios(X, 4, [0, 1, 2, 3], y)
+    // |p|_1 = 4 (column 0 twice, column 1 twice), |q|_1 = 4
+    const lp = Math.log(5)
+    expect(r[0]).toBeCloseTo(Math.log(3) - lp - (Math.log(1) - lp), 12)
+    expect(r[1]).toBeCloseTo(0, 12)
+    expect(r[2]).toBeCloseTo(-(Math.log(3) - lp - (Math.log(1) - lp)), 12)
+    expect(r[3]).toBe(1)
+    // sample weights count rows, and the clip bounds every ratio
+    const heavy = nbRatios(X, 4, [0, 1, 2, 3], y, [1, 1, 1e9, 1e9])
+    expect(heavy[0]).toBe(NB_CLIP)
+    expect(heavy[2]).toBeCloseTo(Math.log(1) - Math.log(5) - (Math.log(2e9 + 1) - Math.log(4e9 + 1)), 9)
+    // rows left out of idx do not count
+    const one = nbRatios(X, 4, [0, 2], y)
+    expect(one[0]).toBeCloseTo(Math.log(2 / 3) - Math.log(1 / 3), 12)
   })
 })
