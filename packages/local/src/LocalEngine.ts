@@ -7,7 +7,8 @@ import { Context, Effect, Layer, Option } from "effect"
 import { AttributeModel } from "./AttributeModel.js"
 import { LocalEvaluators } from "./evaluators/index.js"
 import { FallacyModel } from "./FallacyModel.js"
-import { CueModel, defaultModelDirectory, fallacyModelIn, TrainedModel } from "./models/index.js"
+import { SpanModel } from "./SpanModel.js"
+import { CueModel, defaultModelDirectory, fallacyModelIn, spanModelIn, TrainedModel } from "./models/index.js"
 import { LocalRelevance, SafeArticleFetcher, type SafeArticleFetcherOptions } from "./relevance/index.js"
 
 export type FetchOptions = SafeArticleFetcherOptions
@@ -40,10 +41,27 @@ const fallacyLayer = (choice: ModelChoice = "trained"): Layer.Layer<never> =>
       )
     )
 
+/**
+ * The toxic-span tagger of the chosen models directory, when it has one (`spans.json`); none for
+ * the cue model: the comment scorer then cuts objectionable phrases from the heads' explanations.
+ */
+const spanLayer = (choice: ModelChoice = "trained"): Layer.Layer<never> =>
+  choice === "lexicon"
+    ? Layer.empty
+    : Layer.effectContext(
+      Effect.sync((): Context.Context<never> =>
+        Option.match(spanModelIn(choice === "trained" ? defaultModelDirectory() : choice.directory), {
+          onNone: () => Context.empty(),
+          onSome: (m) => Context.make(SpanModel, m) as Context.Context<never>
+        })
+      )
+    )
+
 /** Every local port: CommentScorer, SpamChecker, AttributeScorer, RelevanceChecker, TopicProfiler, ArticleFetcher, and the AttributeModel. */
 export const layer = (options: LocalEngineOptions = {}) =>
   Layer.mergeAll(LocalEvaluators.evaluators, LocalRelevance.layer(), SafeArticleFetcher.layer(options.fetch ?? {})).pipe(
     Layer.provide(fallacyLayer(options.model)),
+    Layer.provide(spanLayer(options.model)),
     Layer.provideMerge(modelLayer(options.model))
   )
 

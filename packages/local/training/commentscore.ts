@@ -9,7 +9,8 @@
  *   other corpora), on CoCoLoFa's dev articles, or with `--test` its test articles;
  * - the chosen threshold and the precision of each reported type;
  * - quote agreement with MAFALDA's gold spans (nothing trains on MAFALDA);
- * - character F1 of the objectionable phrases on the toxic-spans trial split (SemEval-2021's metric);
+ * - character F1 of the objectionable phrases (SemEval-2021's metric) on the dev part of the toxic-spans
+ *   train split, or with `--test` its trial split (`spans.ts`'s `spanFigures`);
  * - `overall_score` ROC AUC and `appears_low_effort` precision on C3's held-out articles.
  */
 import { splitSentences } from "@decorum/core"
@@ -23,9 +24,12 @@ import { fromModelSet, loadModelSet } from "../src/models/TrainedModel.js"
 import { type PlainBaseline, trainPlainBaseline } from "./baseline.js"
 import * as D from "./data.js"
 import { bestF1Threshold, detection, type Detection, FALLACY_DEFAULTS, perTypePrecision, splitOf, trainFallacy, weightsOf } from "./fallacy.js"
-import { fallacyCorpora, type FallacyRow, mafalda, toxicSpans } from "./fallacyData.js"
+import { fallacyCorpora, type FallacyRow, mafalda } from "./fallacyData.js"
 import { rocAuc } from "./fit.js"
 import { dataDir, MODELS_DIR } from "./pipeline.js"
+import { spanFigures } from "./spans.js"
+import { spanModelIn } from "../src/models/SpanTagger.js"
+import { Option } from "effect"
 import { article } from "../test/evaluators/fixtures.js"
 import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
@@ -210,37 +214,8 @@ const main = () => {
   ])
   void oursQuote
 
-  // ------------------------------------------------ toxic spans
-  const trial = toxicSpans(dir, "trial")
-  const spanF1 = (withModel: FallacyModelService | undefined) => {
-    let sum = 0
-    for (const t of trial) {
-      const r = scoreComment(model, { comment: t.text, replyTo: null, article }, withModel)
-      const pred = new Set<number>()
-      for (const o of r.objectionable_phrases) {
-        let from = 0
-        for (let at = t.text.indexOf(o.quoted_objectionable_phrase, from); at >= 0; at = t.text.indexOf(o.quoted_objectionable_phrase, from)) {
-          for (let i = at; i < at + o.quoted_objectionable_phrase.length; i++) pred.add(i)
-          from = at + 1
-          break
-        }
-      }
-      const gold = t.offsets
-      if (gold.size === 0) {
-        sum += pred.size === 0 ? 1 : 0
-        continue
-      }
-      if (pred.size === 0) continue
-      let inter = 0
-      for (const i of pred) if (gold.has(i)) inter++
-      const p = inter / pred.size
-      const rc = inter / gold.size
-      sum += p + rc === 0 ? 0 : (2 * p * rc) / (p + rc)
-    }
-    return sum / trial.length
-  }
-  console.log(`## Objectionable phrases: toxic-spans character F1 (SemEval-2021 metric, trial split, ${trial.length} posts)\n`)
-  table(["scorer", "character F1"], [[`comment scorer (${set.version})`, f3(spanF1(detector))]])
+  // ------------------------------------------------ toxic spans (the trial split only with --test, counted in spans-test-reads.json)
+  spanFigures(dir, split, model, spanModelIn(MODELS_DIR).pipe(Option.getOrUndefined))
 
   // ------------------------------------------------ C3
   const c3 = D.c3(dir).filter((e) => D.hash32(e.group ?? e.id) % 10 === 9)

@@ -11,6 +11,7 @@ import { type CommentScoreInput, type Evaluated, Fallacies, Native, ProviderFail
 import { Effect, Layer, Option } from "effect"
 import { AttributeModel, type AttributeModelService, type ModelLabel, type TextAnalysis } from "../AttributeModel.js"
 import { FallacyModel, type FallacyModelService } from "../FallacyModel.js"
+import { SpanModel, type SpanModelService } from "../SpanModel.js"
 import { fallacyItems, fallacyName } from "./FallacyItems.js"
 import { findFallacies } from "../internal/cues/fallacies.js"
 import { qualityScore, QualityWeights } from "./Quality.js"
@@ -181,6 +182,56 @@ const objectionableWords = (
   return out
 }
 
+/**
+ * Objectionable spans from the trained tagger (`SpanModel`): its spans, in text order, each named
+ * by the heads whose explanations overlap it, or else by the heads that score one of its words on
+ * its own at even odds or more (among the heads whose comment-level probability counts).
+ *
+ * The tagger only ever saw toxic posts (every toxic-spans post was judged toxic), so it says
+ * WHERE the offence is, not WHETHER there is one: that stays the heads' decision, as before (their
+ * explanations cut with `SPAN_DEFAULTS` find something). Otherwise only the words the tagger is
+ * confident about are quoted, each alone: mostly none (on C3's constructive comments of its
+ * training articles this rule quotes in 5.4% of them, the heads' cuts alone in 5.0%).
+ */
+const taggedSpans = (
+  model: AttributeModelService,
+  tagger: SpanModelService,
+  text: string,
+  tokens: ReadonlyArray<Token>,
+  analysis: TextAnalysis,
+  probabilities: Readonly<Partial<Record<ModelLabel, number>>>
+): Array<Span> => {
+  const counted = OBJECTIONABLE.filter((l) =>
+    model.labels.includes(l) && (probabilities[l] ?? 0) >= (l === "PROFANITY" ? SPAN_DEFAULTS.profanityThreshold : SPAN_DEFAULTS.labelThreshold)
+  )
+  const explained = counted.length === 0 ? [] : objectionableSpans(model, analysis, probabilities, SPAN_DEFAULTS)
+  const ranges = explained.length > 0 ? tagger.spans(text, tokens) : tagger.confidentSpans(text, tokens)
+  if (ranges.length === 0) return []
+  return ranges.slice(0, MAX_ITEMS).map((r) => {
+    const labels = new Set<ModelLabel>()
+    let weight = 0
+    for (const e of explained) {
+      if (e.begin >= r.end || e.end <= r.begin) continue
+      for (const l of e.labels) labels.add(l)
+      weight = Math.max(weight, e.weight)
+    }
+    if (labels.size === 0) {
+      for (const t of tokens) {
+        if (t.begin < r.begin) continue
+        if (t.end > r.end) break
+        for (const l of counted) if (wordProbability(model, l, t.lower) >= 0.5) labels.add(l)
+      }
+    }
+    return { begin: r.begin, end: r.end, labels, weight }
+  })
+}
+
+/** How objectionable phrases are found: the trained tagger when given, else the heads' explanations cut by `options`. */
+export interface SpanChoice {
+  readonly spans?: SpanModelService | undefined
+  readonly options?: SpanOptions | undefined
+}
+
 /** A rewrite only when it is trivially clear: an intensifying profanity dropped ("fucking article" -> "article"). */
 const intensifierRewrite = (text: string, tokens: ReadonlyArray<Token>, span: Span): { quote: Range; rewrite: string } | null => {
   if (!span.labels.has("PROFANITY") || [...span.labels].some((l) => l !== "PROFANITY" && l !== "TOXICITY")) return null
@@ -206,7 +257,7 @@ export const scoreComment = (
   model: AttributeModelService,
   input: CommentScoreInput,
   fallacyModel?: FallacyModelService,
-  spanOptions: SpanOptions = SPAN_DEFAULTS
+  spanChoice: SpanChoice = {}
 ): Native.CommentScore => {
   const text = input.comment
   const tokens = tokenize(text)
@@ -219,7 +270,9 @@ export const scoreComment = (
   const replying = input.replyTo !== null && input.replyTo.trim().length > 0
 
   // ---- objectionable phrases
-  const spans = objectionableWords(model, text, tokens, analysis, p, spanOptions)
+  const spans = spanChoice.spans === undefined
+    ? objectionableWords(model, text, tokens, analysis, p, spanChoice.options ?? SPAN_DEFAULTS)
+    : taggedSpans(model, spanChoice.spans, text, tokens, analysis, p)
   const objectionable: Array<Native.ObjectionablePhrase & { readonly range: Range }> = spans.map((s) => {
     const directed = s.labels.has("INSULT") && (hasSecondPerson(tokens, s) || (s.end - s.begin < 40 && hasSecondPerson(tokens, sentenceOf(sentences, s))))
     const rewrite = intensifierRewrite(text, tokens, s)
@@ -335,11 +388,12 @@ export const LocalCommentScorer: Layer.Layer<CommentScorer, never, AttributeMode
   Effect.gen(function*() {
     const model = yield* AttributeModel
     const fallacyModel = Option.getOrUndefined(yield* Effect.serviceOption(FallacyModel))
+    const spans = Option.getOrUndefined(yield* Effect.serviceOption(SpanModel))
     const version = model.version
     return CommentScorer.of({
       score: (input) =>
         Effect.try({
-          try: (): Evaluated<Native.CommentScore> => ({ value: scoreComment(model, input, fallacyModel), provenance: { model: version } }),
+          try: (): Evaluated<Native.CommentScore> => ({ value: scoreComment(model, input, fallacyModel, { spans }), provenance: { model: version } }),
           catch: (cause) =>
             new ProviderFailure({ provider: version, evaluation: "comment_score", message: `Local comment scoring failed: ${String(cause)}` })
         })

@@ -1,0 +1,77 @@
+/**
+ * Objectionable phrases from the shipped toxic-span tagger (`spans.json` + `spans.bin`) through
+ * the comment scorer as the engine wires it: the smallest verbatim spans, in any script or markup,
+ * only in comments the toxicity heads find objectionable (or where the tagger is confident); and
+ * the heads' own cuts when a models directory has no tagger.
+ */
+import { CommentScorer } from "@decorum/core"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Layer, Option } from "effect"
+import { copyFileSync, mkdtempSync, readFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { scoreComment } from "../../src/evaluators/LocalCommentScorer.js"
+import * as LocalEngine from "../../src/LocalEngine.js"
+import type { Manifest } from "../../src/internal/model/format.js"
+import { spanModelIn } from "../../src/models/SpanTagger.js"
+import { defaultModelDirectory, fromModelSet, loadModelSet } from "../../src/models/TrainedModel.js"
+import { article } from "./fixtures.js"
+
+const dir = defaultModelDirectory()
+const model = fromModelSet(loadModelSet(dir))
+const tagger = Option.getOrThrow(spanModelIn(dir))
+
+const quotes = (comment: string, withTagger = true) =>
+  scoreComment(model, { comment, replyTo: null, article }, undefined, withTagger ? { spans: tagger } : {}).objectionable_phrases.map((o) => o.quoted_objectionable_phrase)
+
+describe("objectionable phrases from the toxic-span tagger", () => {
+  it("quote the word that carries the insult, not the sentence around it", () => {
+    expect(quotes("You are an idiot and nobody listens to you.")).toEqual(["idiot"])
+    expect(quotes("What a bunch of morons run this city.")).toEqual(["morons"])
+    expect(quotes("Shut up, you stupid lying clown.")).toEqual(["stupid lying clown"])
+    // the heads' cuts also quoted words that carry nothing
+    expect(quotes("What a bunch of morons run this city.", false)).toEqual(["morons", "bunch"])
+  })
+
+  it("are verbatim in any script, around emoji, entities and markup", () => {
+    const texts = [
+      "<p>Honestly, <b>you moron</b> &amp; your <i>stupid</i> plan&nbsp;— no.</p>",
+      "🙄🙄 What an idiot, this mayor. Ça suffit, imbécile!",
+      "Zoë said the council are a bunch of morons 😤 and I agree",
+      "ＦＵＬＬＷＩＤＴＨ idiot\u00a0and\u200b moron, e\u0301tonnant",
+      "Only a complete fool would write «this» — shut up, loser."
+    ]
+    for (const text of texts) {
+      const found = quotes(text)
+      expect(found.length, text).toBeGreaterThan(0)
+      for (const q of found) {
+        expect(text.includes(q), `${q} in ${text}`).toBe(true)
+        expect(q.trim(), q).toBe(q)
+        expect(q.length, q).toBeLessThan(30)
+      }
+    }
+    expect(quotes("<p>Honestly, <b>you moron</b> &amp; your <i>stupid</i> plan&nbsp;— no.</p>")).toEqual(["moron", "stupid"])
+  })
+
+  it("quote nothing in a comment the heads find civil", () => {
+    for (const text of ["I support the new tram lines, they cut my commute in half.", "The council's report is thorough; the costs are on page 4.", "Great work, thanks!"]) {
+      expect(quotes(text), text).toEqual([])
+    }
+  })
+
+  it.effect("come from the tagger the engine finds beside the models, and from the heads' cuts without it", () =>
+    Effect.gen(function*() {
+      const comment = "What a bunch of morons run this city."
+      const score = (d: string) =>
+        Effect.flatMap(CommentScorer, (s) => s.score({ comment, replyTo: null, article })).pipe(
+          Effect.map((r) => r.value.objectionable_phrases.map((o) => o.quoted_objectionable_phrase)),
+          Effect.provide(LocalEngine.layer({ model: { directory: d } }))
+        )
+      expect(yield* score(dir)).toEqual(["morons"])
+      // a models directory without spans.json: the heads' cuts, as before the tagger
+      const bare = mkdtempSync(join(tmpdir(), "decorum-nospans-"))
+      const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as Manifest
+      for (const f of ["manifest.json", ...manifest.families.map((x) => x.file)]) copyFileSync(join(dir, f), join(bare, f))
+      expect(yield* score(bare)).toEqual(["morons", "bunch"])
+    }).pipe(Effect.provide(Layer.empty)))
+})
