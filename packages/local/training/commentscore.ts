@@ -18,6 +18,7 @@ import type { Fallacies } from "@decorum/domain"
 import { fallacyItems } from "../src/evaluators/FallacyItems.js"
 import { scoreComment } from "../src/evaluators/LocalCommentScorer.js"
 import type { FallacyModelService } from "../src/FallacyModel.js"
+import type { SpanModelService } from "../src/SpanModel.js"
 import type { FallacyWeights } from "../src/internal/fallacy/model.js"
 import { fromFallacyWeights, loadFallacyWeights } from "../src/models/FallacyDetector.js"
 import { fromModelSet, loadModelSet } from "../src/models/TrainedModel.js"
@@ -215,11 +216,12 @@ const main = () => {
   void oursQuote
 
   // ------------------------------------------------ toxic spans (the trial split only with --test, counted in spans-test-reads.json)
-  spanFigures(dir, split, model, spanModelIn(MODELS_DIR).pipe(Option.getOrUndefined))
+  const tagger = spanModelIn(MODELS_DIR).pipe(Option.getOrUndefined)
+  spanFigures(dir, split, model, tagger)
 
   // ------------------------------------------------ C3
   const c3 = D.c3(dir).filter((e) => D.hash32(e.group ?? e.id) % 10 === 9)
-  const c3Figures = (withModel: FallacyModelService | undefined) => {
+  const c3Figures = (withModel: FallacyModelService | undefined, spans: SpanModelService | undefined) => {
     const overall = new Float64Array(c3.length)
     const constructive = new Float64Array(c3.length)
     let fired = 0
@@ -228,7 +230,7 @@ const main = () => {
     let constructiveRows = 0
     let constructiveFired = 0
     c3.forEach((e, i) => {
-      const r = scoreComment(model, { comment: e.text, replyTo: null, article }, withModel)
+      const r = scoreComment(model, { comment: e.text, replyTo: null, article }, withModel, { spans })
       overall[i] = r.overall_score
       constructive[i] = e.labels.CONSTRUCTIVE ?? 0
       const unsub = e.labels.UNSUBSTANTIAL ?? 0
@@ -246,8 +248,9 @@ const main = () => {
   }
   console.log(`## Quality and low effort on C3 (held-out articles, ${c3.length} comments; flagged licence)\n`)
   table(["fallacies from", "overall_score AUC (constructive)", "low effort fired", "precision (≥1 unsubstantial tick)", "precision (majority unsubstantial)", "fires on constructive"], [
-    ["trained detector (shipped)", ...c3Figures(detector)],
-    ["fallacy patterns (before the detector)", ...c3Figures(undefined)]
+    [`trained detector${tagger === undefined ? "" : ` and span tagger`} (shipped)`, ...c3Figures(detector, tagger)],
+    ...(tagger === undefined ? [] : [["trained detector, the heads' cuts for objectionable phrases (before the tagger)", ...c3Figures(detector, undefined)]]),
+    ["fallacy patterns and the heads' cuts (before the detector)", ...c3Figures(undefined, undefined)]
   ])
   log(`done in ${((Date.now() - started) / 1000).toFixed(0)} s`)
 }
