@@ -200,14 +200,14 @@ const taggedSpans = (
   tokens: ReadonlyArray<Token>,
   analysis: TextAnalysis,
   probabilities: Readonly<Partial<Record<ModelLabel, number>>>
-): Array<Span> => {
+): { readonly spans: Array<Span>; readonly explained: number } => {
   const counted = OBJECTIONABLE.filter((l) =>
     model.labels.includes(l) && (probabilities[l] ?? 0) >= (l === "PROFANITY" ? SPAN_DEFAULTS.profanityThreshold : SPAN_DEFAULTS.labelThreshold)
   )
   const explained = counted.length === 0 ? [] : objectionableSpans(model, analysis, probabilities, SPAN_DEFAULTS)
   const ranges = explained.length > 0 ? tagger.spans(text, tokens) : tagger.confidentSpans(text, tokens)
-  if (ranges.length === 0) return []
-  return ranges.slice(0, MAX_ITEMS).map((r) => {
+  if (ranges.length === 0) return { spans: [], explained: explained.length }
+  const spans = ranges.slice(0, MAX_ITEMS).map((r) => {
     const labels = new Set<ModelLabel>()
     let weight = 0
     for (const e of explained) {
@@ -224,6 +224,7 @@ const taggedSpans = (
     }
     return { begin: r.begin, end: r.end, labels, weight }
   })
+  return { spans, explained: explained.length }
 }
 
 /** How objectionable phrases are found: the trained tagger when given, else the heads' explanations cut by `options`. */
@@ -270,9 +271,9 @@ export const scoreComment = (
   const replying = input.replyTo !== null && input.replyTo.trim().length > 0
 
   // ---- objectionable phrases
-  const spans = spanChoice.spans === undefined
-    ? objectionableWords(model, text, tokens, analysis, p, spanChoice.options ?? SPAN_DEFAULTS)
-    : taggedSpans(model, spanChoice.spans, text, tokens, analysis, p)
+  // the 1-5 grade counts the heads' evidence (their explained spans), however the quotes are cut
+  const tagged = spanChoice.spans === undefined ? undefined : taggedSpans(model, spanChoice.spans, text, tokens, analysis, p)
+  const spans = tagged?.spans ?? objectionableWords(model, text, tokens, analysis, p, spanChoice.options ?? SPAN_DEFAULTS)
   const objectionable: Array<Native.ObjectionablePhrase & { readonly range: Range }> = spans.map((s) => {
     const directed = s.labels.has("INSULT") && (hasSecondPerson(tokens, s) || (s.end - s.begin < 40 && hasSecondPerson(tokens, sentenceOf(sentences, s))))
     const rewrite = intensifierRewrite(text, tokens, s)
@@ -327,7 +328,7 @@ export const scoreComment = (
     lowEffort: lowEffortP,
     appearsLowEffort: lowEffort,
     fallacies: countedFallacies,
-    objectionable: objectionable.length,
+    objectionable: tagged?.explained ?? objectionable.length,
     reasons: new Set(evidencePhrases.match(tokens).map((m) => m.phrase)).size
   })
 

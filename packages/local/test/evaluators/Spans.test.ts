@@ -59,6 +59,17 @@ describe("objectionable phrases from the toxic-span tagger", () => {
     }
   })
 
+  it("leave the 1-5 grade as the heads' evidence set it, however the quotes are cut", () => {
+    const civil = "I read the council's report carefully, and the numbers on page 4 show the tram extension pays for itself within ten years, because congestion costs every commuter time. For example, the 14 bus is always late and the new lanes would fix that. "
+    // a long comment whose toxicity stays under the grade's caps, so the phrase count matters
+    for (const comment of [`${civil}The mayor is a corrupt pathetic liar and a disgrace.`, `${civil}Shut up, you stupid lying clown.`]) {
+      const withTagger = scoreComment(model, { comment, replyTo: null, article }, undefined, { spans: tagger })
+      const without = scoreComment(model, { comment, replyTo: null, article })
+      expect(withTagger.objectionable_phrases.length, comment).not.toBe(without.objectionable_phrases.length)
+      expect(withTagger.overall_score, comment).toBe(without.overall_score)
+    }
+  })
+
   it.effect("come from the tagger the engine finds beside the models, and from the heads' cuts without it", () =>
     Effect.gen(function*() {
       const comment = "What a bunch of morons run this city."
