@@ -20,7 +20,7 @@ import { join } from "node:path"
 import { scoreComment } from "../src/evaluators/LocalCommentScorer.js"
 import type { AttributeModelService } from "../src/AttributeModel.js"
 import type { SpanModelService } from "../src/SpanModel.js"
-import { contextFeatures, decodeSpans, SPAN_FORMAT, type SpanDecode, type SpanManifest, SpanWeights, slotOf, wordFeatures } from "../src/internal/spans/model.js"
+import { CONTEXT_SLOTS, contextSlots, decodeSpans, keyHash, SPAN_FORMAT, type SpanDecode, type SpanManifest, SpanWeights, slotOf, wordFeatures } from "../src/internal/spans/model.js"
 import { type Range, tokenize } from "../src/internal/text/words.js"
 import { fromSpanWeights, loadSpanWeights, SPAN_MANIFEST } from "../src/models/SpanTagger.js"
 import { fromModelSet, loadModelSet } from "../src/models/TrainedModel.js"
@@ -30,7 +30,7 @@ import { toxicSpans } from "./fallacyData.js"
 import { SparseMatrix, trainLogistic } from "./fit.js"
 import { dataDir, MODELS_DIR } from "./pipeline.js"
 
-export const SPAN_VERSION = "spans-2026.11.1"
+export const SPAN_VERSION = "spans-2026.11.2"
 
 export interface SpanPost {
   readonly text: string
@@ -117,14 +117,20 @@ export const trainTagger = (posts: ReadonlyArray<SpanPost>, recipe: SpanRecipe =
     idx.push(slotOf(f, mask))
     val.push(1)
   }
+  const slots = new Int32Array(CONTEXT_SLOTS)
   for (const post of posts) {
     const tokens = tokenize(post.text)
     const labels = wordLabels(post, tokens)
+    const hashes = tokens.map((t) => keyHash(t.key))
     for (let i = 0; i < tokens.length; i++) {
       idx.length = 0
       val.length = 0
       wordFeatures(tokens[i]!, emit)
-      contextFeatures(post.text, tokens, i, emit)
+      contextSlots(post.text, tokens, hashes, i, mask, slots)
+      for (const slot of slots) {
+        idx.push(slot)
+        val.push(1)
+      }
       X.push(idx, val, idx.length)
       targets.push(labels[i]!)
     }
@@ -144,12 +150,12 @@ export const chooseDecode = (tagger: SpanWeights, posts: ReadonlyArray<SpanPost>
     const tokens = tokenize(p.text)
     return { post: p, tokens, scores: tagger.score(p.text, tokens) }
   })
-  let best: { decode: SpanDecode; f1: number } = { decode: { threshold: 0, gap: 99, none: -99, confident: SPAN_CONFIDENT }, f1: -1 }
+  let best: { decode: SpanDecode; f1: number } = { decode: { threshold: 0, gap: 99, none: -99, confident: SPAN_CONFIDENT, contextMax: 99 }, f1: -1 }
   for (const threshold of THRESHOLDS) {
     for (const gap of GAPS) {
       if (gap >= threshold && gap !== 99) continue
       for (const none of NONES) {
-        const decode = { threshold, gap, none, confident: SPAN_CONFIDENT }
+        const decode = { threshold, gap, none, confident: SPAN_CONFIDENT, contextMax: 99 }
         let sum = 0
         for (const s of scored) sum += postSpanF1(offsetsOf(decodeSpans(s.tokens, s.scores, decode)), s.post.offsets)
         const f1 = sum / Math.max(1, scored.length)
@@ -185,13 +191,19 @@ export const buildTagger = (train: ReadonlyArray<SpanPost>, dev: ReadonlyArray<S
     sha256: createHash("sha256").update(bytes).digest("hex"),
     bits: recipe.bits,
     bias,
-    decode: { threshold: 0, gap: 99, none: -99, confident: SPAN_CONFIDENT },
+    decode: { threshold: 0, gap: 99, none: -99, confident: SPAN_CONFIDENT, contextMax: 99 },
     sources: [{ dataset: "civil-comments-toxic-spans", license: "CC0", commercial: "yes" }]
   }
-  const chosen = chooseDecode(new SpanWeights(draft, weights), dev)
+  const draftTagger = new SpanWeights(draft, weights)
+  const chosen = chooseDecode(draftTagger, dev)
+  // the largest context share seen on the training and dev posts, rounded up to 1/16
+  let contextMax = 0
+  for (const p of [...train, ...dev]) {
+    for (const share of draftTagger.contextShares(p.text, tokenize(p.text))) contextMax = Math.max(contextMax, share)
+  }
   const manifest: SpanManifest = {
     ...draft,
-    decode: chosen.decode,
+    decode: { ...chosen.decode, contextMax: Math.ceil(contextMax * 16) / 16 },
     metrics: { trainPosts: train.length, devPosts: dev.length, devCharacterF1: Math.round(chosen.f1 * 10_000) / 10_000, recipe }
   }
   return { manifest, bytes, tagger: new SpanWeights(manifest, weights) }

@@ -70,6 +70,20 @@ const wordProbability = (model: AttributeModelService, label: ModelLabel, word: 
   return p
 }
 
+/** Per model version, a word's probabilities under every objectionable label on its own (one analysis; bounded cache). */
+const wordLabelScores = new Map<string, Readonly<Partial<Record<ModelLabel, number>>>>()
+
+const wordProbabilities = (model: AttributeModelService, word: string): Readonly<Partial<Record<ModelLabel, number>>> => {
+  const key = `${model.version}\u0000${word}`
+  let p = wordLabelScores.get(key)
+  if (p === undefined) {
+    p = model.predict(model.analyse(word), OBJECTIONABLE.filter((l) => model.labels.includes(l)))
+    if (wordLabelScores.size >= WORD_CACHE) wordLabelScores.clear()
+    wordLabelScores.set(key, p)
+  }
+  return p
+}
+
 /** The span cut to the words that carry it (see `SpanOptions.wordLevel`), or null to drop it. */
 const wordLevelCut = (model: AttributeModelService, text: string, tokens: ReadonlyArray<Token>, span: Span, o: SpanOptions): Span | null => {
   if (o.wordLevel <= 0) return span
@@ -215,11 +229,12 @@ const taggedSpans = (
       for (const l of e.labels) labels.add(l)
       weight = Math.max(weight, e.weight)
     }
-    if (labels.size === 0) {
+    if (labels.size === 0 && counted.length > 0) {
       for (const t of tokens) {
         if (t.begin < r.begin) continue
         if (t.end > r.end) break
-        for (const l of counted) if (wordProbability(model, l, t.lower) >= 0.5) labels.add(l)
+        const p = wordProbabilities(model, t.lower)
+        for (const l of counted) if ((p[l] ?? 0) >= 0.5) labels.add(l)
       }
     }
     return { begin: r.begin, end: r.end, labels, weight }

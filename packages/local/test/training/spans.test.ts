@@ -8,9 +8,10 @@ import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { decodeSpans } from "../../src/internal/spans/model.js"
+import { decodeSpans, SpanWeights } from "../../src/internal/spans/model.js"
 import { tokenize } from "../../src/internal/text/words.js"
 import { loadSpanWeights, SPAN_MANIFEST } from "../../src/models/SpanTagger.js"
+import { corpus } from "../evaluators/fixtures.js"
 import { buildTagger, lexiconBaseline, offsetsOf, postSpanF1, type SpanPost, SPAN_RECIPE } from "../../training/spans.js"
 
 describe("SemEval-2021 character F1 of one post", () => {
@@ -30,7 +31,7 @@ describe("decoding word scores into spans", () => {
   const text = "you stupid lying idiot, go away"
   const tokens = tokenize(text)
   const quote = (scores: ReadonlyArray<number>, d: { threshold: number; gap: number; none: number }) =>
-    decodeSpans(tokens, scores, { ...d, confident: 2 }).map((r) => text.slice(r.begin, r.end))
+    decodeSpans(tokens, scores, { ...d, confident: 2, contextMax: 99 }).map((r) => text.slice(r.begin, r.end))
 
   it("joins neighbouring words into one phrase and keeps the others apart", () => {
     expect(quote([-3, 2, 1, 3, -2, -4], { threshold: 0, gap: 99, none: -99 })).toEqual(["stupid lying idiot"])
@@ -99,6 +100,22 @@ describe("the tagger", () => {
     const loaded = loadSpanWeights(dir)
     const text = "What a scumbag, honestly."
     expect(Array.from(loaded.score(text, tokenize(text)))).toEqual(Array.from(a.tagger.score(text, tokenize(text))))
+  })
+
+  it("quotes only confident words, the same with or without the pruning by own features", () => {
+    const { tagger, manifest } = buildTagger(train, dev, recipe, "spans-test")
+    const unpruned = new SpanWeights({ ...manifest, decode: { ...manifest.decode, contextMax: 1e9 } }, tagger.weights)
+    const texts = [...corpus, "", "idiot", "«Quoted» idiot!? Yes... moron; \"fool\" — clown", "ＦＵＬＬ 1d10t 🙂 e\u0301 ZoË", "What a scumbag, honestly. Only an imbecile would."]
+    let quoted = 0
+    for (const text of texts) {
+      const tokens = tokenize(text)
+      const scores = tagger.score(text, tokens)
+      const expected = tokens.filter((_, i) => scores[i]! >= manifest.decode.confident).map((t) => ({ begin: t.begin, end: t.end }))
+      expect(tagger.confidentSpans(text, tokens), text).toEqual(expected)
+      expect(unpruned.confidentSpans(text, tokens), text).toEqual(expected)
+      quoted += expected.length
+    }
+    expect(quoted).toBeGreaterThan(0)
   })
 
   it("refuses a weight file that does not match its manifest", () => {

