@@ -70,20 +70,6 @@ const wordProbability = (model: AttributeModelService, label: ModelLabel, word: 
   return p
 }
 
-/** Per model version, a word's probabilities under every objectionable label on its own (one analysis; bounded cache). */
-const wordLabelScores = new Map<string, Readonly<Partial<Record<ModelLabel, number>>>>()
-
-const wordProbabilities = (model: AttributeModelService, word: string): Readonly<Partial<Record<ModelLabel, number>>> => {
-  const key = `${model.version}\u0000${word}`
-  let p = wordLabelScores.get(key)
-  if (p === undefined) {
-    p = model.predict(model.analyse(word), OBJECTIONABLE.filter((l) => model.labels.includes(l)))
-    if (wordLabelScores.size >= WORD_CACHE) wordLabelScores.clear()
-    wordLabelScores.set(key, p)
-  }
-  return p
-}
-
 /** The span cut to the words that carry it (see `SpanOptions.wordLevel`), or null to drop it. */
 const wordLevelCut = (model: AttributeModelService, text: string, tokens: ReadonlyArray<Token>, span: Span, o: SpanOptions): Span | null => {
   if (o.wordLevel <= 0) return span
@@ -198,8 +184,8 @@ const objectionableWords = (
 
 /**
  * Objectionable spans from the trained tagger (`SpanModel`): its spans, in text order, each named
- * by the heads whose explanations overlap it, or else by the heads that score one of its words on
- * its own at even odds or more (among the heads whose comment-level probability counts).
+ * by the heads whose explanations overlap it, or else by the comment's most likely objectionable
+ * label (among the heads whose comment-level probability counts).
  *
  * The tagger only ever saw toxic posts (every toxic-spans post was judged toxic), so it says
  * WHERE the offence is, not WHETHER there is one: that stays the heads' decision, as before (their
@@ -229,14 +215,8 @@ const taggedSpans = (
       for (const l of e.labels) labels.add(l)
       weight = Math.max(weight, e.weight)
     }
-    if (labels.size === 0 && counted.length > 0) {
-      for (const t of tokens) {
-        if (t.begin < r.begin) continue
-        if (t.end > r.end) break
-        const p = wordProbabilities(model, t.lower)
-        for (const l of counted) if ((p[l] ?? 0) >= 0.5) labels.add(l)
-      }
-    }
+    // a span the heads' explanations missed is named by the comment's most likely objectionable label
+    if (labels.size === 0 && counted.length > 0) labels.add(counted.reduce((a, b) => ((probabilities[b] ?? 0) > (probabilities[a] ?? 0) ? b : a)))
     return { begin: r.begin, end: r.end, labels, weight }
   })
   return { spans, explained: explained.length }
