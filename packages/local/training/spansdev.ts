@@ -1,7 +1,13 @@
 /**
- * `node packages/local/training/run.mjs spansdev`: the toxic-span tagger's recipe grid on the dev
- * part of the toxic-spans train split (the trial split is not read): each recipe is trained on the
- * train part and scored with the decoding chosen for it on dev, beside the lexicon baseline.
+ * `node packages/local/training/run.mjs spansdev [--one|--show|--rules|--gate|--why]`: the toxic-span
+ * tagger's choices on the dev part of the toxic-spans train split (the trial split is not read).
+ *
+ * - default: the recipe grid, each recipe trained on the train part and scored with the decoding
+ *   chosen for it on dev, beside the lexicon baseline (`--one`: the shipped recipe only);
+ * - `--show`: gold against the tagger's spans on 60 dev posts (error analysis);
+ * - `--rules`: whether to quote (the heads' explanations, or a confident tagger word at each level),
+ *   dev F1 against how often constructive C3 comments of its training articles get a quote;
+ * - `--gate`: the same for a head-probability gate; `--why`: where the scorer loses against the tagger.
  */
 import { toxicSpans } from "./fallacyData.js"
 import * as D from "./data.js"

@@ -29,9 +29,9 @@ const OBJECTIONABLE: ReadonlyArray<ModelLabel> = ["THREAT", "IDENTITY_ATTACK", "
 const SCORED: ReadonlyArray<ModelLabel> = [...OBJECTIONABLE, "SEVERE_TOXICITY", "CONSTRUCTIVE", "LOW_EFFORT"]
 
 /**
- * How objectionable phrases are cut from the toxicity heads' explanations. The defaults were
- * chosen on the toxic-spans train split (`node packages/local/training/run.mjs spans`); the
- * trial split is the test (`npm run eval:commentscore`).
+ * How objectionable phrases are cut from the toxicity heads' explanations when no toxic-span
+ * tagger (`SpanModel`) is provided; with one, the defaults still decide whether the heads find a
+ * comment objectionable. Chosen on the toxic-spans train split before the tagger existed.
  */
 export interface SpanOptions {
   /** Minimum contribution (log-odds) for a span to count as objectionable. */
