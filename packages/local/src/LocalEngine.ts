@@ -6,7 +6,7 @@
 import { Layer } from "effect"
 import { AttributeModel } from "./AttributeModel.js"
 import { LocalEvaluators } from "./evaluators/index.js"
-import { CueModel, defaultModelDirectory, FallacyDetector, TrainedModel } from "./models/index.js"
+import { CueModel, defaultModelDirectory, FallacyDetector, SpanTagger, TrainedModel } from "./models/index.js"
 import { LocalRelevance, SafeArticleFetcher, type SafeArticleFetcherOptions } from "./relevance/index.js"
 
 export type FetchOptions = SafeArticleFetcherOptions
@@ -30,10 +30,19 @@ const modelLayer = (choice: ModelChoice = "trained"): Layer.Layer<AttributeModel
 const fallacyLayer = (choice: ModelChoice = "trained"): Layer.Layer<never> =>
   choice === "lexicon" ? Layer.empty : FallacyDetector.layerIn(choice === "trained" ? defaultModelDirectory() : choice.directory)
 
+/**
+ * The toxic-span tagger of the chosen models directory, when it has one (`spans.json`) that loads;
+ * none for the cue model, or (with a warning) when its files are damaged: the comment scorer then
+ * cuts objectionable phrases from the heads' explanations.
+ */
+const spanLayer = (choice: ModelChoice = "trained"): Layer.Layer<never> =>
+  choice === "lexicon" ? Layer.empty : SpanTagger.layerIn(choice === "trained" ? defaultModelDirectory() : choice.directory)
+
 /** Every local port: CommentScorer, SpamChecker, AttributeScorer, RelevanceChecker, TopicProfiler, ArticleFetcher, and the AttributeModel. */
 export const layer = (options: LocalEngineOptions = {}) =>
   Layer.mergeAll(LocalEvaluators.evaluators, LocalRelevance.layer(), SafeArticleFetcher.layer(options.fetch ?? {})).pipe(
     Layer.provide(fallacyLayer(options.model)),
+    Layer.provide(spanLayer(options.model)),
     Layer.provideMerge(modelLayer(options.model))
   )
 

@@ -4,6 +4,7 @@
  */
 export * from "./AttributeModel.js"
 export * from "./FallacyModel.js"
+export * from "./SpanModel.js"
 export * from "./evaluators/index.js"
 export * from "./models/index.js"
 export * from "./relevance/index.js"

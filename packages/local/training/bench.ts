@@ -9,6 +9,7 @@ import { performance } from "node:perf_hooks"
 import { scoreComment } from "../src/evaluators/LocalCommentScorer.js"
 import { fromModelSet, loadModelSet } from "../src/models/TrainedModel.js"
 import { fallacyModelIn } from "../src/models/FallacyDetector.js"
+import { spanModelIn } from "../src/models/SpanTagger.js"
 import { Effect, Option } from "effect"
 import { GUARDRAILS, OBFUSCATIONS } from "../test/models/guardrails.js"
 import { table } from "./data.js"
@@ -75,24 +76,28 @@ const main = () => {
   const commentMs = performance.now() - t4
 
   // the whole comment scorer (model work plus phrases, tone, fallacies, quality), as a request runs it:
-  // with the trained fallacy detector when the models directory has one (fallacy.json), and with the
-  // fallacy patterns (the scorer before the detector), interleaved in blocks of 100 comments so both
-  // see the same machine load
+  // with the trained fallacy detector when the models directory has one (fallacy.json) and the
+  // toxic-span tagger when it has one (spans.json); with the detector but the heads' cuts for
+  // objectionable phrases (the scorer before the tagger); and with the fallacy patterns (the scorer
+  // before the detector), interleaved in blocks of 100 comments so all see the same machine load
   const service = fromModelSet(set)
   const fallacies = Option.getOrUndefined(Effect.runSync(fallacyModelIn(modelsDir)))
-  const scorer = (withDetector: boolean) => (text: string) =>
-    scoreComment(service, { comment: text, replyTo: null, article }, withDetector ? fallacies : undefined).overall_score
-  for (const text of sample.slice(0, 200)) checksum += scorer(true)(text) + scorer(false)(text)
-  const timing = { true: { ms: 0, cpu: 0 }, false: { ms: 0, cpu: 0 } }
+  const spans = Option.getOrUndefined(Effect.runSync(spanModelIn(modelsDir)))
+  type Variant = "shipped" | "noTagger" | "patterns"
+  const scorer = (v: Variant) => (text: string) =>
+    scoreComment(service, { comment: text, replyTo: null, article }, v === "patterns" ? undefined : fallacies, { spans: v === "shipped" ? spans : undefined }).overall_score
+  const variants: ReadonlyArray<Variant> = ["shipped", "noTagger", "patterns"]
+  for (const text of sample.slice(0, 200)) for (const v of variants) checksum += scorer(v)(text)
+  const timing: Record<Variant, { ms: number; cpu: number }> = { shipped: { ms: 0, cpu: 0 }, noTagger: { ms: 0, cpu: 0 }, patterns: { ms: 0, cpu: 0 } }
   for (let b = 0; b < sample.length; b += 100) {
-    for (const withDetector of [true, false] as const) {
-      const score = scorer(withDetector)
+    for (const v of variants) {
+      const score = scorer(v)
       const c0 = process.cpuUsage()
       const t = performance.now()
       for (const text of sample.slice(b, b + 100)) checksum += score(text)
-      timing[`${withDetector}`].ms += performance.now() - t
+      timing[v].ms += performance.now() - t
       const c = process.cpuUsage(c0)
-      timing[`${withDetector}`].cpu += (c.user + c.system) / 1000
+      timing[v].cpu += (c.user + c.system) / 1000
     }
   }
   const end = process.memoryUsage()
@@ -112,8 +117,10 @@ const main = () => {
   console.log(`| explain TOXICITY (top 5 spans) | ${(sample.length / (explainMs / 1000)).toFixed(0)} per second |`)
   console.log(`| comment scoring's model work (analyse once, all labels, explain 5 labels) | ${(sample.length / (commentMs / 1000)).toFixed(0)} per second |`)
   const rate = (t: { ms: number; cpu: number }) => `${(sample.length / (t.ms / 1000)).toFixed(0)} per second wall, ${(sample.length / (t.cpu / 1000)).toFixed(0)} per CPU-second`
-  console.log(`| comment scorer, whole (scoreComment${fallacies ? ` with ${fallacies.version}` : ""}, ${sample.length} comments) | ${rate(timing.true)} |`)
-  console.log(`| comment scorer, whole, fallacy patterns instead (the scorer before the detector) | ${rate(timing.false)} |`)
+  const parts = [fallacies?.version, spans?.version].filter((x) => x !== undefined).join(" + ")
+  console.log(`| comment scorer, whole (scoreComment${parts === "" ? "" : ` with ${parts}`}, ${sample.length} comments) | ${rate(timing.shipped)} |`)
+  console.log(`| comment scorer, whole, the heads' cuts for objectionable phrases (the scorer before the tagger) | ${rate(timing.noTagger)} |`)
+  console.log(`| comment scorer, whole, fallacy patterns and the heads' cuts (the scorer before the detector) | ${rate(timing.patterns)} |`)
   console.log()
   if (checksum === Number.NEGATIVE_INFINITY) console.log("")
 }

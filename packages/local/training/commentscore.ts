@@ -9,7 +9,8 @@
  *   other corpora), on CoCoLoFa's dev articles, or with `--test` its test articles;
  * - the chosen threshold and the precision of each reported type;
  * - quote agreement with MAFALDA's gold spans (nothing trains on MAFALDA);
- * - character F1 of the objectionable phrases on the toxic-spans trial split (SemEval-2021's metric);
+ * - character F1 of the objectionable phrases (SemEval-2021's metric) on the dev part of the toxic-spans
+ *   train split, or with `--test` its trial split (`spans.ts`'s `spanFigures`);
  * - `overall_score` ROC AUC and `appears_low_effort` precision on C3's held-out articles.
  */
 import { splitSentences } from "@decorum/core"
@@ -17,15 +18,19 @@ import type { Fallacies } from "@decorum/domain"
 import { fallacyItems } from "../src/evaluators/FallacyItems.js"
 import { scoreComment } from "../src/evaluators/LocalCommentScorer.js"
 import type { FallacyModelService } from "../src/FallacyModel.js"
+import type { SpanModelService } from "../src/SpanModel.js"
 import type { FallacyWeights } from "../src/internal/fallacy/model.js"
 import { fromFallacyWeights, loadFallacyWeights } from "../src/models/FallacyDetector.js"
 import { fromModelSet, loadModelSet } from "../src/models/TrainedModel.js"
 import { type PlainBaseline, trainPlainBaseline } from "./baseline.js"
 import * as D from "./data.js"
 import { bestF1Threshold, detection, type Detection, FALLACY_DEFAULTS, perTypePrecision, splitOf, trainFallacy, weightsOf } from "./fallacy.js"
-import { fallacyCorpora, type FallacyRow, mafalda, toxicSpans } from "./fallacyData.js"
+import { fallacyCorpora, type FallacyRow, mafalda } from "./fallacyData.js"
 import { rocAuc } from "./fit.js"
 import { dataDir, MODELS_DIR } from "./pipeline.js"
+import { spanFigures } from "./spans.js"
+import { spanModelIn } from "../src/models/SpanTagger.js"
+import { Effect, Option } from "effect"
 import { article } from "../test/evaluators/fixtures.js"
 import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
@@ -210,41 +215,13 @@ const main = () => {
   ])
   void oursQuote
 
-  // ------------------------------------------------ toxic spans
-  const trial = toxicSpans(dir, "trial")
-  const spanF1 = (withModel: FallacyModelService | undefined) => {
-    let sum = 0
-    for (const t of trial) {
-      const r = scoreComment(model, { comment: t.text, replyTo: null, article }, withModel)
-      const pred = new Set<number>()
-      for (const o of r.objectionable_phrases) {
-        let from = 0
-        for (let at = t.text.indexOf(o.quoted_objectionable_phrase, from); at >= 0; at = t.text.indexOf(o.quoted_objectionable_phrase, from)) {
-          for (let i = at; i < at + o.quoted_objectionable_phrase.length; i++) pred.add(i)
-          from = at + 1
-          break
-        }
-      }
-      const gold = t.offsets
-      if (gold.size === 0) {
-        sum += pred.size === 0 ? 1 : 0
-        continue
-      }
-      if (pred.size === 0) continue
-      let inter = 0
-      for (const i of pred) if (gold.has(i)) inter++
-      const p = inter / pred.size
-      const rc = inter / gold.size
-      sum += p + rc === 0 ? 0 : (2 * p * rc) / (p + rc)
-    }
-    return sum / trial.length
-  }
-  console.log(`## Objectionable phrases: toxic-spans character F1 (SemEval-2021 metric, trial split, ${trial.length} posts)\n`)
-  table(["scorer", "character F1"], [[`comment scorer (${set.version})`, f3(spanF1(detector))]])
+  // ------------------------------------------------ toxic spans (the trial split only with --test, counted in spans-test-reads.json)
+  const tagger = Effect.runSync(spanModelIn(MODELS_DIR)).pipe(Option.getOrUndefined)
+  spanFigures(dir, split, model, tagger)
 
   // ------------------------------------------------ C3
   const c3 = D.c3(dir).filter((e) => D.hash32(e.group ?? e.id) % 10 === 9)
-  const c3Figures = (withModel: FallacyModelService | undefined) => {
+  const c3Figures = (withModel: FallacyModelService | undefined, spans: SpanModelService | undefined) => {
     const overall = new Float64Array(c3.length)
     const constructive = new Float64Array(c3.length)
     let fired = 0
@@ -253,7 +230,7 @@ const main = () => {
     let constructiveRows = 0
     let constructiveFired = 0
     c3.forEach((e, i) => {
-      const r = scoreComment(model, { comment: e.text, replyTo: null, article }, withModel)
+      const r = scoreComment(model, { comment: e.text, replyTo: null, article }, withModel, { spans })
       overall[i] = r.overall_score
       constructive[i] = e.labels.CONSTRUCTIVE ?? 0
       const unsub = e.labels.UNSUBSTANTIAL ?? 0
@@ -271,8 +248,9 @@ const main = () => {
   }
   console.log(`## Quality and low effort on C3 (held-out articles, ${c3.length} comments; flagged licence)\n`)
   table(["fallacies from", "overall_score AUC (constructive)", "low effort fired", "precision (≥1 unsubstantial tick)", "precision (majority unsubstantial)", "fires on constructive"], [
-    ["trained detector (shipped)", ...c3Figures(detector)],
-    ["fallacy patterns (before the detector)", ...c3Figures(undefined)]
+    [`trained detector${tagger === undefined ? "" : ` and span tagger`} (shipped)`, ...c3Figures(detector, tagger)],
+    ...(tagger === undefined ? [] : [["trained detector, the heads' cuts for objectionable phrases (before the tagger)", ...c3Figures(detector, undefined)]]),
+    ["fallacy patterns and the heads' cuts (before the detector)", ...c3Figures(undefined, undefined)]
   ])
   log(`done in ${((Date.now() - started) / 1000).toFixed(0)} s`)
 }

@@ -11,6 +11,7 @@ import { type CommentScoreInput, type Evaluated, Fallacies, Native, ProviderFail
 import { Effect, Layer, Option } from "effect"
 import { AttributeModel, type AttributeModelService, type ModelLabel, type TextAnalysis } from "../AttributeModel.js"
 import { FallacyModel, type FallacyModelService } from "../FallacyModel.js"
+import { SpanModel, type SpanModelService } from "../SpanModel.js"
 import { fallacyItems, fallacyName } from "./FallacyItems.js"
 import { findFallacies } from "../internal/cues/fallacies.js"
 import { qualityScore, QualityWeights } from "./Quality.js"
@@ -28,9 +29,9 @@ const OBJECTIONABLE: ReadonlyArray<ModelLabel> = ["THREAT", "IDENTITY_ATTACK", "
 const SCORED: ReadonlyArray<ModelLabel> = [...OBJECTIONABLE, "SEVERE_TOXICITY", "CONSTRUCTIVE", "LOW_EFFORT"]
 
 /**
- * How objectionable phrases are cut from the toxicity heads' explanations. The defaults were
- * chosen on the toxic-spans train split (`node packages/local/training/run.mjs spans`); the
- * trial split is the test (`npm run eval:commentscore`).
+ * How objectionable phrases are cut from the toxicity heads' explanations when no toxic-span
+ * tagger (`SpanModel`) is provided; with one, the defaults still decide whether the heads find a
+ * comment objectionable. Chosen on the toxic-spans train split before the tagger existed.
  */
 export interface SpanOptions {
   /** Minimum contribution (log-odds) for a span to count as objectionable. */
@@ -181,6 +182,52 @@ const objectionableWords = (
   return out
 }
 
+/**
+ * Objectionable spans from the trained tagger (`SpanModel`): its spans, in text order, each named
+ * by the heads whose explanations overlap it, or else by the comment's most likely objectionable
+ * label (among the heads whose comment-level probability counts).
+ *
+ * The tagger only ever saw toxic posts (every toxic-spans post was judged toxic), so it says
+ * WHERE the offence is, not WHETHER there is one: that stays the heads' decision, as before (their
+ * explanations cut with `SPAN_DEFAULTS` find something). Otherwise only the words the tagger is
+ * confident about are quoted, each alone: mostly none (on C3's constructive comments of its
+ * training articles this rule quotes in 5.4% of them, the heads' cuts alone in 5.0%).
+ */
+const taggedSpans = (
+  model: AttributeModelService,
+  tagger: SpanModelService,
+  text: string,
+  tokens: ReadonlyArray<Token>,
+  analysis: TextAnalysis,
+  probabilities: Readonly<Partial<Record<ModelLabel, number>>>
+): { readonly spans: Array<Span>; readonly explained: number } => {
+  const counted = OBJECTIONABLE.filter((l) =>
+    model.labels.includes(l) && (probabilities[l] ?? 0) >= (l === "PROFANITY" ? SPAN_DEFAULTS.profanityThreshold : SPAN_DEFAULTS.labelThreshold)
+  )
+  const explained = counted.length === 0 ? [] : objectionableSpans(model, analysis, probabilities, SPAN_DEFAULTS)
+  const ranges = explained.length > 0 ? tagger.spans(text, tokens) : tagger.confidentSpans(text, tokens)
+  if (ranges.length === 0) return { spans: [], explained: explained.length }
+  const spans = ranges.slice(0, MAX_ITEMS).map((r) => {
+    const labels = new Set<ModelLabel>()
+    let weight = 0
+    for (const e of explained) {
+      if (e.begin >= r.end || e.end <= r.begin) continue
+      for (const l of e.labels) labels.add(l)
+      weight = Math.max(weight, e.weight)
+    }
+    // a span the heads' explanations missed is named by the comment's most likely objectionable label
+    if (labels.size === 0 && counted.length > 0) labels.add(counted.reduce((a, b) => ((probabilities[b] ?? 0) > (probabilities[a] ?? 0) ? b : a)))
+    return { begin: r.begin, end: r.end, labels, weight }
+  })
+  return { spans, explained: explained.length }
+}
+
+/** How objectionable phrases are found: the trained tagger when given, else the heads' explanations cut by `options`. */
+export interface SpanChoice {
+  readonly spans?: SpanModelService | undefined
+  readonly options?: SpanOptions | undefined
+}
+
 /** A rewrite only when it is trivially clear: an intensifying profanity dropped ("fucking article" -> "article"). */
 const intensifierRewrite = (text: string, tokens: ReadonlyArray<Token>, span: Span): { quote: Range; rewrite: string } | null => {
   if (!span.labels.has("PROFANITY") || [...span.labels].some((l) => l !== "PROFANITY" && l !== "TOXICITY")) return null
@@ -206,7 +253,7 @@ export const scoreComment = (
   model: AttributeModelService,
   input: CommentScoreInput,
   fallacyModel?: FallacyModelService,
-  spanOptions: SpanOptions = SPAN_DEFAULTS
+  spanChoice: SpanChoice = {}
 ): Native.CommentScore => {
   const text = input.comment
   const tokens = tokenize(text)
@@ -219,7 +266,9 @@ export const scoreComment = (
   const replying = input.replyTo !== null && input.replyTo.trim().length > 0
 
   // ---- objectionable phrases
-  const spans = objectionableWords(model, text, tokens, analysis, p, spanOptions)
+  // the 1-5 grade counts the heads' evidence (their explained spans), however the quotes are cut
+  const tagged = spanChoice.spans === undefined ? undefined : taggedSpans(model, spanChoice.spans, text, tokens, analysis, p)
+  const spans = tagged?.spans ?? objectionableWords(model, text, tokens, analysis, p, spanChoice.options ?? SPAN_DEFAULTS)
   const objectionable: Array<Native.ObjectionablePhrase & { readonly range: Range }> = spans.map((s) => {
     const directed = s.labels.has("INSULT") && (hasSecondPerson(tokens, s) || (s.end - s.begin < 40 && hasSecondPerson(tokens, sentenceOf(sentences, s))))
     const rewrite = intensifierRewrite(text, tokens, s)
@@ -274,7 +323,7 @@ export const scoreComment = (
     lowEffort: lowEffortP,
     appearsLowEffort: lowEffort,
     fallacies: countedFallacies,
-    objectionable: objectionable.length,
+    objectionable: tagged?.explained ?? objectionable.length,
     reasons: new Set(evidencePhrases.match(tokens).map((m) => m.phrase)).size
   })
 
@@ -335,11 +384,12 @@ export const LocalCommentScorer: Layer.Layer<CommentScorer, never, AttributeMode
   Effect.gen(function*() {
     const model = yield* AttributeModel
     const fallacyModel = Option.getOrUndefined(yield* Effect.serviceOption(FallacyModel))
+    const spans = Option.getOrUndefined(yield* Effect.serviceOption(SpanModel))
     const version = model.version
     return CommentScorer.of({
       score: (input) =>
         Effect.try({
-          try: (): Evaluated<Native.CommentScore> => ({ value: scoreComment(model, input, fallacyModel), provenance: { model: version } }),
+          try: (): Evaluated<Native.CommentScore> => ({ value: scoreComment(model, input, fallacyModel, { spans }), provenance: { model: version } }),
           catch: (cause) =>
             new ProviderFailure({ provider: version, evaluation: "comment_score", message: `Local comment scoring failed: ${String(cause)}` })
         })

@@ -1,0 +1,130 @@
+/**
+ * The toxic-span tagger's training and decoding on small fixtures of its own (no ../shared):
+ * SemEval's per-post metric, the decoding rules, and a tagger trained, written, read back by the
+ * runtime and rebuilt bit for bit.
+ */
+import { createHash } from "node:crypto"
+import { mkdtempSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { describe, expect, it } from "vitest"
+import { decodeSpans, SpanWeights } from "../../src/internal/spans/model.js"
+import { tokenize } from "../../src/internal/text/words.js"
+import { loadSpanWeights, SPAN_MANIFEST } from "../../src/models/SpanTagger.js"
+import { corpus } from "../evaluators/fixtures.js"
+import { buildTagger, lexiconBaseline, offsetsOf, postSpanF1, type SpanPost, SPAN_RECIPE } from "../../training/spans.js"
+
+describe("SemEval-2021 character F1 of one post", () => {
+  it("scores 1 for quoting nothing in a post without a gold span, and 0 for quoting anything", () => {
+    expect(postSpanF1(new Set(), new Set())).toBe(1)
+    expect(postSpanF1(new Set([1]), new Set())).toBe(0)
+    expect(postSpanF1(new Set(), new Set([1]))).toBe(0)
+  })
+
+  it("is the F1 of the character offsets", () => {
+    // 2 of 4 predicted are gold, 2 of 2 gold found: P 0.5, R 1
+    expect(postSpanF1(new Set([0, 1, 2, 3]), new Set([2, 3]))).toBeCloseTo(2 / 3, 10)
+  })
+})
+
+describe("decoding word scores into spans", () => {
+  const text = "you stupid lying idiot, go away"
+  const tokens = tokenize(text)
+  const quote = (scores: ReadonlyArray<number>, d: { threshold: number; gap: number; none: number }) =>
+    decodeSpans(tokens, scores, { ...d, confident: 2, contextMax: 99 }).map((r) => text.slice(r.begin, r.end))
+
+  it("joins neighbouring words into one phrase and keeps the others apart", () => {
+    expect(quote([-3, 2, 1, 3, -2, -4], { threshold: 0, gap: 99, none: -99 })).toEqual(["stupid lying idiot"])
+    expect(quote([-3, 2, -1, 3, -2, -4], { threshold: 0, gap: 99, none: -99 })).toEqual(["stupid", "idiot"])
+  })
+
+  it("fills a one-word gap only when that word reaches the gap level", () => {
+    expect(quote([-3, 2, -1, 3, -2, -4], { threshold: 0, gap: -1.5, none: -99 })).toEqual(["stupid lying idiot"])
+    expect(quote([-3, 2, -2, 3, -2, -4], { threshold: 0, gap: -1.5, none: -99 })).toEqual(["stupid", "idiot"])
+  })
+
+  it("quotes the best word when none reaches the threshold, and nothing below the post-level level", () => {
+    expect(quote([-3, -1, -2, -0.5, -2, -4], { threshold: 0, gap: 99, none: -1 })).toEqual(["idiot"])
+    expect(quote([-3, -1, -2, -1.5, -2, -4], { threshold: 0, gap: 99, none: -0.5 })).toEqual([])
+  })
+})
+
+/** Posts built from templates: the insult words are gold, nothing else is. */
+const INSULTS = ["idiot", "moron", "imbecile", "clown", "scumbag"]
+const FRAMES = ["You are an {} and everyone knows it.", "What a {}, honestly.", "Only an {} would vote for this.", "Listen, {}: the tram is late again."]
+const NEUTRAL = ["The tram is late again.", "I support the new bus lanes.", "Honestly, the council did well this time.", "Everyone knows the plan works."]
+const fixturePosts = (): Array<SpanPost> => {
+  const posts: Array<SpanPost> = []
+  for (const frame of FRAMES) {
+    for (const word of INSULTS) {
+      const at = frame.indexOf("{}")
+      const text = frame.replace("{}", word)
+      posts.push({ text, offsets: offsetsOf([{ begin: at, end: at + word.length }]) })
+    }
+  }
+  for (const text of NEUTRAL) posts.push({ text, offsets: new Set() })
+  return posts
+}
+
+describe("the tagger", () => {
+  const recipe = { ...SPAN_RECIPE, bits: 14, epochs: 20, learningRate: 0.1 }
+  const posts = fixturePosts()
+  const train = posts.filter((_, i) => i % 4 !== 0)
+  const dev = posts.filter((_, i) => i % 4 === 0)
+
+  it("learns which words carry the offence and quotes only them, verbatim", () => {
+    const { tagger } = buildTagger(train, dev, recipe, "spans-test")
+    const text = "Frankly, only a moron or an idiot — écoute 🙂 — would write this."
+    const quotes = tagger.spans(text, tokenize(text)).map((r) => text.slice(r.begin, r.end))
+    expect(quotes).toEqual(["moron", "idiot"])
+  })
+
+  it("chooses its decoding on dev, where it beats the lexicon baseline or ties it", () => {
+    const built = buildTagger(train, dev, recipe, "spans-test")
+    const f1 = built.manifest.metrics?.["devCharacterF1"] as number
+    let lexicon = 0
+    const baseline = lexiconBaseline(train)
+    for (const p of dev) lexicon += postSpanF1(baseline(p.text), p.offsets)
+    expect(f1).toBeGreaterThanOrEqual(lexicon / dev.length - 1e-9)
+    expect(f1).toBeGreaterThan(0.8)
+  })
+
+  it("is rebuilt bit for bit, and the runtime reads back what training wrote", () => {
+    const a = buildTagger(train, dev, recipe, "spans-test")
+    const b = buildTagger(train, dev, recipe, "spans-test")
+    expect(createHash("sha256").update(b.bytes).digest("hex")).toBe(a.manifest.sha256)
+    expect(b.manifest).toEqual(a.manifest)
+    const dir = mkdtempSync(join(tmpdir(), "decorum-spans-test-"))
+    writeFileSync(join(dir, a.manifest.file), a.bytes)
+    writeFileSync(join(dir, SPAN_MANIFEST), JSON.stringify(a.manifest))
+    const loaded = loadSpanWeights(dir)
+    const text = "What a scumbag, honestly."
+    expect(Array.from(loaded.score(text, tokenize(text)))).toEqual(Array.from(a.tagger.score(text, tokenize(text))))
+  })
+
+  it("quotes only confident words, the same with or without the pruning by own features", () => {
+    const { tagger, manifest } = buildTagger(train, dev, recipe, "spans-test")
+    const unpruned = new SpanWeights({ ...manifest, decode: { ...manifest.decode, contextMax: 1e9 } }, tagger.weights)
+    const texts = [...corpus, "", "idiot", "«Quoted» idiot!? Yes... moron; \"fool\" — clown", "ＦＵＬＬ 1d10t 🙂 e\u0301 ZoË", "What a scumbag, honestly. Only an imbecile would."]
+    let quoted = 0
+    for (const text of texts) {
+      const tokens = tokenize(text)
+      const scores = tagger.score(text, tokens)
+      const expected = tokens.filter((_, i) => scores[i]! >= manifest.decode.confident).map((t) => ({ begin: t.begin, end: t.end }))
+      expect(tagger.confidentSpans(text, tokens), text).toEqual(expected)
+      expect(unpruned.confidentSpans(text, tokens), text).toEqual(expected)
+      quoted += expected.length
+    }
+    expect(quoted).toBeGreaterThan(0)
+  })
+
+  it("refuses a weight file that does not match its manifest", () => {
+    const a = buildTagger(train, dev, recipe, "spans-test")
+    const dir = mkdtempSync(join(tmpdir(), "decorum-spans-test-"))
+    const bytes = Uint8Array.from(a.bytes)
+    bytes[0] = bytes[0]! ^ 1
+    writeFileSync(join(dir, a.manifest.file), bytes)
+    writeFileSync(join(dir, SPAN_MANIFEST), JSON.stringify(a.manifest))
+    expect(() => loadSpanWeights(dir)).toThrow(/sha256/)
+  })
+})
