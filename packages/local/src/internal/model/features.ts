@@ -34,7 +34,8 @@ const SEED_CHAR = 0x4f00d42
 const SEED_NEG_CHAR = 0x5eed5ed
 const SEED_GLOBAL = 0x6a11a11
 
-const fmix = (h: number): number => {
+/** murmur3's 32-bit finaliser: mixes every input bit into every output bit. */
+export const fmix = (h: number): number => {
   h ^= h >>> 16
   h = Math.imul(h, 0x85ebca6b)
   h ^= h >>> 13

