@@ -70,24 +70,33 @@ export const workerLayer: Layer.Layer<Observability.ServerMetrics> = Layer.scope
 
 /**
  * In the cluster primary: answers each worker's request with the merged snapshots of `workers()`
- * (the live ones). Returns the handler to give `cluster.on("message")`.
+ * (the live ones). Requests that arrive while a collection runs join it, so a flood of scrapes
+ * (`/metrics` needs no key) costs one round of snapshots at a time, not one per scrape. Returns the
+ * handler to give `cluster.on("message")`.
  */
 export const primary = (workers: () => ReadonlyArray<Worker>) => {
-  const collecting = new Map<number, { expected: Set<number>; got: Array<ReadonlyArray<Prometheus.Series>>; done: () => void }>()
+  let current:
+    | { readonly id: number; readonly expected: Set<number>; readonly got: Array<ReadonlyArray<Prometheus.Series>>; readonly askers: Array<readonly [Worker, number]>; readonly timer: ReturnType<typeof setTimeout> }
+    | undefined
   let next = 0
-  const collect = (from: Worker, request: number) => {
-    const id = next++
-    const targets = workers().filter((w) => w.isConnected())
-    const finish = () => {
-      const state = collecting.get(id)
-      if (state === undefined) return
-      clearTimeout(timer)
-      collecting.delete(id)
-      const text = Prometheus.renderSeries(Prometheus.merge(state.got))
+  const finish = () => {
+    const state = current
+    if (state === undefined) return
+    current = undefined
+    clearTimeout(state.timer)
+    const text = Prometheus.renderSeries(Prometheus.merge(state.got))
+    for (const [from, request] of state.askers) {
       if (from.isConnected()) from.send({ type: "decorum-metrics-merged", id: request, text } satisfies Message)
     }
-    const timer = setTimeout(finish, COLLECT_TIMEOUT_MS)
-    collecting.set(id, { expected: new Set(targets.map((w) => w.id)), got: [], done: finish })
+  }
+  const collect = (from: Worker, request: number) => {
+    if (current !== undefined) {
+      current.askers.push([from, request])
+      return
+    }
+    const id = next++
+    const targets = workers().filter((w) => w.isConnected())
+    current = { id, expected: new Set(targets.map((w) => w.id)), got: [], askers: [[from, request]], timer: setTimeout(finish, COLLECT_TIMEOUT_MS) }
     for (const worker of targets) worker.send({ type: "decorum-metrics-collect", id } satisfies Message)
     if (targets.length === 0) finish()
   }
@@ -95,10 +104,10 @@ export const primary = (workers: () => ReadonlyArray<Worker>) => {
     if (!isMessage(message)) return
     if (message.type === "decorum-metrics-request") collect(worker, message.id)
     else if (message.type === "decorum-metrics-snapshot") {
-      const state = collecting.get(message.id)
-      if (state === undefined || !state.expected.delete(worker.id)) return
+      const state = current
+      if (state === undefined || state.id !== message.id || !state.expected.delete(worker.id)) return
       state.got.push(message.series)
-      if (state.expected.size === 0) state.done()
+      if (state.expected.size === 0) finish()
     }
   }
 }
