@@ -4,9 +4,10 @@
  */
 import { splitSentences } from "@decorum/core"
 import { createHash } from "node:crypto"
-import { existsSync, readFileSync } from "node:fs"
+import { readFileSync } from "node:fs"
 import { join } from "node:path"
-import { Context, Effect, Layer, Option } from "effect"
+import type { Effect, Layer, Option } from "effect"
+import { optionalModelIn, optionalModelLayer } from "../internal/optionalModel.js"
 import { FallacyModel, type FallacyModelService } from "../FallacyModel.js"
 import { type FallacyManifest, FallacyWeights } from "../internal/fallacy/model.js"
 import { tokenize } from "../internal/text/words.js"
@@ -42,17 +43,12 @@ export const fromFallacyWeights = (weights: FallacyWeights): FallacyModelService
  * every other score is still served: the detector is never a reason for the engine not to start.
  */
 export const fallacyModelIn = (directory: string): Effect.Effect<Option.Option<FallacyModelService>> =>
-  Effect.suspend(() =>
-    existsSync(join(directory, FALLACY_MANIFEST))
-      ? Effect.try(() => Option.some(fromFallacyWeights(loadFallacyWeights(directory)))).pipe(
-        Effect.catchAll((e) =>
-          Effect.logWarning(
-            `fallacy detector in ${directory} not loaded (${e.cause instanceof Error ? e.cause.message : String(e.cause)}): ` +
-              "fallacies are reported from the patterns; every other score is served as usual"
-          ).pipe(Effect.as(Option.none<FallacyModelService>()))
-        )
-      )
-      : Effect.succeed(Option.none())
+  optionalModelIn(
+    directory,
+    FALLACY_MANIFEST,
+    () => fromFallacyWeights(loadFallacyWeights(directory)),
+    "fallacy detector",
+    "fallacies are reported from the patterns; every other score is served as usual"
   )
 
 export const FallacyDetector = {
@@ -60,9 +56,5 @@ export const FallacyDetector = {
    * Provides `FallacyModel` from a models directory (the shipped one by default) when its detector
    * loads, nothing otherwise (see `fallacyModelIn`: the comment scorer then uses the patterns).
    */
-  layerIn: (directory: string = defaultModelDirectory()): Layer.Layer<never> =>
-    Layer.effectContext(
-      Effect.map(fallacyModelIn(directory), (m): Context.Context<never> =>
-        Option.match(m, { onNone: () => Context.empty(), onSome: (service) => Context.make(FallacyModel, service) as Context.Context<never> }))
-    )
+  layerIn: (directory: string = defaultModelDirectory()): Layer.Layer<never> => optionalModelLayer(FallacyModel, fallacyModelIn(directory))
 }

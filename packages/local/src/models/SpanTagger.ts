@@ -3,9 +3,10 @@
  * (checked against its sha256) from the models directory, once.
  */
 import { createHash } from "node:crypto"
-import { existsSync, readFileSync } from "node:fs"
+import { readFileSync } from "node:fs"
 import { join } from "node:path"
-import { Context, Effect, Layer, Option } from "effect"
+import type { Effect, Layer, Option } from "effect"
+import { optionalModelIn, optionalModelLayer } from "../internal/optionalModel.js"
 import { type SpanManifest, SpanWeights } from "../internal/spans/model.js"
 import { SpanModel, type SpanModelService } from "../SpanModel.js"
 import { defaultModelDirectory } from "./TrainedModel.js"
@@ -37,17 +38,12 @@ export const fromSpanWeights = (weights: SpanWeights): SpanModelService => ({
  * heads' explanations; every score is served as usual), as for the fallacy detector.
  */
 export const spanModelIn = (directory: string): Effect.Effect<Option.Option<SpanModelService>> =>
-  Effect.suspend(() =>
-    existsSync(join(directory, SPAN_MANIFEST))
-      ? Effect.try(() => Option.some(fromSpanWeights(loadSpanWeights(directory)))).pipe(
-        Effect.catchAll((e) =>
-          Effect.logWarning(
-            `toxic-span tagger in ${directory} not loaded (${e.cause instanceof Error ? e.cause.message : String(e.cause)}): ` +
-              "objectionable phrases are cut from the toxicity heads' explanations; every score is served as usual"
-          ).pipe(Effect.as(Option.none<SpanModelService>()))
-        )
-      )
-      : Effect.succeed(Option.none())
+  optionalModelIn(
+    directory,
+    SPAN_MANIFEST,
+    () => fromSpanWeights(loadSpanWeights(directory)),
+    "toxic-span tagger",
+    "objectionable phrases are cut from the toxicity heads' explanations; every score is served as usual"
   )
 
 export const SpanTagger = {
@@ -55,9 +51,5 @@ export const SpanTagger = {
    * Provides `SpanModel` from a models directory (the shipped one by default) when its tagger
    * loads, nothing otherwise (see `spanModelIn`).
    */
-  layerIn: (directory: string = defaultModelDirectory()): Layer.Layer<never> =>
-    Layer.effectContext(
-      Effect.map(spanModelIn(directory), (m): Context.Context<never> =>
-        Option.match(m, { onNone: () => Context.empty(), onSome: (service) => Context.make(SpanModel, service) as Context.Context<never> }))
-    )
+  layerIn: (directory: string = defaultModelDirectory()): Layer.Layer<never> => optionalModelLayer(SpanModel, spanModelIn(directory))
 }
