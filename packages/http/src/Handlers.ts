@@ -195,43 +195,47 @@ export const perspectiveHandler = <Req, RAuth, RAnswer>(route: PerspectiveRoute<
 const mapNow = <A, B, E>(now: Either.Either<A, E> | undefined, f: (a: A) => B): Either.Either<B, E> | undefined =>
   now === undefined ? undefined : Either.map(now, f)
 
-/** `POST /v0.2/{external,perspective}-compat/analyse`. */
-export const compatAnalyse = {
-  family: "compat",
-  caller: headerCaller,
+/** The analyze route of a family: its own authentication, one implementation of the answer. */
+const analyzeRoute = <RAuth>(
+  family: "google" | "compat",
+  caller: Effect.Effect<Auth.Caller, DecorumError, RAuth>,
+  callerNow: NonNullable<PerspectiveRoute<unknown, unknown, unknown>["callerNow"]>
+) => ({
+  family,
+  caller,
+  callerNow,
   schema: Perspective.AnalyzeCommentRequest,
-  answer: (caller, request) => Effect.map(Analyze.analyze(request, "compat", caller.account), (result) => evaluated("perspective", result)),
-  callerNow: headerCallerNow,
-  answerNow: (services, caller, request) => mapNow(Analyze.analyzeNow(services, request, "compat", caller.account), (result) => evaluated("perspective", result))
-} satisfies PerspectiveRoute<Perspective.AnalyzeCommentRequest, any, any>
+  answer: (caller: Auth.Caller, request: Perspective.AnalyzeCommentRequest) =>
+    Effect.map(Analyze.analyze(request, family, caller.account), (result) => evaluated("perspective", result)),
+  answerNow: (services: Analyze.NowServices, caller: Auth.Caller, request: Perspective.AnalyzeCommentRequest) =>
+    mapNow(Analyze.analyzeNow(services, request, family, caller.account), (result) => evaluated("perspective", result))
+})
+
+/** The suggestscore route of a family (a store write: always an effect). */
+const suggestScoreRoute = <RAuth>(
+  family: "google" | "compat",
+  caller: Effect.Effect<Auth.Caller, DecorumError, RAuth>,
+  callerNow: NonNullable<PerspectiveRoute<unknown, unknown, unknown>["callerNow"]>
+) => ({
+  family,
+  caller,
+  callerNow,
+  schema: Perspective.SuggestCommentScoreRequest,
+  answer: (caller: Auth.Caller, request: Perspective.SuggestCommentScoreRequest) =>
+    Effect.map(Suggest.suggestScore(caller.account, request, caller.keyId), (response) => json(response))
+})
+
+/** `POST /v0.2/{external,perspective}-compat/analyse`. */
+export const compatAnalyse = analyzeRoute("compat", headerCaller, headerCallerNow)
 
 /** `POST /v0.2/{external,perspective}-compat/suggestscore`. */
-export const compatSuggestScore = {
-  family: "compat",
-  caller: headerCaller,
-  callerNow: headerCallerNow,
-  schema: Perspective.SuggestCommentScoreRequest,
-  answer: (caller, request) => Effect.map(Suggest.suggestScore(caller.account, request, caller.keyId), (response) => json(response))
-} satisfies PerspectiveRoute<Perspective.SuggestCommentScoreRequest, any, any>
+export const compatSuggestScore = suggestScoreRoute("compat", headerCaller, headerCallerNow)
 
 /** `POST /v1alpha1/comments:analyze`. */
-export const googleAnalyze = {
-  family: "google",
-  caller: googleCaller,
-  schema: Perspective.AnalyzeCommentRequest,
-  answer: (caller, request) => Effect.map(Analyze.analyze(request, "google", caller.account), (result) => evaluated("perspective", result)),
-  callerNow: googleCallerNow,
-  answerNow: (services, caller, request) => mapNow(Analyze.analyzeNow(services, request, "google", caller.account), (result) => evaluated("perspective", result))
-} satisfies PerspectiveRoute<Perspective.AnalyzeCommentRequest, any, any>
+export const googleAnalyze = analyzeRoute("google", googleCaller, googleCallerNow)
 
 /** `POST /v1alpha1/comments:suggestscore`. */
-export const googleSuggestScore = {
-  family: "google",
-  caller: googleCaller,
-  callerNow: googleCallerNow,
-  schema: Perspective.SuggestCommentScoreRequest,
-  answer: (caller, request) => Effect.map(Suggest.suggestScore(caller.account, request, caller.keyId), (response) => json(response))
-} satisfies PerspectiveRoute<Perspective.SuggestCommentScoreRequest, any, any>
+export const googleSuggestScore = suggestScoreRoute("google", googleCaller, googleCallerNow)
 
 const compatHandlers = (group: "compat" | "perspectiveCompat") =>
   HttpApiBuilder.group(DecorumApi, group, (handlers) =>
