@@ -138,11 +138,11 @@ export const observe = (
       }
       const started = performance.now()
       const response = yield* Effect.annotateLogs(app(id), "request_id", id)
-      yield* answered(settings, request.method, path, id, response.status, (performance.now() - started) / 1000)
+      yield* answeredNow(settings, request.method, path, id, response.status, (performance.now() - started) / 1000)
       return response
     })
 
-/** Whether `answered` does anything (metrics or the access log are on). */
+/** Whether `answeredNow` does anything (metrics or the access log are on). */
 export const observing = (settings: ObservabilityConfig["Type"]): boolean => settings.metrics || settings.accessLog
 
 /**
@@ -172,12 +172,3 @@ export const answeredNow = (
   )
 }
 
-/** After a request was answered: its metrics and its access log line, as the settings ask. */
-export const answered = (
-  settings: ObservabilityConfig["Type"],
-  method: string,
-  path: string,
-  id: string,
-  status: number,
-  seconds: number
-): Effect.Effect<void> => Effect.suspend(() => answeredNow(settings, method, path, id, status, seconds))
