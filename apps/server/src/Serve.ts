@@ -4,11 +4,10 @@
  * start with no account it creates one and prints a key and a curl line that works.
  */
 import { AccountStore, Auth, EngineInfo, ENGINE_VERSION } from "@decorum/core"
-import { Engine, EngineConfig, type EngineSettings } from "@decorum/engine"
+import { DEFAULT_DRAIN_TIMEOUT_MS, Engine, EngineConfig, type EngineSettings } from "@decorum/engine"
 import { HttpApp, HttpConfig, NodeServer, Observability, Telemetry } from "@decorum/http"
-import { FastPath } from "@decorum/http/node"
+import { FastPath, Listen } from "@decorum/http/node"
 import { HttpApiBuilder, HttpServer } from "@effect/platform"
-import { NodeHttpServer } from "@effect/platform-node"
 import { Cause, Config, ConfigError, Context, Effect, Exit, Fiber, Layer, Logger, Redacted } from "effect"
 import type { StoreFailure } from "@decorum/domain"
 import type { ServeError } from "@effect/platform/HttpServerError"
@@ -72,7 +71,7 @@ const metricsListener = (settings: EngineSettings) =>
     ? Layer.succeed(MetricsServer, null)
     : Layer.effect(MetricsServer, HttpServer.HttpServer).pipe(
       Layer.provideMerge(HttpServer.serve(Observability.metricsApp)),
-      Layer.provide(NodeHttpServer.layer(NodeServer.createServer, { port: settings.observability.metricsPort, host: settings.server.host }))
+      Layer.provide(Listen.layer(NodeServer.createServer(), { port: settings.observability.metricsPort, host: settings.server.host }))
     )
 
 /** In a cluster worker with metrics on, `/metrics` reports the whole server (gathered by the primary). */
@@ -99,7 +98,7 @@ export const layer: Layer.Layer<
       Layer.provide(HttpApp.layer),
       Layer.provide(FastPath.layer(server, { enabled: settings.server.fastPath })),
       Layer.provideMerge(Layer.mergeAll(engine, httpLayer(settings), observabilityLayer(settings), workerMetrics(settings))),
-      Layer.provideMerge(NodeHttpServer.layer(() => server, { port: settings.server.port, host: settings.server.host })),
+      Layer.provideMerge(Listen.layer(server, { port: settings.server.port, host: settings.server.host })),
       // Layers are released in reverse: the drain before the app (which still answers while it
       // runs), the engine and its store, and the listener.
       (api) => Drain.layer(server, inFlight, settings.server.drainTimeoutMs).pipe(Layer.provideMerge(api)),
@@ -193,12 +192,18 @@ const serveProcess = async (options: ServeOptions): Promise<void> => {
 /** A worker that dies sooner than this after its start is restarted after a pause, not at once. */
 const QUICK_DEATH_MS = 5_000
 
+/** How long past its drain timeout a worker told to stop may take (closing the store, exiting) before it is killed. */
+const STOP_MARGIN_MS = 10_000
+
 /**
  * The cluster primary: forks `count` workers running this same command (they share the port),
  * prints the banner once all of them listen (creating the first account once), restarts a worker that dies, and on
  * SIGINT or SIGTERM stops every worker (each finishes its in-flight requests) and returns.
+ *
+ * A worker still running `killAfterMs` after it was told to stop (its drain timeout, and a margin
+ * for closing the store) is killed: the primary never waits for a worker forever.
  */
-const servePrimary = async (count: number): Promise<void> => {
+const servePrimary = async (count: number, killAfterMs: number): Promise<void> => {
   const started = new Map<number, number>()
   let stopping = false
   let announced = false
@@ -213,7 +218,14 @@ const servePrimary = async (count: number): Promise<void> => {
     if (stopping) return
     stopping = true
     for (const worker of live()) worker!.process.kill("SIGTERM")
-    if (live().length === 0) finish()
+    if (live().length === 0) return finish()
+    const kill = setTimeout(() => {
+      for (const worker of live()) {
+        process.stderr.write(`decorum: server process ${worker!.process.pid} still running ${killAfterMs} ms after SIGTERM; killing it\n`)
+        worker!.process.kill("SIGKILL")
+      }
+    }, killAfterMs)
+    void finished.then(() => clearTimeout(kill))
   }
   // A scrape of /metrics on any worker: the merged figures of every live worker.
   cluster.on("message", ClusterMetrics.primary(() => live() as Array<Worker>))
@@ -267,8 +279,8 @@ const servePrimary = async (count: number): Promise<void> => {
 export const serve = async (options: ServeOptions = {}): Promise<void> => {
   const workers = options.workers ?? availableParallelism()
   if (cluster.isPrimary && workers > 1) {
-    await prepareStore(options)
-    return servePrimary(workers)
+    const drainTimeoutMs = await prepareStore(options)
+    return servePrimary(workers, drainTimeoutMs + STOP_MARGIN_MS)
   }
   return serveProcess(options)
 }
@@ -279,11 +291,15 @@ export const serve = async (options: ServeOptions = {}): Promise<void> => {
  * to WAL at the same moment: SQLite refuses one of them at once ("database is locked", since
  * waiting could deadlock), and that worker's failure stopped the whole server (seen once in 25
  * fresh starts of `npx decorum serve`). Concurrent first migrations race the same way. Any failure
- * here is left for the workers to report, in the words they always use.
+ * here is left for the workers to report, in the words they always use. Gives the workers' drain
+ * timeout (the default when the configuration is bad: the workers will say why and exit).
  */
-const prepareStore = (options: ServeOptions): Promise<void> =>
+const prepareStore = (options: ServeOptions): Promise<number> =>
   Effect.runPromise(
-    Effect.flatMap(configWith(options), (settings) => Effect.scoped(Layer.build(Engine.storeLayer(settings.store.db)))).pipe(Effect.ignore)
+    Effect.flatMap(configWith(options), (settings) =>
+      Effect.scoped(Layer.build(Engine.storeLayer(settings.store.db))).pipe(Effect.ignore, Effect.as(settings.server.drainTimeoutMs))).pipe(
+        Effect.orElseSucceed(() => DEFAULT_DRAIN_TIMEOUT_MS)
+      )
   )
 
 /** A start-up failure in words an operator can act on (a busy port, an unreadable database, ...). */

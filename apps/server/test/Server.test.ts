@@ -14,7 +14,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }))
 /** The curl line the server prints, run the way a newcomer would paste it (through a shell). */
 const runPrintedCurl = async (line: string) => {
   const { execFileSync } = await import("node:child_process")
-  return execFileSync("sh", ["-c", line.trim()], { encoding: "utf8" })
+  return execFileSync("sh", ["-c", line.trim()], { encoding: "utf8", timeout: 60_000 })
 }
 
 describe("decorum serve", () => {
@@ -59,7 +59,8 @@ describe("decorum serve", () => {
     } finally {
       await stop(server)
     }
-    const nodir = await runCli(["serve", "--port", "0", "--db", join(dir, "missing", "x.db")])
+    // Two workers: the path where the other worker, stopped while it waited for its port, once kept the command from ever exiting.
+    const nodir = await runCli(["serve", "--port", "0", "--workers", "2", "--db", join(dir, "missing", "x.db")])
     expect(nodir.code).toBe(1)
     expect(nodir.stderr).toContain("directory does not exist")
   })

@@ -4,3 +4,4 @@
  * (Lambda, in-process) do not load the Node server code.
  */
 export * as FastPath from "../FastPath.js"
+export * as Listen from "../Listen.js"
