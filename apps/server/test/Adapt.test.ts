@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
-import { runCliAsync, startServe, stop } from "./process.js"
+import { runCli, startServe, stop } from "./process.js"
 
 const SITE = "site@example.com"
 const OTHER = "other@example.com"
@@ -28,7 +28,7 @@ interface Site {
 }
 
 const createKey = async (db: string, email: string): Promise<Site> => {
-  const created = await runCliAsync(["keys", "create", "--email", email, "--json", "--db", db])
+  const created = await runCli(["keys", "create", "--email", email, "--json", "--db", db])
   expect(created.code, created.stderr).toBe(0)
   return { email, key: (JSON.parse(created.stdout) as { key: string }).key }
 }
@@ -100,7 +100,7 @@ const adaptSite = async (db: string) => {
     // The other account corrected in the opposite direction; the few account barely at all.
     for (const c of corrections.slice(0, 6)) await suggestCompat(server.url, few, c.text, c.score)
 
-    const adapted = await runCliAsync(["adapt", "--email", SITE, "--db", db])
+    const adapted = await runCli(["adapt", "--email", SITE, "--db", db])
     expect(adapted.code, adapted.stderr).toBe(0)
     const report = JSON.parse(adapted.stdout) as { email: string; attributes: Array<AttributeReport> }
     const toxicity = report.attributes.find((a) => a.attribute === "TOXICITY")!
@@ -121,7 +121,7 @@ const adaptSite = async (db: string) => {
     expect(otherAfter).toEqual(otherBefore)
 
     // Too few corrections: a clear report, nothing stored, scores unchanged.
-    const fewReport = await runCliAsync(["adapt", "--email", FEW, "--db", db])
+    const fewReport = await runCli(["adapt", "--email", FEW, "--db", db])
     expect(fewReport.code, fewReport.stderr).toBe(0)
     const fewToxicity = (JSON.parse(fewReport.stdout) as { attributes: Array<AttributeReport> }).attributes[0]!
     expect(fewToxicity.adopted).toBe(false)
@@ -130,7 +130,7 @@ const adaptSite = async (db: string) => {
     expect(await analyze(server.url, few, PROBE)).toEqual(otherBefore)
 
     // --reset: back to the shipped scores, exactly.
-    const reset = await runCliAsync(["adapt", "--email", SITE, "--reset", "--db", db])
+    const reset = await runCli(["adapt", "--email", SITE, "--reset", "--db", db])
     expect(reset.code, reset.stderr).toBe(0)
     const restored = await until(() => analyze(server.url, site, PROBE), (a) => !a.model.includes("+site."), 10_000)
     expect(restored).toEqual(before)
@@ -140,7 +140,7 @@ const adaptSite = async (db: string) => {
   // Adapters survive a restart (and a reset stays a reset).
   const again = await startServe(["--db", db])
   try {
-    const adapted = await runCliAsync(["adapt", "--email", SITE, "--db", db])
+    const adapted = await runCli(["adapt", "--email", SITE, "--db", db])
     expect(adapted.code, adapted.stderr).toBe(0)
   } finally {
     await stop(again)
@@ -167,7 +167,7 @@ interface Report {
  */
 const autoRefitThenRevoke = async (db: string) => {
   const email = "auto@example.com"
-  const created = await runCliAsync(["keys", "create", "--email", email, "--label", "moderation tool", "--json", "--db", db])
+  const created = await runCli(["keys", "create", "--email", email, "--label", "moderation tool", "--json", "--db", db])
   expect(created.code, created.stderr).toBe(0)
   const { key, key_id } = JSON.parse(created.stdout) as { key: string; key_id: string }
   const site = { email, key }
@@ -187,9 +187,9 @@ const autoRefitThenRevoke = async (db: string) => {
     expect(adapted.value).toBeGreaterThan(before.value + 0.1)
 
     // The key turns out to be leaked: revoked, its corrections no longer count.
-    const revoked = await runCliAsync(["keys", "revoke", key_id, "--db", db])
+    const revoked = await runCli(["keys", "revoke", key_id, "--db", db])
     expect(revoked.code, revoked.stderr).toBe(0)
-    const refit = await runCliAsync(["adapt", "--email", email, "--db", db])
+    const refit = await runCli(["adapt", "--email", email, "--db", db])
     expect(refit.code, refit.stderr).toBe(0)
     const report = JSON.parse(refit.stdout) as Report
     expect(report.leftOutRevokedKey).toBe(corrections.length)

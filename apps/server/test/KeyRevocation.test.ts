@@ -12,7 +12,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Effect, Redacted } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
-import { runCliAsync, START_DEADLINE_MS, startServe, stop } from "./process.js"
+import { runCli, START_DEADLINE_MS, startServe, stop } from "./process.js"
 
 const EMAIL = "revoke@example.com"
 
@@ -43,7 +43,7 @@ const underLoad = (url: string, key: string, workers = 8) => {
 }
 
 const revokeUnderLoad = async (db: string) => {
-  const created = await runCliAsync(["keys", "create", "--email", EMAIL, "--json", "--db", db])
+  const created = await runCli(["keys", "create", "--email", EMAIL, "--json", "--db", db])
   expect(created.code, created.stderr).toBe(0)
   const { key, key_id } = JSON.parse(created.stdout) as { key: string; key_id: string }
   // The revoked key is sent hundreds of times from one address: without the limit on failed
@@ -52,7 +52,7 @@ const revokeUnderLoad = async (db: string) => {
   try {
     const load = underLoad(server.url, key)
     await load.warmedUp
-    const revoked = await runCliAsync(["keys", "revoke", key_id, "--db", db])
+    const revoked = await runCli(["keys", "revoke", key_id, "--db", db])
     const revokedAt = performance.now()
     expect(revoked.code, revoked.stderr).toBe(0)
     // The load keeps running after the command returned, then the next request is checked alone too.

@@ -21,7 +21,7 @@ const shim = join(root, "apps/server/bin/decorum.mjs")
 /** An installed Node.js older than the supported lines, if the machine has one. */
 const oldNode = ((): string | undefined => {
   for (const candidate of ["/usr/bin/node", "/usr/local/bin/node"]) {
-    const r = spawnSync(candidate, ["-p", "process.versions.node"], { encoding: "utf8" })
+    const r = spawnSync(candidate, ["-p", "process.versions.node"], { encoding: "utf8", timeout: 30_000 })
     if (r.status === 0 && Number.parseInt(r.stdout, 10) < 22) return candidate
   }
   return undefined
@@ -62,7 +62,8 @@ describe("node-runtime", () => {
     try {
       const r = spawnSync(oldNode!, [shim, "--version"], {
         encoding: "utf8",
-        env: envWith({ DECORUM_NODE_HOME: home, DECORUM_NO_NODE_FETCH: "1" })
+        env: envWith({ DECORUM_NODE_HOME: home, DECORUM_NO_NODE_FETCH: "1" }),
+        timeout: START_DEADLINE_MS
       })
       expect(r.status).toBe(1)
       expect(r.stderr).toMatch(/^decorum: Decorum needs Node\.js 22 or 24 \(LTS\); this is Node\.js v\d+\.\d+\.\d+/)
@@ -74,7 +75,7 @@ describe("node-runtime", () => {
   it.skipIf(oldNode === undefined)("on an old Node.js, `decorum` runs under the fetched Node.js 24", () => {
     const home = homeWithThisNode()
     try {
-      const r = spawnSync(oldNode!, [shim, "--version"], { encoding: "utf8", env: envWith({ DECORUM_NODE_HOME: home }) })
+      const r = spawnSync(oldNode!, [shim, "--version"], { encoding: "utf8", env: envWith({ DECORUM_NODE_HOME: home }), timeout: START_DEADLINE_MS })
       expect(r.stderr).toBe("")
       expect(r.status).toBe(0)
       expect(r.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/)

@@ -10,7 +10,7 @@ import { PassThrough, Readable } from "node:stream"
 import { afterAll, describe, expect, it } from "vitest"
 import { ManagedRuntime } from "effect"
 import { makeBatchScorer, MAX_RECORD_CHARS, progressLine, score, scoreBatch, scorerLayer } from "../src/Score.js"
-import { runCliAsync, START_DEADLINE_MS, startServe, stop } from "./process.js"
+import { runCli, START_DEADLINE_MS, startServe, stop } from "./process.js"
 
 const dir = mkdtempSync(join(tmpdir(), "decorum-score-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -41,7 +41,7 @@ describe("decorum score", () => {
     writeFileSync(input, ["id,text", ...TEXTS.map((t, i) => `c${i},${csvCell(t)}`)].join("\n") + "\n")
     const output = join(dir, "same.jsonl")
     const attributes = ["TOXICITY", "INSULT", "THREAT"]
-    const run = await runCliAsync(["score", input, "--output", output, "--attributes", attributes.join(","), "--workers", "2"])
+    const run = await runCli(["score", input, "--output", output, "--attributes", attributes.join(","), "--workers", "2"])
     expect(run.code, run.stderr).toBe(0)
     expect(run.stderr.trim().split("\n")).toHaveLength(1)
     expect(run.stderr).toMatch(/Scored 5 rows .*2 workers/)
@@ -115,10 +115,10 @@ describe("decorum score", () => {
   it("refuses an unknown attribute and a missing text column as usage errors (exit 2)", async () => {
     const input = join(dir, "usage.csv")
     writeFileSync(input, "id,comment\n1,hello\n")
-    const unknown = await runCliAsync(["score", input, "--attributes", "TOXICITY,NOPE"])
+    const unknown = await runCli(["score", input, "--attributes", "TOXICITY,NOPE"])
     expect(unknown.code).toBe(2)
     expect(unknown.stderr).toContain("unknown attribute \"NOPE\"")
-    const column = await runCliAsync(["score", input])
+    const column = await runCli(["score", input])
     expect(column.code).toBe(2)
     expect(column.stderr).toContain("no \"text\" column")
   }, 60_000)

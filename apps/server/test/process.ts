@@ -3,7 +3,7 @@
  * esbuild (npm packages stay external), so these tests never depend on a stale `dist/`.
  */
 import { build } from "esbuild"
-import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from "node:child_process"
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process"
 import { mkdirSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -83,26 +83,13 @@ export const startServe = async (args: ReadonlyArray<string>, env: Record<string
   return { child, url, output: () => out }
 }
 
-/** Runs a `decorum` command to completion. */
+/**
+ * Runs a `decorum` command to completion, without blocking this process (a server started by the
+ * same test keeps answering). A command still running after `START_DEADLINE_MS` is killed and the
+ * test fails saying so: a command that never ends must fail its test, not hang the whole suite (a
+ * blocking spawnSync of a `serve` that never exited once held CI until its time ran out).
+ */
 export const runCli = async (args: ReadonlyArray<string>, env: Record<string, string> = {}) => {
-  const cli = await bundleCli()
-  const r = spawnSync(process.execPath, [cli, ...args], {
-    cwd: root,
-    env: { ...process.env, DECORUM_MODEL_DIR: join(root, "packages/local/models"), ...env },
-    encoding: "utf8"
-  })
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr }
-}
-
-export const stop = (running: Running, signal: NodeJS.Signals = "SIGTERM") =>
-  new Promise<number | null>((resolve) => {
-    if (running.child.exitCode !== null) return resolve(running.child.exitCode)
-    running.child.once("exit", (code) => resolve(code))
-    running.child.kill(signal)
-  })
-
-/** Runs a `decorum` command to completion without blocking this process's event loop. */
-export const runCliAsync = async (args: ReadonlyArray<string>, env: Record<string, string> = {}) => {
   const cli = await bundleCli()
   const child = spawn(process.execPath, [cli, ...args], {
     cwd: root,
@@ -112,6 +99,22 @@ export const runCliAsync = async (args: ReadonlyArray<string>, env: Record<strin
   let stderr = ""
   child.stdout.on("data", (c: Buffer) => (stdout += c.toString()))
   child.stderr.on("data", (c: Buffer) => (stderr += c.toString()))
+  let timedOut = false
+  const timer = setTimeout(() => {
+    timedOut = true
+    child.kill("SIGKILL")
+  }, START_DEADLINE_MS)
   const code = await new Promise<number | null>((resolve) => child.on("close", resolve))
+  clearTimeout(timer)
+  if (timedOut) {
+    throw new Error(`decorum ${args.join(" ")} did not exit within ${START_DEADLINE_MS / 1000} s:\n${stdout}${stderr}`)
+  }
   return { code, stdout, stderr }
 }
+
+export const stop = (running: Running, signal: NodeJS.Signals = "SIGTERM") =>
+  new Promise<number | null>((resolve) => {
+    if (running.child.exitCode !== null) return resolve(running.child.exitCode)
+    running.child.once("exit", (code) => resolve(code))
+    running.child.kill(signal)
+  })
