@@ -3,9 +3,10 @@
  * memory, however it is framed (Content-Length, chunked, or a compressed encoding).
  * The harness's limit is 256 KiB.
  */
+import type { ErrorMapping } from "@decorum/http"
 import { Agent } from "node:http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { startHttpHost, type TestHost } from "./harness.js"
+import { JSON_ROUTES, startHttpHost, type TestHost } from "./harness.js"
 import { bigBody, heapAfterGc, send, type WireAnswer } from "./wire.js"
 
 const LIMIT = 256 * 1024
@@ -22,22 +23,10 @@ afterAll(async () => {
   await host?.close()
 })
 
-type Family = "native" | "compat" | "google"
+type Family = ErrorMapping.Family
 
-const ROUTES: ReadonlyArray<readonly [string, Family]> = [
-  ["/v0.2/inittopic", "native"],
-  ["/v0.2/commentscore", "native"],
-  ["/v0.2/antispam", "native"],
-  ["/v0.2/commentrelevance", "native"],
-  ["/v0.2/megacall", "native"],
-  ["/v0.2/external-compat/analyse", "compat"],
-  ["/v0.2/external-compat/suggestscore", "compat"],
-  ["/v0.2/perspective-compat/analyse", "compat"],
-  ["/v0.2/perspective-compat/suggestscore", "compat"],
-  ["/v1alpha1/comments:analyze", "google"],
-  ["/v1alpha1/comments:suggestscore", "google"],
-  ["/batch", "google"]
-]
+// Every JSON route, and a Google batch (multipart) whose body is limited the same way.
+const ROUTES: ReadonlyArray<readonly [string, Family]> = [...JSON_ROUTES, ["/batch", "google"]]
 
 const headersFor = (path: string): Record<string, string> => ({
   "content-type": path === "/batch" ? "multipart/mixed; boundary=b" : "application/json",

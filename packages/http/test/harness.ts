@@ -5,11 +5,26 @@
 import { AccountStore, ArticleContextStore, Auth, AuthFailureLimiter, type AuthFailureLimitOptions, EngineInfo, MemoryStores, RateLimiter, type RateLimitOptions, SuggestionStore } from "@decorum/core"
 import { TestProviders } from "@decorum/core/testing"
 import { ProviderFailure, type ScoreSuggestion } from "@decorum/domain"
-import { HttpConfig, HttpApp, NodeServer } from "@decorum/http"
+import { type ErrorMapping, HttpConfig, HttpApp, NodeServer } from "@decorum/http"
 import { FastPath } from "@decorum/http/node"
 import { HttpApiBuilder, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Context, Deferred, Effect, Exit, Layer, Ref, Scope } from "effect"
+
+/** Every route that takes a JSON body, with the family whose error envelope it answers in. */
+export const JSON_ROUTES: ReadonlyArray<readonly [path: string, family: ErrorMapping.Family]> = [
+  ["/v0.2/inittopic", "native"],
+  ["/v0.2/commentscore", "native"],
+  ["/v0.2/antispam", "native"],
+  ["/v0.2/commentrelevance", "native"],
+  ["/v0.2/megacall", "native"],
+  ["/v0.2/external-compat/analyse", "compat"],
+  ["/v0.2/external-compat/suggestscore", "compat"],
+  ["/v0.2/perspective-compat/analyse", "compat"],
+  ["/v0.2/perspective-compat/suggestscore", "compat"],
+  ["/v1alpha1/comments:analyze", "google"],
+  ["/v1alpha1/comments:suggestscore", "google"]
+]
 
 export const ENGINE_INFO = { engineVersion: "0.1.0", modelVersion: "test-model-1" }
 

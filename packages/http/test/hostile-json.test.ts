@@ -4,8 +4,9 @@
  */
 import { Requests } from "@decorum/core"
 import { Limits } from "@decorum/domain"
+import type { ErrorMapping } from "@decorum/http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { startHttpHost, type TestHost } from "./harness.js"
+import { JSON_ROUTES, startHttpHost, type TestHost } from "./harness.js"
 
 let host: TestHost
 let key: string
@@ -19,21 +20,7 @@ afterAll(async () => {
   await host?.close()
 })
 
-type Family = "native" | "compat" | "google"
-
-const JSON_ROUTES: ReadonlyArray<readonly [string, Family]> = [
-  ["/v0.2/inittopic", "native"],
-  ["/v0.2/commentscore", "native"],
-  ["/v0.2/antispam", "native"],
-  ["/v0.2/commentrelevance", "native"],
-  ["/v0.2/megacall", "native"],
-  ["/v0.2/external-compat/analyse", "compat"],
-  ["/v0.2/external-compat/suggestscore", "compat"],
-  ["/v0.2/perspective-compat/analyse", "compat"],
-  ["/v0.2/perspective-compat/suggestscore", "compat"],
-  ["/v1alpha1/comments:analyze", "google"],
-  ["/v1alpha1/comments:suggestscore", "google"]
-]
+type Family = ErrorMapping.Family
 
 const post = (path: string, body: string) =>
   fetch(host.url + path, {
