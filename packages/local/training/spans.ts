@@ -30,7 +30,7 @@ import { toxicSpans } from "./fallacyData.js"
 import { SparseMatrix, trainLogistic } from "./fit.js"
 import { dataDir, MODELS_DIR } from "./pipeline.js"
 
-export const SPAN_VERSION = "spans-2026.11.2"
+export const SPAN_VERSION = "spans-2026.11.3"
 
 export interface SpanPost {
   readonly text: string
@@ -91,10 +91,12 @@ export interface SpanRecipe {
 
 /**
  * A word this strong is quoted even when the toxicity heads find nothing objectionable: chosen with
- * `run.mjs spansdev --rules` (dev F1 against quotes on C3's constructive comments of its training
- * articles: 2 adds 0.4 points of such comments quoted for +0.008 dev F1; 1 adds 3 points).
+ * `run.mjs spansdev --rules` on dev against quotes on C3's constructive comments of its training
+ * articles (4,791), as the level with the best dev F1 that quotes in at most about 10% of them
+ * (spans-2026.11.3: 0.75 gives 0.6156 at 9.35%; 0.5 0.6210 at 10.69%; 2, the level of 2026.11.2,
+ * 0.5956 at 5.39%). No level reaches 0.65 on dev below 15%.
  */
-export const SPAN_CONFIDENT = 2
+export const SPAN_CONFIDENT = 0.75
 
 export const SPAN_RECIPE: SpanRecipe = { bits: 18, epochs: 12, learningRate: 0.01, l2: 1e-6, seed: 17 }
 
@@ -107,10 +109,16 @@ const wordLabels = (post: SpanPost, tokens: ReturnType<typeof tokenize>): Array<
   })
 
 /** Train the tagger's weights (deterministic: fixed seed, fixed order). */
-export const trainTagger = (posts: ReadonlyArray<SpanPost>, recipe: SpanRecipe = SPAN_RECIPE): { weights: Float32Array; bias: number } => {
+export const trainTagger = (
+  posts: ReadonlyArray<SpanPost>,
+  recipe: SpanRecipe = SPAN_RECIPE,
+  negatives: ReadonlyArray<string> = [],
+  negativeWeight = 1
+): { weights: Float32Array; bias: number } => {
   const mask = (1 << recipe.bits) - 1
   const X = new SparseMatrix()
   const targets: Array<number> = []
+  const rowWeights: Array<number> = []
   const idx: Array<number> = []
   const val: Array<number> = []
   const emit = (f: string) => {
@@ -118,7 +126,11 @@ export const trainTagger = (posts: ReadonlyArray<SpanPost>, recipe: SpanRecipe =
     val.push(1)
   }
   const slots = new Int32Array(CONTEXT_SLOTS)
-  for (const post of posts) {
+  const none: ReadonlySet<number> = new Set()
+  const all = [...posts, ...negatives.map((text) => ({ text, offsets: none }))]
+  for (let p = 0; p < all.length; p++) {
+    const post = all[p]!
+    const w = p < posts.length ? 1 : negativeWeight
     const tokens = tokenize(post.text)
     const labels = wordLabels(post, tokens)
     const hashes = tokens.map((t) => keyHash(t.key))
@@ -133,13 +145,16 @@ export const trainTagger = (posts: ReadonlyArray<SpanPost>, recipe: SpanRecipe =
       }
       X.push(idx, val, idx.length)
       targets.push(labels[i]!)
+      rowWeights.push(w)
     }
   }
-  const m = trainLogistic(X, Float32Array.from(targets), new Float32Array(targets.length).fill(1), recipe)
+  const m = trainLogistic(X, Float32Array.from(targets), Float32Array.from(rowWeights), recipe)
   return { weights: m.weights, bias: m.bias }
 }
 
 const THRESHOLDS = [-2, -1.75, -1.5, -1.25, -1, -0.75, -0.5, -0.25, 0, 0.25, 0.5, 0.75, 1]
+/** 99: no limit relative to the strongest word. */
+const RELATIVES = [99, 3, 2.5, 2, 1.75, 1.5, 1.25, 1]
 /** 99: no gap filling. */
 const GAPS = [99, -4, -3, -2.5, -2, -1.5, -1.25, -1, -0.75]
 const NONES = [-99, -4, -3, -2.5, -2, -1.5, -1, -0.5, 0, 0.5, 1, 1.5, 2]
@@ -152,15 +167,17 @@ export const chooseDecode = (tagger: SpanWeights, posts: ReadonlyArray<SpanPost>
   })
   let best: { decode: SpanDecode; f1: number } = { decode: { threshold: 0, gap: 99, none: -99, confident: SPAN_CONFIDENT, contextMax: 99 }, f1: -1 }
   for (const threshold of THRESHOLDS) {
+    for (const relative of RELATIVES) {
     for (const gap of GAPS) {
       if (gap >= threshold && gap !== 99) continue
       for (const none of NONES) {
-        const decode = { threshold, gap, none, confident: SPAN_CONFIDENT, contextMax: 99 }
+        const decode = { threshold, relative, gap, none, confident: SPAN_CONFIDENT, contextMax: 99 }
         let sum = 0
         for (const s of scored) sum += postSpanF1(offsetsOf(decodeSpans(s.tokens, s.scores, decode)), s.post.offsets)
         const f1 = sum / Math.max(1, scored.length)
         if (f1 > best.f1) best = { decode, f1 }
       }
+    }
     }
   }
   return best
@@ -181,8 +198,15 @@ export interface TrainedTagger {
 }
 
 /** Train on `train`, choose the decoding on `dev`: the manifest and weight file `run.mjs spans` writes. */
-export const buildTagger = (train: ReadonlyArray<SpanPost>, dev: ReadonlyArray<SpanPost>, recipe: SpanRecipe = SPAN_RECIPE, version = SPAN_VERSION): TrainedTagger => {
-  const { weights, bias } = trainTagger(train, recipe)
+export const buildTagger = (
+  train: ReadonlyArray<SpanPost>,
+  dev: ReadonlyArray<SpanPost>,
+  recipe: SpanRecipe = SPAN_RECIPE,
+  version = SPAN_VERSION,
+  negatives: ReadonlyArray<string> = [],
+  negativeWeight = 1
+): TrainedTagger => {
+  const { weights, bias } = trainTagger(train, recipe, negatives, negativeWeight)
   const bytes = weightBytes(weights)
   const draft: SpanManifest = {
     format: SPAN_FORMAT,
@@ -198,8 +222,8 @@ export const buildTagger = (train: ReadonlyArray<SpanPost>, dev: ReadonlyArray<S
   const chosen = chooseDecode(draftTagger, dev)
   // the largest context share seen on the training and dev posts, rounded up to 1/16
   let contextMax = 0
-  for (const p of [...train, ...dev]) {
-    for (const share of draftTagger.contextShares(p.text, tokenize(p.text))) contextMax = Math.max(contextMax, share)
+  for (const text of [...train.map((p) => p.text), ...dev.map((p) => p.text), ...negatives]) {
+    for (const share of draftTagger.contextShares(text, tokenize(text))) contextMax = Math.max(contextMax, share)
   }
   const manifest: SpanManifest = {
     ...draft,

@@ -50,9 +50,9 @@ const main = () => {
     const oldCuts = (text: string) => scoreComment(model, { comment: text, replyTo: null, article }).objectionable_phrases.length > 0
     const devOld = devRows.map((r) => oldCuts(r.text))
     const c3Old = c3Rows.map((r) => oldCuts(r.text))
-    for (const strong of [99, 3, 2.5, 2, 1.5, 1]) {
+    for (const strong of [99, 3, 2.5, 2, 1.5, 1.25, 1, 0.75, 0.5, 0]) {
       const rule = (r: ReturnType<typeof prepare>, old: boolean) =>
-        old ? decodeSpans(r.tokens, r.scores, d) : decodeSpans(r.tokens, r.scores, { ...d, threshold: strong, gap: 99, none: strong })
+        old ? decodeSpans(r.tokens, r.scores, d) : decodeSpans(r.tokens, r.scores, { ...d, threshold: strong, relative: 99, gap: 99, none: strong })
       let f1 = 0
       devRows.forEach((r, i) => (f1 += postSpanF1(offsetsOf(rule(r, devOld[i]!)), r.gold)))
       const quoted = c3Rows.filter((r, i) => rule(r, c3Old[i]!).length > 0).length
@@ -64,7 +64,7 @@ const main = () => {
         for (const floor of [true, false]) {
           const rule = (r: ReturnType<typeof prepare>) => {
             if (r.heads >= gate) return decodeSpans(r.tokens, r.scores, floor ? d : { ...d, none: d.threshold })
-            return decodeSpans(r.tokens, r.scores, { ...d, threshold: strong, gap: 99, none: strong })
+            return decodeSpans(r.tokens, r.scores, { ...d, threshold: strong, relative: 99, gap: 99, none: strong })
           }
           let f1 = 0
           for (const r of devRows) f1 += postSpanF1(offsetsOf(rule(r)), r.gold)

@@ -28,7 +28,9 @@ describe("objectionable phrases from the toxic-span tagger", () => {
   it("quote the word that carries the insult, not the sentence around it", () => {
     expect(quotes("You are an idiot and nobody listens to you.")).toEqual(["idiot"])
     expect(quotes("What a bunch of morons run this city.")).toEqual(["morons"])
-    expect(quotes("Shut up, you stupid lying clown.")).toEqual(["stupid lying clown"])
+    // "lying" scores 2.3 below "stupid": left out beside it (spans-2026.11.3's relative limit)
+    expect(quotes("Shut up, you stupid lying clown.")).toEqual(["stupid", "clown"])
+    expect(quotes("The mayor is a corrupt pathetic liar and a disgrace.")).toEqual(["corrupt pathetic liar"])
     // the heads' cuts also quoted words that carry nothing
     expect(quotes("What a bunch of morons run this city.", false)).toEqual(["morons", "bunch"])
   })
@@ -50,7 +52,9 @@ describe("objectionable phrases from the toxic-span tagger", () => {
         expect(q.length, q).toBeLessThan(30)
       }
     }
-    expect(quotes("<p>Honestly, <b>you moron</b> &amp; your <i>stupid</i> plan&nbsp;— no.</p>")).toEqual(["moron", "stupid"])
+    expect(quotes("Zoë said the council are a bunch of morons 😤 and I agree")).toEqual(["morons"])
+    // a known miss: in markup "moron" scores 1.26 below "stupid", just past the relative limit (1.25)
+    expect(quotes("<p>Honestly, <b>you moron</b> &amp; your <i>stupid</i> plan&nbsp;— no.</p>")).toEqual(["stupid"])
   })
 
   it("quote nothing in a comment the heads find civil", () => {
@@ -62,7 +66,7 @@ describe("objectionable phrases from the toxic-span tagger", () => {
   it("leave the 1-5 grade as the heads' evidence set it, however the quotes are cut", () => {
     const civil = "I read the council's report carefully, and the numbers on page 4 show the tram extension pays for itself within ten years, because congestion costs every commuter time. For example, the 14 bus is always late and the new lanes would fix that. "
     // a long comment whose toxicity stays under the grade's caps, so the phrase count matters
-    for (const comment of [`${civil}The mayor is a corrupt pathetic liar and a disgrace.`, `${civil}Shut up, you stupid lying clown.`]) {
+    for (const comment of [`${civil}The mayor is a liar, and a pathetic clown.`, `${civil}Shut up, you stupid lying clown.`]) {
       const withTagger = scoreComment(model, { comment, replyTo: null, article }, undefined, { spans: tagger })
       const without = scoreComment(model, { comment, replyTo: null, article })
       expect(withTagger.objectionable_phrases.length, comment).not.toBe(without.objectionable_phrases.length)

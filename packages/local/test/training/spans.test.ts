@@ -30,7 +30,7 @@ describe("SemEval-2021 character F1 of one post", () => {
 describe("decoding word scores into spans", () => {
   const text = "you stupid lying idiot, go away"
   const tokens = tokenize(text)
-  const quote = (scores: ReadonlyArray<number>, d: { threshold: number; gap: number; none: number }) =>
+  const quote = (scores: ReadonlyArray<number>, d: { threshold: number; gap: number; none: number; relative?: number }) =>
     decodeSpans(tokens, scores, { ...d, confident: 2, contextMax: 99 }).map((r) => text.slice(r.begin, r.end))
 
   it("joins neighbouring words into one phrase and keeps the others apart", () => {
@@ -41,6 +41,15 @@ describe("decoding word scores into spans", () => {
   it("fills a one-word gap only when that word reaches the gap level", () => {
     expect(quote([-3, 2, -1, 3, -2, -4], { threshold: 0, gap: -1.5, none: -99 })).toEqual(["stupid lying idiot"])
     expect(quote([-3, 2, -2, 3, -2, -4], { threshold: 0, gap: -1.5, none: -99 })).toEqual(["stupid", "idiot"])
+  })
+
+  it("leaves out words far below the strongest one when a relative limit is set, and not otherwise", () => {
+    // "idiot" at 4 is the offence; "stupid" at 0.5 passes the threshold but is 3.5 below it
+    expect(quote([-3, 0.5, -2, 4, -2, -4], { threshold: -1, relative: 2, gap: 99, none: -99 })).toEqual(["idiot"])
+    expect(quote([-3, 0.5, -2, 4, -2, -4], { threshold: -1, gap: 99, none: -99 })).toEqual(["stupid", "idiot"])
+    // the threshold still applies below the limit, and the strongest word is always in
+    expect(quote([-3, 2.5, 1, 3, -2, -4], { threshold: 2, relative: 2, gap: 99, none: -99 })).toEqual(["stupid", "idiot"])
+    expect(quote([-3, -2, -2, -1.5, -2, -4], { threshold: 0, relative: 2, gap: 99, none: -99 })).toEqual(["idiot"])
   })
 
   it("quotes the best word when none reaches the threshold, and nothing below the post-level level", () => {
@@ -116,6 +125,16 @@ describe("the tagger", () => {
       quoted += expected.length
     }
     expect(quoted).toBeGreaterThan(0)
+  })
+
+  it("learns from comments with no offence that a word is not one there", () => {
+    // "clown" is gold in the insult frames; in the circus comments it offends nobody
+    const circus = ["The clown at the circus was funny.", "My son wants to be a clown.", "A clown and a juggler opened the show."]
+    const plain = buildTagger(train, dev, recipe, "spans-test").tagger
+    const taught = buildTagger(train, dev, recipe, "spans-test", circus).tagger
+    const text = "What a clown, honestly."
+    const at = tokenize(text).findIndex((t) => t.key === "clown")
+    expect(taught.score(text, tokenize(text))[at]!).toBeLessThan(plain.score(text, tokenize(text))[at]! - 0.5)
   })
 
   it("refuses a weight file that does not match its manifest", () => {

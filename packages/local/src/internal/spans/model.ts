@@ -7,7 +7,7 @@
  * `spans.json` (its own manifest, beside the toxicity set's):
  *
  * ```
- * { format: 1, version, file, sha256, bits, bias, decode: { threshold, gap, none, confident, contextMax }, sources[], metrics? }
+ * { format: 1, version, file, sha256, bits, bias, decode: { threshold, relative?, gap, none, confident, contextMax }, sources[], metrics? }
  * ```
  *
  * The weight file is `2^bits` little-endian float32 weights over hashed features of each word:
@@ -26,6 +26,12 @@ export const SPAN_FORMAT = 1
 export interface SpanDecode {
   /** A word is part of a span when its log-odds reach this. */
   readonly threshold: number
+  /**
+   * Only words within this much of the comment's strongest word are span words (the threshold
+   * still applies): when one word is clearly the offence, weaker candidates around it are left
+   * out. Absent (files before spans-2026.11.3): no such limit.
+   */
+  readonly relative?: number | undefined
   /** A single word between two span words joins them when its log-odds reach this ("stupid f***ing idiot"). */
   readonly gap: number
   /**
@@ -177,7 +183,7 @@ export const decodeSpans = (tokens: ReadonlyArray<Token>, scores: ArrayLike<numb
   let max = -Infinity
   for (let i = 0; i < n; i++) max = Math.max(max, scores[i]!)
   if (n === 0 || max < d.none) return []
-  const level = Math.min(d.threshold, max)
+  const level = Math.min(Math.max(d.threshold, max - (d.relative ?? Infinity)), max)
   const on = new Uint8Array(n)
   for (let i = 0; i < n; i++) on[i] = scores[i]! >= level ? 1 : 0
   for (let i = 1; i + 1 < n; i++) if (on[i] === 0 && on[i - 1] === 1 && on[i + 1] === 1 && scores[i]! >= d.gap) on[i] = 2
