@@ -90,6 +90,18 @@ const quoteRange = (text: string, sentences: ReadonlyArray<Range>, begin: number
   return trimRange(text, begin, end)
 }
 
+/** The index of the first token that begins at or after `at` (tokens are in text order). */
+const firstAtOrAfter = (tokens: ReadonlyArray<Token>, at: number): number => {
+  let lo = 0
+  let hi = tokens.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (tokens[mid]!.begin < at) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
 /** Fallacies found in `text`, at most one per fallacy name and sentence. */
 export const findFallacies = (text: string, tokens: ReadonlyArray<Token>, sentences: ReadonlyArray<Range>): Array<FallacyHit> => {
   const hits: Array<FallacyHit> = []
@@ -118,8 +130,10 @@ export const findFallacies = (text: string, tokens: ReadonlyArray<Token>, senten
     let insult = false
     let you = false
     let argument = false
-    for (const t of tokens) {
-      if (t.begin < s.begin) continue
+    // the sentence's words: from the first that starts in it (tokens are in text order) to the
+    // first that ends after it
+    for (let k = firstAtOrAfter(tokens, s.begin); k < tokens.length; k++) {
+      const t = tokens[k]!
       if (t.end > s.end) break
       const term = INSULTS.get(t.key)
       if (term !== undefined && !term.contextual) insult = true
