@@ -27,10 +27,13 @@ const LEET: Readonly<Record<string, string>> = { "0": "o", "1": "i", "3": "e", "
 const LEET_CHARS = /[013457@$!]/g
 const RUNS = /(\p{L})\1{2,}/gu
 
+/** ASCII letters and digits (1), by code. */
+const ASCII_WORD = Uint8Array.from({ length: 128 }, (_, c) => ((c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) ? 1 : 0))
+
 /** UTF-16 length (1 or 2) of the letter or digit (`[\p{L}\p{N}]`) starting at `i`, or 0. `i` is a code point boundary. */
 const letterOrDigitAt = (text: string, i: number): number => {
   const c = text.charCodeAt(i)
-  if (c < 0x80) return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) ? 1 : 0
+  if (c < 0x80) return ASCII_WORD[c]!
   LETTER_OR_DIGIT.lastIndex = i
   return LETTER_OR_DIGIT.test(text) ? LETTER_OR_DIGIT.lastIndex - i : 0
 }
@@ -72,9 +75,20 @@ export const tokenize = (text: string): ReadonlyArray<Token> => {
       i += c >= 0xd800 && c <= 0xdbff && i + 1 < n && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00 ? 2 : 1
       continue
     }
-    // [\p{L}\p{N}]+
+    // [\p{L}\p{N}]+ (ASCII ones read inline)
     let end = i + first
-    for (let l = end < n ? letterOrDigitAt(text, end) : 0; l > 0; l = end < n ? letterOrDigitAt(text, end) : 0) end += l
+    for (;;) {
+      if (end >= n) break
+      const c = text.charCodeAt(end)
+      if (c < 0x80) {
+        if (ASCII_WORD[c] === 0) break
+        end++
+        continue
+      }
+      const l = letterOrDigitAt(text, end)
+      if (l === 0) break
+      end += l
+    }
     // (?:['’*$@][\p{L}\p{N}*$@]+)*
     while (end < n) {
       const c = text.charCodeAt(end)
