@@ -8,16 +8,17 @@
  * reads the next 1,000 comments of the pool instead (every comment new to the word caches, as in
  * bench:models' single pass; the pool's 7,537 comments allow six passes).
  *
- *   rm -rf /tmp/before && mkdir -p /tmp/before && git archive BASE packages/local tsconfig.base.json | tar -x -C /tmp/before
+ *   rm -rf /tmp/before && mkdir -p /tmp/before && git archive BASE packages/local packages/core tsconfig.base.json | tar -x -C /tmp/before
  *   cp packages/local/training/scoreab.ts /tmp/before/packages/local/training/
- *   npx esbuild /tmp/before/packages/local/training/scoreab.ts --bundle --platform=node --format=esm \
- *     --packages=external --outfile=packages/local/training/.out/scoreab-before.mjs
- *   npx esbuild packages/local/training/scoreab.ts --bundle --platform=node --format=esm \
- *     --packages=external --outfile=packages/local/training/.out/scoreab.mjs
- *   node packages/local/training/.out/scoreab.mjs packages/local/training/.out/scoreab-before.mjs [passes]
+ *   npx esbuild /tmp/before/packages/local/training/scoreab.ts --bundle --platform=node --format=esm --packages=external \
+ *     --alias:@decorum/core=/tmp/before/packages/core/src/index.ts --outfile=packages/local/training/.out/scoreab-before.mjs
+ *   npx esbuild packages/local/training/scoreab.ts --bundle --platform=node --format=esm --packages=external \
+ *     --alias:@decorum/core=./packages/core/src/index.ts --outfile=packages/local/training/.out/scoreab.mjs
+ *   node packages/local/training/.out/scoreab.mjs packages/local/training/.out/scoreab-before.mjs [passes] [--cold]
  *
- * (The bundle that is run is the build after; the other is imported. Both read this worktree's
- * models directory.)
+ * (The bundle that is run is the build after; the other is imported. Each bundles its own
+ * `@decorum/core` from source, as the alias says: without it both would share the built one.
+ * Both read this worktree's models directory.)
  */
 import { Effect, Option } from "effect"
 import { join, resolve } from "node:path"
