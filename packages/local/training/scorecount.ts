@@ -9,7 +9,10 @@
  * Unicode, long texts).
  *
  * Instruction counts: run under callgrind twice (N = 0 and N = 500) and take the difference, the
- * cost of N comments with start-up and the fixed extra corpus cancelled out:
+ * cost of N comments with start-up and the fixed extra corpus cancelled out. Caution: on 26 Nov
+ * the N = 0 count moved by 1.4 G instructions between two builds that differed in one function,
+ * as much as 500 comments cost, so small differences are not resolved this way (docs/performance.md;
+ * `scoreab.ts` times two builds in one process instead):
  *
  *   npx esbuild packages/local/training/scorecount.ts --bundle --platform=node --format=esm \
  *     --packages=external --outfile=packages/local/training/.out/scorecount.mjs
