@@ -26,7 +26,8 @@ const evidencePhrases = new PhraseMatcher(EVIDENCE_PHRASES)
 
 /** Labels whose explanations become objectionable phrases, most serious first. */
 const OBJECTIONABLE: ReadonlyArray<ModelLabel> = ["THREAT", "IDENTITY_ATTACK", "INSULT", "PROFANITY", "TOXICITY"]
-const SCORED: ReadonlyArray<ModelLabel> = [...OBJECTIONABLE, "SEVERE_TOXICITY", "CONSTRUCTIVE", "LOW_EFFORT"]
+/** The labels the scorer reads (a head no output reads, SEVERE_TOXICITY, is not scored: it cost a pass for nothing). */
+const SCORED: ReadonlyArray<ModelLabel> = [...OBJECTIONABLE, "CONSTRUCTIVE", "LOW_EFFORT"]
 
 /**
  * How objectionable phrases are cut from the toxicity heads' explanations when no toxic-span

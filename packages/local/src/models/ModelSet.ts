@@ -2,8 +2,9 @@
  * The loaded model set: predicts calibrated probabilities and explains them with the n-grams
  * that drove the score, quoted as verbatim spans of the original text.
  *
- * `analyse(text)` featurises a text once and scores every trained head in one pass over the
- * slot-major weight table; `predict` and `explain` are pure functions of that analysis, so a
+ * `analyse(text)` featurises a text once; the heads a prediction reads are scored in one pass over
+ * the slot-major weight table when it first reads them (and only those: a comment scorer reads 8
+ * of the 14). `predict` and `explain` are pure functions of that analysis, so a
  * request that needs several labels and explanations of one comment featurises it once, and in
  * any order. The featuriser's scratch buffers are reused between analyses (a ModelSet is not
  * shared across worker threads); an analysis owns copies of what it keeps.
@@ -43,8 +44,10 @@ export class ModelSet {
   private readonly gathering = new Map<string, Array<Plan>>()
   /** Called when no table is being gathered any more (`whenGathered`). */
   private gatheredWaiters: Array<() => void> = []
-  /** `score`'s per-head sums, by the plan's column order. */
+  /** `score`'s per-head sums, by the plan's column order (and an analysis' sums of the heads it reads). */
   private readonly sums: Float64Array
+  /** The trained columns of a label list, for predictions over an analysis. */
+  private readonly labelColumns = new Map<string, Int32Array>()
 
   /**
    * `files` maps a family's file name to its bytes. Families whose file is missing are skipped,
@@ -115,9 +118,10 @@ export class ModelSet {
   }
 
   /**
-   * Analyse a text once: normalise it, featurise it (recording which tokens each feature came
-   * from, for explanations) and score every trained head in one pass over the weight table. The
-   * result is immutable and reads nothing of this set's scratch buffers afterwards.
+   * Analyse a text once: normalise it and featurise it (recording which tokens each feature came
+   * from, for explanations). The heads are scored from its features when first read (`predict`
+   * sums the heads its labels need in one pass); what it reports never changes, and it reads
+   * nothing of this set's scratch buffers afterwards.
    */
   analyse(text: string): ModelSetAnalysis {
     const f = this.featurizer
@@ -131,26 +135,67 @@ export class ModelSet {
       ends: Object.freeze(norm.ends.slice(0, n)),
       flags: Object.freeze(norm.flags.slice(0, n))
     }
-    const C = this.columns
-    const raws = new Float64Array(C)
-    const mask = (1 << this.bits) - 1
-    const q = this.q
-    const idx = f.idx
-    const val = f.val
-    if (C > 0) {
-      for (let p = 0; p < f.nnz; p++) {
-        const base = (idx[p]! & mask) * C
-        const v = val[p]!
-        for (let c = 0; c < C; c++) raws[c]! += q[base + c]! * v
-      }
-      for (let c = 0; c < C; c++) raws[c] = this.bias[c]! + raws[c]! * this.scales[c]!
-    }
-    return new ModelSetAnalysis(this, text, tokens, raws, {
-      slots: idx.slice(0, f.nnz),
-      values: val.slice(0, f.nnz),
+    // the heads' log-odds are summed when a prediction first reads them (`columnsOf`), and only
+    // the heads it reads: a comment scorer asks 8 of the 14
+    return new ModelSetAnalysis(this, text, tokens, this.columns, {
+      slots: f.idx.slice(0, f.nnz),
+      values: f.val.slice(0, f.nnz),
       occSlot: f.occSlot.slice(0, f.occ),
       tokenStart: f.tokenStart.slice(0, n + 1)
     })
+  }
+
+  /**
+   * `ModelSetAnalysis`'s: sums the raw log-odds of `columns` (those not `done` yet) over an
+   * analysis' features into `raws`, in one pass: per head the same sum in the same order as `score` (feature by feature, from zero), over
+   * the same i16 weights, so the same bits whichever heads are asked first or together.
+   */
+  fillColumns(features: AnalysedFeatures, raws: Float64Array, done: Uint8Array, columns: ArrayLike<number>): void {
+    let missing: Array<number> | undefined
+    for (let k = 0; k < columns.length; k++) {
+      const c = columns[k]!
+      if (done[c] === 0) {
+        done[c] = 1
+        ;(missing ??= []).push(c)
+      }
+    }
+    if (missing === undefined) return
+    const K = missing.length
+    const C = this.columns
+    const mask = (1 << this.bits) - 1
+    const q = this.q
+    const { slots, values } = features
+    const sums = this.sums
+    for (let k = 0; k < K; k++) sums[k] = 0
+    for (let p = 0; p < slots.length; p++) {
+      const base = (slots[p]! & mask) * C
+      const v = values[p]!
+      for (let k = 0; k < K; k++) sums[k]! += q[base + missing[k]!]! * v
+    }
+    for (let k = 0; k < K; k++) {
+      const c = missing[k]!
+      raws[c] = this.bias[c]! + sums[k]! * this.scales[c]!
+    }
+  }
+
+  /** The trained columns `labels` read (through aliases and combinations), cached per label list. */
+  private columnsOf(labels: ReadonlyArray<ModelLabel>): Int32Array {
+    const key = labels.join(",")
+    let columns = this.labelColumns.get(key)
+    if (columns === undefined) {
+      const wanted = new Set<number>()
+      const visit = (label: ModelLabel) => {
+        const entry = this.entries.get(label)
+        if (entry === undefined) return
+        if (entry.kind === "trained") wanted.add(this.columnOf.get(label)!)
+        else if (entry.kind === "alias") visit(entry.of)
+        else if (entry.kind === "max") entry.of.forEach(visit)
+      }
+      labels.forEach(visit)
+      columns = Int32Array.from([...wanted].sort((a, b) => a - b))
+      if (this.labelColumns.size < 64) this.labelColumns.set(key, columns)
+    }
+    return columns
   }
 
   /**
@@ -279,7 +324,7 @@ export class ModelSet {
     if (entry === undefined) return undefined
     switch (entry.kind) {
       case "trained": {
-        const raw = a.raws[this.columnOf.get(label)!]!
+        const raw = a.rawOf(this.columnOf.get(label)!)
         if (entry.evidence === undefined) return applyCalibration(entry.calibration, raw)
         return applyCalibration(entry.calibration, raw + entry.evidence.weight * a.evidence(entry.evidence.kind).strength)
       }
@@ -302,6 +347,7 @@ export class ModelSet {
   predict(input: string | TextAnalysis, labels: ReadonlyArray<ModelLabel>): Partial<Record<ModelLabel, number>> {
     if (typeof input === "string") return this.score(input, labels)
     const a = this.analysisOf(input)
+    a.sum(this.columnsOf(labels))
     const out: Partial<Record<ModelLabel, number>> = {}
     for (const l of labels) {
       const v = this.valueOf(l, a)
@@ -319,7 +365,7 @@ export class ModelSet {
       entry = this.entries.get(target)
     }
     if (entry === undefined || entry.kind !== "trained") return Number.NaN
-    return this.analysisOf(input).raws[this.columnOf.get(target)!]!
+    return this.analysisOf(input).rawOf(this.columnOf.get(target)!)
   }
 
   /**
@@ -367,8 +413,7 @@ export class ModelSet {
     const mask = (1 << this.bits) - 1
     // split each slot's contribution evenly over its occurrences, and a bigram's over its two
     // tokens; global features (after the last token's occurrences) belong to no token
-    const occurrences = new Float64Array(slots.length)
-    for (let o = 0; o < occSlot.length; o++) occurrences[occSlot[o]!]! += 1
+    const occurrences = a.occurrences()
     const contribution = (o: number): number => {
       const p = occSlot[o]!
       return (this.q[(slots[p]! & mask) * C + column]! * scale * values[p]!) / occurrences[p]!
@@ -448,7 +493,8 @@ const useGathered = (plan: Plan, table: Int16Array) => {
 
 /** What a label's probability reads: raw log-odds by column, pattern evidence and the tokens. */
 interface Scored {
-  readonly raws: Float64Array
+  /** The raw log-odds of a trained head, by column. */
+  rawOf(column: number): number
   readonly tokens: NormalizedTokens
   evidence(kind: EvidenceKind): Evidence
 }
@@ -467,6 +513,10 @@ class QuickScores implements Scored {
 
   get tokens(): NormalizedTokens {
     return this.norm
+  }
+
+  rawOf(column: number): number {
+    return this.raws[column]!
   }
 
   reset(text: string, norm: NormalizedTokens | undefined) {
@@ -500,17 +550,52 @@ interface AnalysedFeatures {
 export class ModelSetAnalysis implements TextAnalysis, Scored {
   private threat: Evidence | undefined
   private identity: Evidence | undefined
+  /** Raw log-odds by column, each summed on first read (`done`). */
+  private readonly sums: Float64Array
+  private readonly done: Uint8Array
 
   constructor(
-    /** The set that made this analysis (its weights give `raws` their meaning). */
+    /** The set that made this analysis (its weights give the raw log-odds their meaning). */
     readonly set: ModelSet,
     readonly text: string,
     /** The normalised tokens, with their ranges of `text`. */
     readonly tokens: NormalizedTokens,
-    /** Raw log-odds of every trained head, by column. */
-    readonly raws: Float64Array,
+    columns: number,
     readonly features: AnalysedFeatures
-  ) {}
+  ) {
+    this.sums = new Float64Array(columns)
+    this.done = new Uint8Array(columns)
+  }
+
+  /** Raw log-odds of every trained head, by column. */
+  get raws(): Float64Array {
+    const all = Array.from(this.done, (_, c) => c)
+    this.set.fillColumns(this.features, this.sums, this.done, all)
+    return this.sums.slice()
+  }
+
+  /** Sums the heads of `columns` not summed yet, in one pass over the features. */
+  sum(columns: ArrayLike<number>): void {
+    this.set.fillColumns(this.features, this.sums, this.done, columns)
+  }
+
+  rawOf(column: number): number {
+    if (this.done[column] === 0) this.sum([column])
+    return this.sums[column]!
+  }
+
+  private occurrenceCounts: Float64Array | undefined
+
+  /** How many times each feature (by position in `features.slots`) occurs: what every explanation shares out. */
+  occurrences(): Float64Array {
+    if (this.occurrenceCounts === undefined) {
+      const { slots, occSlot } = this.features
+      const counts = new Float64Array(slots.length)
+      for (let o = 0; o < occSlot.length; o++) counts[occSlot[o]!]! += 1
+      this.occurrenceCounts = counts
+    }
+    return this.occurrenceCounts
+  }
 
   /** Pattern evidence of a kind: threat patterns read the text, identity patterns the tokens. */
   evidence(kind: EvidenceKind): Evidence {

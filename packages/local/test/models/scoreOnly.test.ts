@@ -40,6 +40,23 @@ describe("ModelSet.score", () => {
     }
   })
 
+  it("sums an analysis' heads when a prediction first reads them: the same bits in any order, with other texts analysed between", () => {
+    const trained = all.filter((l) => set.entry(l)?.kind === "trained")
+    for (const [i, text] of TEXTS.entries()) {
+      const expected = set.score(text, all)
+      const a = set.analyse(text)
+      set.analyse(TEXTS[(i + 1) % TEXTS.length]!) // the featuriser's buffers are reused: the analysis must not read them
+      // one label, then a few more, then everything; the order changes with the text
+      const first = trained[i % trained.length]!
+      const some = lists[1 + (i % (lists.length - 1))]!
+      const got = { ...set.predict(a, [first]), ...set.predict(a, some), ...set.predict(a, all) }
+      for (const label of all) {
+        if (!Object.is(got[label], expected[label])) expect({ text, label, got: got[label] }).toEqual({ text, label, got: expected[label] })
+      }
+      for (const label of trained) expect(Object.is(set.raw(a, label), a.raws[trained.indexOf(label)])).toBe(true)
+    }
+  })
+
   it("gives the same numbers past the gathered tables' limit (every trained label alone, then in pairs)", () => {
     const trained = all.filter((l) => set.entry(l)?.kind === "trained")
     const pairs = trained.map((l, i) => [l, trained[(i + 3) % trained.length]!] as const)

@@ -12,8 +12,11 @@
  * hold it: that is how the unit that drives a decision is found.
  *
  * Training (`training/fallacy.ts`) uses the same code, so what the shipped weights were fitted on
- * is exactly what the runtime computes. Deduplication uses generation-stamped scratch arrays
- * (one per block, `2^bits` long), so a `FallacyFeaturizer` is not shared across threads.
+ * is exactly what the runtime computes. Each distinct (block, slot) of a text gets a small id,
+ * in order of first occurrence, from an open-addressing table sized to the text (it stays in
+ * cache, where arrays indexed by slot, `2^bits` long per block, were read at random for every
+ * feature); the scorer counts and dedupes by id. The featuriser reuses its buffers, so it is not
+ * shared across threads.
  */
 import { findFallacies } from "../cues/fallacies.js"
 import { type Range, type Token, tokenize } from "../text/words.js"
@@ -47,6 +50,11 @@ export interface Unit {
 export interface Featurised {
   readonly units: ReadonlyArray<Unit>
   readonly slots: Int32Array
+  /** Beside each of `slots`, the id of its (block, slot): ids are `0 .. distinct - 1`, in order of first occurrence. */
+  readonly ids: Int32Array
+  readonly distinct: number
+  /** The slot of each id. */
+  readonly slotOf: Int32Array
 }
 
 const fnv = (h: number, code: number) => Math.imul(h ^ code, 0x01000193) >>> 0
@@ -105,35 +113,76 @@ const trim = (text: string, begin: number, end: number): Range => {
 
 export class FallacyFeaturizer {
   readonly mask: number
-  /** Per block, the generation that last saw a slot (dedupe within a unit). */
-  private readonly seen: Array<Uint16Array>
-  private generation = 0
   private buffer = new Int32Array(4096)
+  private idBuffer = new Int32Array(4096)
+  /** The current text's (block, slot) -> id table: stamp (the run that wrote the entry), key, id. */
+  private stamps = new Int32Array(1024)
+  private keys = new Int32Array(1024)
+  private idAt = new Int32Array(1024)
+  private capacity = 1024
+  private stamp = 0
+  /** Per id: its slot, and the last unit (of the current text) that held it. */
+  private slotOf = new Int32Array(1024)
+  private lastUnit = new Int32Array(1024)
+  private distinct = 0
+  private unit = 0
 
   constructor(readonly spec: FeatureSpec) {
     this.mask = (1 << spec.bits) - 1
-    this.seen = [new Uint16Array(1 << spec.bits), new Uint16Array(1 << spec.bits), new Uint16Array(1 << spec.bits)]
   }
 
   private n = 0
   private push(block: number, slot: number): void {
-    const seen = this.seen[block]!
-    if (seen[slot] === this.generation) return
-    seen[slot] = this.generation
-    if (this.n === this.buffer.length) {
-      const b = new Int32Array(this.buffer.length * 2)
-      b.set(this.buffer)
-      this.buffer = b
+    const key = block * (this.mask + 1) + slot
+    const cap = this.capacity - 1
+    let h = (Math.imul(key, 0x9e3779b1) >>> 0) & cap
+    let id = -1
+    while (this.stamps[h] === this.stamp) {
+      if (this.keys[h] === key) {
+        id = this.idAt[h]!
+        break
+      }
+      h = (h + 1) & cap
     }
+    if (id < 0) {
+      id = this.distinct++
+      if (id === this.slotOf.length) {
+        this.slotOf = grow(this.slotOf)
+        this.lastUnit = grow(this.lastUnit)
+      }
+      this.stamps[h] = this.stamp
+      this.keys[h] = key
+      this.idAt[h] = id
+      this.slotOf[id] = slot
+      if (this.distinct * 2 > this.capacity) this.growTable()
+    } else if (this.lastUnit[id] === this.unit) return
+    this.lastUnit[id] = this.unit
+    if (this.n === this.buffer.length) {
+      this.buffer = grow(this.buffer)
+      this.idBuffer = grow(this.idBuffer)
+    }
+    this.idBuffer[this.n] = id
     this.buffer[this.n++] = slot
   }
 
-  private nextGeneration(): void {
-    this.generation++
-    if (this.generation === 0x10000) {
-      for (const s of this.seen) s.fill(0)
-      this.generation = 1
+  /** Doubles the id table, re-inserting the current text's entries. */
+  private growTable(): void {
+    const capacity = this.capacity * 2
+    const stamps = new Int32Array(capacity)
+    const keys = new Int32Array(capacity)
+    const idAt = new Int32Array(capacity)
+    for (let h = 0; h < this.capacity; h++) {
+      if (this.stamps[h] !== this.stamp) continue
+      let k = (Math.imul(this.keys[h]!, 0x9e3779b1) >>> 0) & (capacity - 1)
+      while (stamps[k] === this.stamp) k = (k + 1) & (capacity - 1)
+      stamps[k] = this.stamp
+      keys[k] = this.keys[h]!
+      idAt[k] = this.idAt[h]!
     }
+    this.stamps = stamps
+    this.keys = keys
+    this.idAt = idAt
+    this.capacity = capacity
   }
 
   /** Featurise every unit of `text` (see `units`). The result's `slots` is valid until the next run. */
@@ -144,9 +193,16 @@ export class FallacyFeaturizer {
     const hits = findFallacies(text, tokens, sentences)
     const out: Array<Unit> = []
     this.n = 0
+    this.distinct = 0
+    this.stamp++
+    if (this.stamp === 0x7fffffff) {
+      this.stamps.fill(0)
+      this.stamp = 1
+    }
+    this.unit = -1
     let t = 0
     for (const r of parts) {
-      this.nextGeneration()
+      this.unit++
       while (t < tokens.length && tokens[t]!.begin < r.begin) t++
       const start: [number, number, number] = [this.n, 0, 0]
       const end: [number, number, number] = [0, 0, 0]
@@ -181,8 +237,14 @@ export class FallacyFeaturizer {
       end[PATTERN] = this.n
       out.push({ range: r, start, end })
     }
-    return { units: out, slots: this.buffer.subarray(0, this.n) }
+    return { units: out, slots: this.buffer.subarray(0, this.n), ids: this.idBuffer.subarray(0, this.n), distinct: this.distinct, slotOf: this.slotOf }
   }
+}
+
+const grow = (a: Int32Array): Int32Array<ArrayBuffer> => {
+  const b = new Int32Array(a.length * 2)
+  b.set(a)
+  return b
 }
 
 /** A sparse vector: distinct slots and their values. */

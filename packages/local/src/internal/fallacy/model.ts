@@ -62,8 +62,8 @@ export interface FallacyScores {
 }
 
 /**
- * The loaded detector and typer. Scoring reuses scratch buffers (one featuriser, per-block slot
- * counters): an instance is not shared across threads.
+ * The loaded detector and typer. Scoring reuses scratch buffers (one featuriser, counters by
+ * feature id): an instance is not shared across threads.
  */
 export class FallacyWeights {
   readonly heads: number
@@ -75,8 +75,8 @@ export class FallacyWeights {
   private readonly bias: Float32Array
   readonly types: ReadonlyArray<Fallacies.FallacyType>
   private readonly featurizer: FallacyFeaturizer
-  /** Per block, how many units of the current text hold each slot. */
-  private readonly counts: Array<Uint16Array>
+  /** How many units of the current text hold each of its features (by the featuriser's id). */
+  private count = new Uint16Array(4096)
   private touched = new Int32Array(4096)
   private readonly raw: Float64Array
   private readonly own: Float64Array
@@ -99,7 +99,6 @@ export class FallacyWeights {
     this.bias = table.bias
     this.types = manifest.heads.slice(1) as Array<Fallacies.FallacyType>
     this.featurizer = new FallacyFeaturizer({ bits: manifest.bits, chars: manifest.chars })
-    this.counts = [0, 1, 2].map(() => new Uint16Array(1 << manifest.bits))
     this.raw = new Float64Array(this.heads)
     this.own = new Float64Array(this.heads)
   }
@@ -117,46 +116,47 @@ export class FallacyWeights {
    */
   analyse(text: string, sentences: ReadonlyArray<Range>, tokens?: ReadonlyArray<Token>, typeAlways = false): FallacyScores {
     const f = this.featurizer.run(text, sentences, tokens)
-    const { units, slots } = f
+    const { units, slots, ids, slotOf } = f
     const H = this.heads
     const q0 = this.q0
     const qt = this.qt
     const T = H - 1
     const raw = this.raw
     raw.fill(0)
-    if (this.touched.length < slots.length) this.touched = new Int32Array(slots.length * 2)
+    if (this.touched.length < f.distinct) this.touched = new Int32Array(f.distinct * 2)
+    if (this.count.length < f.distinct) this.count = new Uint16Array(f.distinct * 2)
     const touched = this.touched
-    // the comment: each block's distinct slots over all units, counted per unit that holds them
+    const count = this.count
+    // the comment: each block's distinct features (ids) over all units, counted per unit that holds them
     const value = [0, 0, 1]
     const from = [0, 0, 0]
     let nt = 0
-    for (const b of [WORD, CHAR, PATTERN]) {
-      const count = this.counts[b]!
+    for (let b = WORD; b <= PATTERN; b++) {
       from[b] = nt
       for (const u of units) {
         for (let k = u.start[b]!; k < u.end[b]!; k++) {
-          const s = slots[k]!
-          const c = count[s]!
-          if (c < 0xffff) count[s] = c + 1
-          if (c === 0) touched[nt++] = s
+          const id = ids[k]!
+          const c = count[id]!
+          if (c < 0xffff) count[id] = c + 1
+          if (c === 0) touched[nt++] = id
         }
       }
       const distinct = nt - from[b]!
       if (b !== PATTERN) value[b] = distinct > 0 ? 1 / Math.sqrt(distinct) : 0
       const v = value[b]!
       let z = 0
-      for (let k = from[b]!; k < nt; k++) z += q0[touched[k]!]!
+      for (let k = from[b]!; k < nt; k++) z += q0[slotOf[touched[k]!]!]!
       raw[0]! += z * v
     }
     const score = this.bias[0]! + raw[0]! * this.scales[0]!
     const threshold = this.manifest.threshold
     let type: Fallacies.FallacyType = this.types[0]!
     if (score >= threshold || typeAlways) {
-      for (const b of [WORD, CHAR, PATTERN]) {
+      for (let b = WORD; b <= PATTERN; b++) {
         const v = value[b]!
         const to = b === PATTERN ? nt : from[b + 1]!
         for (let k = from[b]!; k < to; k++) {
-          const base = touched[k]! * T - 1
+          const base = slotOf[touched[k]!]! * T - 1
           for (let h = 1; h < H; h++) raw[h]! += qt[base + h]! * v
         }
       }
@@ -172,17 +172,15 @@ export class FallacyWeights {
     const scored: Array<UnitScore> = units.map((u) => {
       let drive = 0
       let alone = 0
-      for (const b of [WORD, CHAR, PATTERN]) {
-        const count = this.counts[b]!
+      for (let b = WORD; b <= PATTERN; b++) {
         const n = u.end[b]! - u.start[b]!
         const own = b === PATTERN ? 1 : n > 0 ? 1 / Math.sqrt(n) : 0
         let sum = 0
         let shared = 0
         for (let k = u.start[b]!; k < u.end[b]!; k++) {
-          const s = slots[k]!
-          const w = q0[s]!
+          const w = q0[slots[k]!]!
           sum += w
-          shared += w / count[s]!
+          shared += w / count[ids[k]!]!
         }
         drive += shared * value[b]!
         alone += sum * own
@@ -190,10 +188,7 @@ export class FallacyWeights {
       const unitScore = this.bias[0]! + alone * scale
       return { begin: u.range.begin, end: u.range.end, drive: drive * scale, score: unitScore, type: typeUnits && unitScore >= bar ? this.unitType(u, slots) : type }
     })
-    for (const b of [WORD, CHAR, PATTERN]) {
-      const count = this.counts[b]!
-      for (let k = from[b]!; k < (b === PATTERN ? nt : from[b + 1]!); k++) count[touched[k]!] = 0
-    }
+    count.fill(0, 0, f.distinct)
     return { score, type, units: scored }
   }
 
