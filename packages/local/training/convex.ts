@@ -17,8 +17,9 @@
  * the dev halves of the natural, enriched and cross-domain protocols (the sets `npm run eval`
  * reports). A blend must beat the plain baseline's dev AUC on every one of them, by the largest
  * smallest margin (`chooseBlend`); for TOXICITY every blend at least `TOXICITY_FLOOR` above the
- * baseline everywhere counts as safe, and among those the one ranking the CAT calibration quarter
- * best (the rows that fit the scale map, never the report half) wins.
+ * baseline everywhere counts as safe, and among those the one ranking the natural-prevalence
+ * Wikipedia dev rows best wins. (12.2 let the CAT calibration quarter choose here; from 12.3 no CAT
+ * row takes part in any choice, they fit only the monotone map onto Perspective's scale.)
  *
  * Fitted components are cached in `training/.cache/` under the sha256 of their rows, targets and
  * options (L-BFGS is deterministic, so a cached fit is the fit a fresh run would make).
@@ -73,10 +74,8 @@ export const GRID: Readonly<Record<string, ReadonlyArray<readonly [ComponentRef,
     [["all", "TOXICITY"], [0, 1]],
     [["wt", "TOXICITY"], [0, 0.5, 1]],
     [["anb", "TOXICITY"], [0, 0.5, 1]],
-    [["self", "TOXICITY"], [0, 0.5, 1]],
     [["jig", "TOXICITY"], [0, 0.1, 0.25]],
     [["jnb", "TOXICITY"], [0, 0.25, 0.5]],
-    [["all", "IDENTITY_ATTACK"], [0, 0.1, 0.2]],
     [["all", "INSULT"], [0, 0.1, 0.2]]
   ],
   ...Object.fromEntries(
@@ -84,9 +83,11 @@ export const GRID: Readonly<Record<string, ReadonlyArray<readonly [ComponentRef,
       l,
       [
         [["all", l], [0, 1]],
-        [["wt", l], [0, 0.5, 1, 2]],
+        // 12.3: not for SEVERE_TOXICITY (12.2 chose 0 on dev; one convex fit less)
+        ...(l === "SEVERE_TOXICITY" ? [] : ([[["wt", l], [0, 0.5, 1, 2]]] as const)),
         [["all", "TOXICITY"], [-0.5, -0.25, 0, 0.25, 0.5, 1]],
-        [["jig", l], [0, 0.25, 0.5, 1]],
+        // 12.3: not for THREAT (12.2 chose 0 on dev; one evidence fit less)
+        ...(l === "THREAT" ? [] : ([[["jig", l], [0, 0.25, 0.5, 1]]] as const)),
         [["jig", "TOXICITY"], [0, 0.25, 0.5]],
         // INSULT minus the profanity direction: swearing that targets no one is not an insult
         ...(l === "INSULT" ? ([[["all", "PROFANITY"], [-0.5, -0.25, 0]]] as const) : [])
@@ -97,9 +98,7 @@ export const GRID: Readonly<Record<string, ReadonlyArray<readonly [ComponentRef,
     [["all", "IDENTITY_ATTACK"], [0, 1]],
     [["qt", "IDENTITY_ATTACK"], [0, 0.5, 1, 2]],
     [["all", "TOXICITY"], [-0.25, 0, 0.25, 0.5]],
-    [["jig", "IDENTITY_ATTACK"], [0, 0.25, 0.5]],
     [["all", "INSULT"], [-0.25, 0]],
-    [["all", "THREAT"], [0, 0.25]],
     [["all1", "IDENTITY_ATTACK"], [0, 1, 2]]
   ]
 }
@@ -348,7 +347,8 @@ export const chooseBlend = <B>(
 /**
  * TOXICITY's floor for `chooseBlend`: a blend that beats the plain baseline on every dev measure
  * by at least this much (half a unit of the third decimal `npm run eval` prints, so the dev table
- * shows the win) is safe enough; among those, the CAT calibration quarter chooses. (0.003 was
+ * shows the win) is safe enough; among those, the natural dev rows choose (12.2: the CAT
+ * calibration quarter). (0.003 was
  * tried first: no blend of the grid reaches it, the largest smallest margin is 0.0007.)
  */
 export const TOXICITY_FLOOR = 0.0005
@@ -377,8 +377,11 @@ export const trainConvexToxicity = (dir: string, f: Featurizer, splits: Splits, 
   log(`convex toxicity: ${rows.length} rows (Wikipedia CAT left out), ${data.X.nnz} non-zeros, ${((Date.now() - t0) / 1000).toFixed(0)} s`)
   const fits = new Map<string, Fit>()
   const key = ([name, label]: ComponentRef) => `${name}[${label}]`
+  // 12.3: a plain component is fitted only where a blend can use it (in a head with evidence, the
+  // head's own components are the +ev fits, so e.g. plain qt[IDENTITY_ATTACK] is not needed)
   const used = (name: ComponentName, label: ModelLabel) =>
-    name === "all" || name === "jig" || Object.values(GRID).some((g) => g.some(([[n, l]]) => n === name && l === label))
+    (name === "all" && !ownCoefficientInGrid(label) && EVIDENCE_IN_HEAD[label] === undefined) ||
+    Object.entries(GRID).some(([head, g]) => g.some(([[n, l]]) => n === name && l === label && (l !== head || EVIDENCE_IN_HEAD[head as ModelLabel] === undefined)))
   const options: Record<Exclude<ComponentName, "self">, (label: ModelLabel) => ComponentOptions> = {
     jig: () => ({ pick: (e) => IN_DOMAIN.has(e.source) }),
     all: () => ({ pick: () => true }),
@@ -519,7 +522,12 @@ export const trainConvexToxicity = (dir: string, f: Featurizer, splits: Splits, 
         const mean = (xs: Array<number>) => xs.reduce((a, v) => a + v, 0) / xs.length
         parts.push(["cross-domain", mean(cs.map((m) => auc(m.scores, m.rows, m.y, bl))), mean(cs.map((m) => m.reference)), true])
       }
-      if (isTox) parts.push(["CAT calibration quarter vs Perspective", auc(gcScores, gcY.map((_, i) => i), gcY, bl), gcRef, false])
+      // 12.3: among the safe blends, the natural-prevalence Wikipedia dev rows choose (12.2 used the
+      // CAT calibration quarter here; CAT rows are for evaluation and the monotone map only)
+      if (isTox) {
+        const natural = measures.get(label)!.find((m) => m.protocol === "natural")!
+        parts.push(["natural dev (chooses among safe blends)", auc(natural.scores, natural.rows, natural.y, bl), natural.reference, false])
+      }
       return parts
     }
     // TOXICITY: log the trade-off between the smallest required margin and the CAT quarter (Pareto front)
@@ -533,7 +541,9 @@ export const trainConvexToxicity = (dir: string, f: Featurizer, splits: Splits, 
     if (isTox) {
       const pareto = front.filter(([m, c]) => !front.some(([m2, c2]) => m2 >= m && c2 >= c && (m2 > m || c2 > c))).sort((a, b) => b[0] - a[0])
       for (const [m, c, bl] of pareto.filter(([m]) => m > -0.01))
-        log(`    front: smallest margin ${m.toFixed(4)}, CAT quarter ${c.toFixed(4)}: ${bl.filter(([, w]) => w !== 0).map(([[n, l], w]) => `${w} ${n}[${l}]`).join(" + ")}`)
+        log(`    front: smallest margin ${m.toFixed(4)}, natural dev ${c.toFixed(4)}: ${bl.filter(([, w]) => w !== 0).map(([[n, l], w]) => `${w} ${n}[${l}]`).join(" + ")}`)
+      // for the log only (no choice reads it): the chosen blend on the CAT calibration quarter
+      log(`    chosen blend on the CAT calibration quarter (not a selection criterion): ${auc(gcScores, gcY.map((_, i) => i), gcY, best).toFixed(4)} (Perspective ${gcRef.toFixed(4)})`)
     }
     blends.set(label, best)
     devTable.set(label, bestParts)
