@@ -353,6 +353,31 @@ export const chooseBlend = <B>(
  */
 export const TOXICITY_FLOOR = 0.0005
 
+/** A blend's dev AUC on one evaluation set, and the plain baseline's. */
+export type DevAuc = readonly [set: string, model: number, baseline: number]
+
+/**
+ * The measures a head's blend is chosen on, all from dev sets: every in-domain set and the mean
+ * over the cross-domain sets must be won (required); for TOXICITY the natural-prevalence set
+ * (Wikipedia talk comments, the register issue 11 ranks) is also the optional measure that
+ * chooses among the blends `TOXICITY_FLOOR` calls safe. 12.2 used the CAT calibration quarter
+ * there; the issue allows CAT rows only for evaluation and the monotone map onto Perspective's
+ * scale, so no CAT measure can be passed in.
+ */
+export const devParts = (label: ModelLabel, inDomain: ReadonlyArray<DevAuc>, cross: ReadonlyArray<DevAuc>): Array<DevPart> => {
+  const parts: Array<DevPart> = inDomain.map(([name, m, r]) => [name, m, r, true])
+  if (cross.length > 0) {
+    const mean = (xs: ReadonlyArray<number>) => xs.reduce((a, v) => a + v, 0) / xs.length
+    parts.push(["cross-domain", mean(cross.map(([, m]) => m)), mean(cross.map(([, , r]) => r)), true])
+  }
+  if (label === "TOXICITY") {
+    const natural = inDomain.find(([name]) => name === "natural")
+    if (natural === undefined) throw new Error("devParts: TOXICITY needs the natural dev set to choose among safe blends")
+    parts.push(["natural dev (chooses among safe blends)", natural[1], natural[2], false])
+  }
+  return parts
+}
+
 /** Sum of weighted components: one linear model over the same features. */
 export const combine = (parts: ReadonlyArray<readonly [Fit, number]>, bits = CONVEX_BITS): LinearModel => {
   const width = 1 << bits
@@ -514,23 +539,14 @@ export const trainConvexToxicity = (dir: string, f: Featurizer, splits: Splits, 
       const c: Array<readonly [number, number]> = [...own(), ...bl.map(([ref, w]) => [atRef(ref), w] as const)]
       return rocAuc(r.map((i) => c.reduce((s, [k, w]) => (w === 0 ? s : s + w * scores[k]![i]!), 0)), y)
     }
-    const evaluate = (bl: Blend): Array<DevPart> => {
-      const parts: Array<DevPart> = []
-      for (const m of measures.get(label)!) parts.push([m.protocol, auc(m.scores, m.rows, m.y, bl), m.reference, true])
-      const cs = cross.get(label)!
-      if (cs.length > 0) {
-        const mean = (xs: Array<number>) => xs.reduce((a, v) => a + v, 0) / xs.length
-        parts.push(["cross-domain", mean(cs.map((m) => auc(m.scores, m.rows, m.y, bl))), mean(cs.map((m) => m.reference)), true])
-      }
-      // 12.3: among the safe blends, the natural-prevalence Wikipedia dev rows choose (12.2 used the
-      // CAT calibration quarter here; CAT rows are for evaluation and the monotone map only)
-      if (isTox) {
-        const natural = measures.get(label)!.find((m) => m.protocol === "natural")!
-        parts.push(["natural dev (chooses among safe blends)", auc(natural.scores, natural.rows, natural.y, bl), natural.reference, false])
-      }
-      return parts
-    }
-    // TOXICITY: log the trade-off between the smallest required margin and the CAT quarter (Pareto front)
+    // the dev measures only: `devParts` is given no CAT row
+    const evaluate = (bl: Blend): Array<DevPart> =>
+      devParts(
+        label,
+        measures.get(label)!.map((m) => [m.protocol, auc(m.scores, m.rows, m.y, bl), m.reference] as const),
+        cross.get(label)!.map((m) => [m.protocol, auc(m.scores, m.rows, m.y, bl), m.reference] as const)
+      )
+    // TOXICITY: log the trade-off between the smallest required margin and the natural dev AUC (Pareto front)
     const front: Array<readonly [number, number, Blend]> = []
     const evaluateAndTrace = (bl: Blend): Array<DevPart> => {
       const parts = evaluate(bl)
