@@ -319,3 +319,46 @@ export const augmentation = (): Array<Example> => {
   out.push(...contrastive())
   return out.filter((e) => !GUARDRAIL_SENTENCES_LEFT_OUT.has(e.text))
 }
+
+/**
+ * A dev set of contrastive pairs (local-2026.12.3): sentences written for choosing among blends,
+ * never trained on (not in `augmentation()`), other sentences than the guardrails and the
+ * functional suite (tests check all three). Each pair is a toxic sentence for `label` and the
+ * same frame made harmless; the blend choice reads the head's ROC AUC over them, so it can see
+ * what the contrastive training rows teach, which no corpus dev set shows.
+ */
+export const CONTRASTIVE_DEV: ReadonlyArray<readonly [label: "TOXICITY" | "INSULT" | "IDENTITY_ATTACK" | "THREAT", toxic: string, harmless: string]> = [
+  ["IDENTITY_ATTACK", "Refugees are nothing but diseased rodents.", "Refugees are nothing but ordinary families."],
+  ["IDENTITY_ATTACK", "Those Hindus are a filthy infestation.", "Those Hindus are a friendly congregation."],
+  ["IDENTITY_ATTACK", "Arabs are bloodthirsty barbarians.", "Arabs are warm and hospitable hosts."],
+  ["IDENTITY_ATTACK", "Gay men are predators who prey on kids.", "Gay men are parents who care for kids."],
+  ["IDENTITY_ATTACK", "Chinese people are dirty insects.", "Chinese people are diligent workers."],
+  ["IDENTITY_ATTACK", "Disabled people are useless leeches.", "Disabled people are valued colleagues."],
+  ["IDENTITY_ATTACK", "Catholics are brainwashed sheep.", "Catholics are welcoming neighbours."],
+  ["IDENTITY_ATTACK", "Lesbians are sick abominations.", "Lesbians are loving partners."],
+  ["THREAT", "I'm coming to your house tonight to break your legs.", "I'm coming to your house tonight to fix your sink."],
+  ["THREAT", "Say that again and you'll be eating through a straw.", "Say that again and I'll write it in the minutes."],
+  ["THREAT", "We will burn your shop to the ground.", "We will paint your shop before the opening."],
+  ["THREAT", "You won't live to see next week.", "You won't believe what happens next week."],
+  ["THREAT", "I'll lodge a bullet in your skull.", "I'll tuck a bookmark in your copy."],
+  ["THREAT", "Sleep with one eye open, I'm on my way.", "Sleep well, I'm on my way tomorrow morning."],
+  ["THREAT", "I will slit your throat.", "I will slice the bread."],
+  ["THREAT", "Someone ought to run you over with a truck.", "Someone ought to give you a lift in a truck."],
+  ["INSULT", "You have the brains of a goldfish.", "You have the patience of a saint."],
+  ["INSULT", "Nobody in this thread is as dim as you.", "Nobody in this thread is as helpful as you."],
+  ["INSULT", "Your comments are the work of a halfwit.", "Your comments are the work of an expert."],
+  ["INSULT", "You are an embarrassment to this forum.", "You are an asset to this forum."],
+  ["INSULT", "What a spineless coward you are.", "What a generous friend you are."],
+  ["INSULT", "You are a fucking disgrace.", "That match was a fucking delight."],
+  ["TOXICITY", "Shut up, you retard.", "People who call others retards should be ashamed."],
+  ["TOXICITY", "She is a worthless slut.", "After a colleague called her a slut, she filed a complaint."],
+  ["TOXICITY", "Get lost, you faggot.", "The coach banned the word faggot from the locker room."],
+  ["TOXICITY", "Immigrants are a disease on this nation.", "The pamphlet said immigrants are a disease, which is a vile lie."]
+]
+
+/** The dev pairs as labelled rows: the toxic sentence 1, the harmless one 0 (every pair also counts for TOXICITY). */
+export const contrastiveDevRows = (label: string): Array<{ readonly text: string; readonly y: number }> =>
+  CONTRASTIVE_DEV.filter(([l]) => l === label || label === "TOXICITY").flatMap(([, toxic, harmless]) => [
+    { text: toxic, y: 1 },
+    { text: harmless, y: 0 }
+  ])

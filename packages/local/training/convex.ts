@@ -39,6 +39,7 @@ import { identityEvidence, threatEvidence, type EvidenceKind } from "../src/inte
 import { featurise, LABEL_SOURCE_WEIGHT, MODELS_DIR, overlaps, QUIET_HATE_SETS, shingles, PACKAGE_DIR, SOURCE_WEIGHT, TOXICITY_LABELS, type Splits } from "./pipeline.js"
 import { loadModelSet } from "../src/models/TrainedModel.js"
 import { trainBaseline } from "./versus.js"
+import { contrastiveDevRows } from "./augment.js"
 
 export const CONVEX_C = 4
 export const CONVEX_BITS = 19
@@ -102,6 +103,25 @@ export const GRID: Readonly<Record<string, ReadonlyArray<readonly [ComponentRef,
     [["all1", "IDENTITY_ATTACK"], [0, 1, 2]]
   ]
 }
+
+/**
+ * The `--pairs-choose` variant (tried for 12.3, not its recipe; docs/models.md): the contrastive
+ * dev pairs (`CONTRASTIVE_DEV`) choose among the safe blends of every head that has pairs, and
+ * IDENTITY_ATTACK's grid gains the per-source weighted fit (augmentation rows weigh 6).
+ */
+export interface ConvexOptions {
+  readonly pairsChoose?: boolean
+}
+
+const PAIRS_GRID_EXTRA: Readonly<Record<string, ReadonlyArray<readonly [ComponentRef, ReadonlyArray<number>]>>> = {
+  IDENTITY_ATTACK: [[["wt", "IDENTITY_ATTACK"], [0, 0.5, 1]]]
+}
+
+/** A head's grid under the options. */
+export const gridOf = (label: ModelLabel, options: ConvexOptions = {}): ReadonlyArray<readonly [ComponentRef, ReadonlyArray<number>]> => [
+  ...(GRID[label] ?? []),
+  ...(options.pairsChoose === true ? PAIRS_GRID_EXTRA[label] ?? [] : [])
+]
 
 /** Whether a head's grid sets the coefficient of its own `all` fit (otherwise it is 1). */
 export const ownCoefficientInGrid = (label: ModelLabel): boolean => (GRID[label] ?? []).some(([[n, l]]) => n === "all" && l === label)
@@ -364,7 +384,7 @@ export type DevAuc = readonly [set: string, model: number, baseline: number]
  * there; the issue allows CAT rows only for evaluation and the monotone map onto Perspective's
  * scale, so no CAT measure can be passed in.
  */
-export const devParts = (label: ModelLabel, inDomain: ReadonlyArray<DevAuc>, cross: ReadonlyArray<DevAuc>): Array<DevPart> => {
+export const devParts = (label: ModelLabel, inDomain: ReadonlyArray<DevAuc>, cross: ReadonlyArray<DevAuc>, templates?: DevAuc): Array<DevPart> => {
   const parts: Array<DevPart> = inDomain.map(([name, m, r]) => [name, m, r, true])
   if (cross.length > 0) {
     const mean = (xs: ReadonlyArray<number>) => xs.reduce((a, v) => a + v, 0) / xs.length
@@ -375,6 +395,8 @@ export const devParts = (label: ModelLabel, inDomain: ReadonlyArray<DevAuc>, cro
     if (natural === undefined) throw new Error("devParts: TOXICITY needs the natural dev set to choose among safe blends")
     parts.push(["natural dev (chooses among safe blends)", natural[1], natural[2], false])
   }
+  // the contrastive dev pairs (`CONTRASTIVE_DEV`): optional, they choose among the safe blends too
+  if (templates !== undefined) parts.push([templates[0], templates[1], templates[2], false])
   return parts
 }
 
@@ -391,7 +413,7 @@ export const combine = (parts: ReadonlyArray<readonly [Fit, number]>, bits = CON
   return { weights: Float32Array.from(w), bias, bits }
 }
 
-export const trainConvexToxicity = (dir: string, f: Featurizer, splits: Splits, log: (s: string) => void = log0): ConvexResult => {
+export const trainConvexToxicity = (dir: string, f: Featurizer, splits: Splits, log: (s: string) => void = log0, convexOptions: ConvexOptions = {}): ConvexResult => {
   const rows = convexTrainingRows(splits.toxTrain)
   const t0 = Date.now()
   const data = featurise(f, rows)
@@ -406,7 +428,7 @@ export const trainConvexToxicity = (dir: string, f: Featurizer, splits: Splits, 
   // head's own components are the +ev fits, so e.g. plain qt[IDENTITY_ATTACK] is not needed)
   const used = (name: ComponentName, label: ModelLabel) =>
     (name === "all" && !ownCoefficientInGrid(label) && EVIDENCE_IN_HEAD[label] === undefined) ||
-    Object.entries(GRID).some(([head, g]) => g.some(([[n, l]]) => n === name && l === label && (l !== head || EVIDENCE_IN_HEAD[head as ModelLabel] === undefined)))
+    TOXICITY_LABELS.map((head) => [head, gridOf(head, convexOptions)] as const).some(([head, g]) => g.some(([[n, l]]) => n === name && l === label && (l !== head || EVIDENCE_IN_HEAD[head as ModelLabel] === undefined)))
   const options: Record<Exclude<ComponentName, "self">, (label: ModelLabel) => ComponentOptions> = {
     jig: () => ({ pick: (e) => IN_DOMAIN.has(e.source) }),
     all: () => ({ pick: () => true }),
@@ -424,7 +446,7 @@ export const trainConvexToxicity = (dir: string, f: Featurizer, splits: Splits, 
     const strength = rows.map((e) => evidenceStrength(kind, f, e.text))
     log(`  ${kind} evidence fires on ${strength.filter((v) => v > 0).length} training rows`)
     const XE = withEvidenceColumn(X, 1 << CONVEX_BITS, strength)
-    const names = new Set<ComponentName>(["all", ...GRID[label]!.filter(([[, l]]) => l === label).map(([[n]]) => n)])
+    const names = new Set<ComponentName>(["all", ...gridOf(label, convexOptions).filter(([[, l]]) => l === label).map(([[n]]) => n)])
     for (const name of names) {
       if (name === "self" || name === "anb" || name === "jnb") continue
       fits.set(key([`${name}+ev` as ComponentName, label]), fitComponent(XE, rows, label, `${name}+ev`, log, { ...options[name](label), evidence: kind }))
@@ -508,6 +530,17 @@ export const trainConvexToxicity = (dir: string, f: Featurizer, splits: Splits, 
       else cross.get(label)!.push(m)
     }
   }
+  // the contrastive dev pairs: sentences never trained on, one set per head that has pairs
+  const pairs = new Map<ModelLabel, { rows: Array<number>; y: Array<number>; scores: Array<Float64Array>; reference: number }>()
+  for (const label of convexOptions.pairsChoose === true ? TOXICITY_LABELS : []) {
+    const rowsOf = contrastiveDevRows(label)
+    if (rowsOf.length === 0) continue
+    const texts = rowsOf.map((r) => r.text)
+    const y = rowsOf.map((r) => r.y)
+    const bl = (baseline.score(texts) as Map<ModelLabel, Float64Array>).get(label)!
+    pairs.set(label, { rows: y.map((_, i) => i), y, scores: componentScores(texts), reference: rocAuc(Array.from(bl), y) })
+    log(`  contrastive dev pairs for ${label}: ${rowsOf.length / 2}, plain baseline AUC ${pairs.get(label)!.reference.toFixed(4)}`)
+  }
   // CAT calibration quarter: Perspective's AUC on it is TOXICITY's reference
   const gcScores = componentScores(splits.gcFit.map((e) => e.text))
   const gcY = splits.gcFit.map((e) => (e.labels.TOXICITY! >= 0.5 ? 1 : 0))
@@ -544,7 +577,8 @@ export const trainConvexToxicity = (dir: string, f: Featurizer, splits: Splits, 
       devParts(
         label,
         measures.get(label)!.map((m) => [m.protocol, auc(m.scores, m.rows, m.y, bl), m.reference] as const),
-        cross.get(label)!.map((m) => [m.protocol, auc(m.scores, m.rows, m.y, bl), m.reference] as const)
+        cross.get(label)!.map((m) => [m.protocol, auc(m.scores, m.rows, m.y, bl), m.reference] as const),
+        pairs.has(label) ? ["contrastive dev pairs", auc(pairs.get(label)!.scores, pairs.get(label)!.rows, pairs.get(label)!.y, bl), pairs.get(label)!.reference] : undefined
       )
     // TOXICITY: log the trade-off between the smallest required margin and the natural dev AUC (Pareto front)
     const front: Array<readonly [number, number, Blend]> = []
@@ -553,7 +587,7 @@ export const trainConvexToxicity = (dir: string, f: Featurizer, splits: Splits, 
       if (isTox) front.push([Math.min(...parts.filter((p) => p[3]).map(([, m, r]) => m - r)), parts.find((p) => !p[3])![1], bl])
       return parts
     }
-    const { blend: best, parts: bestParts } = chooseBlend(blendsOf(GRID[label]!), evaluateAndTrace, isTox ? TOXICITY_FLOOR : Number.POSITIVE_INFINITY)
+    const { blend: best, parts: bestParts } = chooseBlend(blendsOf(gridOf(label, convexOptions)), evaluateAndTrace, isTox || pairs.has(label) ? TOXICITY_FLOOR : Number.POSITIVE_INFINITY)
     if (isTox) {
       const pareto = front.filter(([m, c]) => !front.some(([m2, c2]) => m2 >= m && c2 >= c && (m2 > m || c2 > c))).sort((a, b) => b[0] - a[0])
       for (const [m, c, bl] of pareto.filter(([m]) => m > -0.01))

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest"
-import { augmentation, contrastive } from "../../training/augment.js"
+import { augmentation, contrastive, CONTRASTIVE_DEV, contrastiveDevRows } from "../../training/augment.js"
+import { FUNCTIONAL_SUITE } from "../../training/functional.js"
 import { GUARDRAILS } from "../models/guardrails.js"
 
 const words = (s: string) => s.toLowerCase().replace(/[^a-z0-9']+/g, " ").trim().split(" ")
@@ -51,5 +52,15 @@ describe("training augmentation (training/augment.ts)", () => {
     const harmless = frames(rows.filter((e) => e.labels.THREAT === 0 && e.labels.TOXICITY === 0).map((e) => e.text))
     // every harmless-plan frame ("I'm going to ...", "I swear I ...") is also a threat frame
     expect([...frames(threats.map((e) => e.text))].filter((f) => harmless.has(f)).length).toBeGreaterThanOrEqual(2)
+  })
+
+  it("keeps the contrastive dev pairs out of training, the guardrails and the functional suite (no shared word 4-gram)", () => {
+    const dev = CONTRASTIVE_DEV.flatMap(([, toxic, harmless]) => [toxic, harmless])
+    const others = new Set([...augmentation().map((e) => e.text), ...GUARDRAILS.flatMap((g) => g.texts), ...FUNCTIONAL_SUITE.map((c) => c.text)].flatMap((t) => grams(t, 4)))
+    expect(dev.filter((t) => grams(t, 4).some((g) => others.has(g)))).toEqual([])
+    // each head's dev rows: the toxic member of every pair 1, the harmless one 0; TOXICITY reads every pair
+    expect(contrastiveDevRows("THREAT").map((r) => r.y)).toEqual(CONTRASTIVE_DEV.filter(([l]) => l === "THREAT").flatMap(() => [1, 0]))
+    expect(contrastiveDevRows("TOXICITY")).toHaveLength(2 * CONTRASTIVE_DEV.length)
+    expect(contrastiveDevRows("PROFANITY")).toEqual([])
   })
 })
