@@ -153,7 +153,143 @@ export const violentWordsNoThreat = (): Array<Example> =>
     labels: { TOXICITY: 0, SEVERE_TOXICITY: 0, INSULT: 0, PROFANITY: 0, THREAT: 0, IDENTITY_ATTACK: 0 }
   }))
 
+/**
+ * local-2026.12.3: contrastive minimal pairs (issue 11's suggestion), one list per cause that
+ * docs/models.md names for 12.2's guardrail failures. Each list pairs a toxic frame with the same
+ * frame made harmless, so the weight has to move onto the words that make the difference (the
+ * attacking description, the threat, the second person), not onto the group word, the swear word
+ * or the sentence shape. Written for this project; none is a guardrail or functional-suite sentence
+ * (tests check both, on word 4-grams for the guardrails).
+ */
+
+/** Dehumanising or attacking descriptions of a group, and harmless ones in the same frame. */
+const DEROGATORY = [
+  ["sick", "degenerates"], ["vile", "savages"], ["dirty", "cockroaches"], ["evil", "parasites"],
+  ["inferior", "criminals"], ["diseased", "pigs"], ["twisted", "perverts"], ["worthless", "freaks"]
+] as const
+const RESPECTFUL = [
+  ["hardworking", "neighbours"], ["ordinary", "people"], ["loving", "parents"], ["generous", "hosts"],
+  ["talented", "artists"], ["honest", "citizens"], ["thoughtful", "colleagues"], ["welcome", "members"]
+] as const
+const GROUP_FRAMES = ["{G} are {adj} {noun}.", "Frankly, {g} are {adj} {noun}.", "Everyone knows {g} are {adj} {noun}."]
+
+/** Swearing that targets no one: PROFANITY 1, INSULT 0 (TOXICITY left unlabelled: Perspective counts swearing). */
+const THINGS = ["match", "concert", "soup", "update", "movie", "road trip", "exam", "recipe"]
+const PROFANE_NO_TARGET = [
+  "This {t} is fucking great.",
+  "Holy crap, the {t} actually worked out.",
+  "Damn, that {t} was better than I expected.",
+  "What the hell happened to the {t}?",
+  "The {t} was a total shitshow, but we laughed about it.",
+  "I'm so fucking tired after the {t}.",
+  "That {t} kicked ass, well done everyone.",
+  "Oh shit, I totally forgot about the {t}."
+]
+
+/** Second-person insults without an insult noun, and the same frames as compliments. */
+const INSULT_FRAMES = [
+  "You are the {sup} {who} I have ever argued with.",
+  "Honestly, you might be the {sup} {who} on the internet.",
+  "Nobody here is as {adj} as you are.",
+  "How can anyone be this {adj}?",
+  "Every comment you post is more {adj} than the last."
+]
+const INSULTING = [["stupidest", "brainless"], ["most pathetic", "pathetic"], ["most clueless", "clueless"], ["most ignorant", "ignorant"], ["thickest", "dense"]] as const
+const PRAISING = [["kindest", "kind"], ["most patient", "patient"], ["most generous", "generous"], ["most thoughtful", "thoughtful"], ["funniest", "funny"]] as const
+const WHO = ["commenter", "poster", "guy", "user", "writer"]
+
+/**
+ * Counter-speech: an attack on a group quoted or reported in order to condemn it. As the
+ * `COUNTER_SPEECH` rows: INSULT 0, IDENTITY_ATTACK 0, soft TOXICITY 0.2.
+ */
+const COUNTER_GROUP = [
+  "Anyone who says {g} are {noun} is spreading hate.",
+  "The claim that {g} are {noun} is a lie that hurts real families.",
+  "A flyer calling {g} {noun} was found downtown and the mayor condemned it.",
+  "It is wrong to describe {g} as {noun}, full stop."
+]
+const COUNTER_REPORT = [
+  "My {rel} was called a {w} on the bus and nobody stepped in.",
+  "Kids kept calling my {rel} a {w} until the teachers finally acted.",
+  "Using {w} as an insult hurts everyone who hears it."
+]
+const RELATIVES = ["daughter", "brother", "friend", "cousin"]
+
+/** Threats without the word "kill" (THREAT 1, TOXICITY 1), and the same frames with a harmless plan. */
+const THREAT_FRAMES = ["I'm going to {act}.", "Come back here again and I will {act}.", "Next time I see you I will {act}.", "I swear I will {act}.", "You'd better hide, because I will {act}."]
+const THREAT_ACTS = [
+  "break your jaw", "put you in the hospital", "make you bleed", "stab you", "shoot you", "burn your house down",
+  "hunt you down", "smash your face in", "break your nose", "strangle you", "hurt you badly", "bury you"
+]
+const HARMLESS_FRAMES = ["I'm going to {act}.", "Tomorrow I will {act}.", "I swear I will {act}."]
+const HARMLESS_ACTS = [
+  "break the club record", "shoot the wedding photos", "burn a copy of the album", "hunt down that recipe",
+  "smash this exam", "bury the hatchet with my brother", "beat my personal best", "crush the interview"
+]
+const THREAT_WISHES = [
+  "I hope you get hit by a bus.",
+  "I hope your house burns down with you in it.",
+  "Somebody should teach you a lesson with a baseball bat.",
+  "People like you deserve a bullet.",
+  "Watch your back tonight, we know which car is yours."
+]
+
+/** Neutral mentions of identity in everyday and religious life. */
+const IDENTITY_LIFE = [
+  ["Jewish", "celebrates Passover with the whole family"], ["Muslim", "fasts during Ramadan"],
+  ["Hindu", "lights lamps for Diwali"], ["Christian", "sings in the choir at Easter"],
+  ["Sikh", "cooks at the temple kitchen on Sundays"], ["gay", "married his partner last spring"],
+  ["lesbian", "runs a bakery with her wife"], ["black", "coaches the youth football team"],
+  ["transgender", "teaches piano to the neighbourhood kids"], ["Mexican", "makes the best tamales at the festival"]
+] as const
+const LIFE_FRAMES = ["My {rel} is {a} and {life}.", "One of our neighbours is {a} and {life}."]
+
+/** The contrastive rows of local-2026.12.3 (part of `augmentation()`). */
+export const contrastive = (): Array<Example> => {
+  const out: Array<Example> = []
+  const push = (text: string, labels: Example["labels"]) =>
+    out.push({ text, source: "decorum-augmentation", id: `aug-c-${out.length}`, labels })
+  const attack = { TOXICITY: 1, IDENTITY_ATTACK: 1, INSULT: 1, SEVERE_TOXICITY: 0, THREAT: 0 }
+  const counter = { TOXICITY: 0.2, INSULT: 0, IDENTITY_ATTACK: 0, SEVERE_TOXICITY: 0, THREAT: 0 }
+  GROUPS.forEach((g, i) => {
+    GROUP_FRAMES.forEach((t, k) => {
+      const [adj, noun] = DEROGATORY[(i + k) % DEROGATORY.length]!
+      const [adj0, noun0] = RESPECTFUL[(i + k) % RESPECTFUL.length]!
+      const fill = (a: string, n: string) => t.replace("{G}", cap(g)).replace("{g}", g).replace("{adj}", a).replace("{noun}", n)
+      push(fill(adj, noun), attack)
+      push(fill(adj0, noun0), ZERO)
+    })
+    const t = COUNTER_GROUP[i % COUNTER_GROUP.length]!
+    push(t.replace("{g}", g).replace("{noun}", DEROGATORY[(i + 3) % DEROGATORY.length]![1]), counter)
+  })
+  for (const t of THINGS) for (const p of PROFANE_NO_TARGET) push(p.replace("{t}", t), { PROFANITY: 1, INSULT: 0, IDENTITY_ATTACK: 0, THREAT: 0, SEVERE_TOXICITY: 0 })
+  INSULT_FRAMES.forEach((t, k) => {
+    INSULTING.forEach(([sup, adj], i) => push(t.replace("{sup}", sup).replace("{adj}", adj).replace("{who}", WHO[(i + k) % WHO.length]!), { TOXICITY: 1, INSULT: 1, IDENTITY_ATTACK: 0, THREAT: 0 }))
+    PRAISING.forEach(([sup, adj], i) => push(t.replace("{sup}", sup).replace("{adj}", adj).replace("{who}", WHO[(i + k) % WHO.length]!), ZERO))
+  })
+  MENTIONED.forEach((w, i) => {
+    const t = COUNTER_REPORT[i % COUNTER_REPORT.length]!
+    push(t.replace("{w}", w).replace("{rel}", RELATIVES[i % RELATIVES.length]!), counter)
+  })
+  for (const t of THREAT_FRAMES) for (const a of THREAT_ACTS) push(t.replace("{act}", a), { THREAT: 1, TOXICITY: 1, IDENTITY_ATTACK: 0 })
+  for (const t of THREAT_WISHES) push(t, { THREAT: 1, TOXICITY: 1, IDENTITY_ATTACK: 0 })
+  for (const t of HARMLESS_FRAMES) for (const a of HARMLESS_ACTS) push(t.replace("{act}", a), ZERO)
+  IDENTITY_LIFE.forEach(([a, life], i) => {
+    LIFE_FRAMES.forEach((t, k) => push(t.replace("{rel}", RELATIVES[(i + k) % RELATIVES.length]!).replace("{a}", a).replace("{life}", life), ZERO))
+  })
+  return out
+}
+
 const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1)
+
+/**
+ * Sentences the templates above would generate that are guardrail sentences
+ * (test/models/guardrails.ts): left out from local-2026.12.3 on, so a guardrail check is never
+ * passed by memorising its sentence (up to 12.2 both were training rows). A test checks that no
+ * augmentation row is a guardrail sentence.
+ */
+const GUARDRAIL_SENTENCES_LEFT_OUT = new Set(["I don't hate immigrants.", "I am a gay man."])
+
 const ZERO = { TOXICITY: 0, SEVERE_TOXICITY: 0, INSULT: 0, PROFANITY: 0, THREAT: 0, IDENTITY_ATTACK: 0 }
 
 export const augmentation = (): Array<Example> => {
@@ -179,5 +315,50 @@ export const augmentation = (): Array<Example> => {
     for (const t of COUNTER_SPEECH) push(t.replace("{w}", w), { TOXICITY: 0.2, INSULT: 0, IDENTITY_ATTACK: 0, SEVERE_TOXICITY: 0, THREAT: 0 })
   }
   for (const t of NEGATED_INSULTS) push(t, { TOXICITY: 0, INSULT: 0, IDENTITY_ATTACK: 0, SEVERE_TOXICITY: 0, THREAT: 0 })
-  return out
+  // local-2026.12.3: the contrastive minimal pairs
+  out.push(...contrastive())
+  return out.filter((e) => !GUARDRAIL_SENTENCES_LEFT_OUT.has(e.text))
 }
+
+/**
+ * A dev set of contrastive pairs (local-2026.12.3): sentences written for choosing among blends,
+ * never trained on (not in `augmentation()`), other sentences than the guardrails and the
+ * functional suite (tests check all three). Each pair is a toxic sentence for `label` and the
+ * same frame made harmless; the blend choice reads the head's ROC AUC over them, so it can see
+ * what the contrastive training rows teach, which no corpus dev set shows.
+ */
+export const CONTRASTIVE_DEV: ReadonlyArray<readonly [label: "TOXICITY" | "INSULT" | "IDENTITY_ATTACK" | "THREAT", toxic: string, harmless: string]> = [
+  ["IDENTITY_ATTACK", "Refugees are nothing but diseased rodents.", "Refugees are nothing but ordinary families."],
+  ["IDENTITY_ATTACK", "Those Hindus are a filthy infestation.", "Those Hindus are a friendly congregation."],
+  ["IDENTITY_ATTACK", "Arabs are bloodthirsty barbarians.", "Arabs are warm and hospitable hosts."],
+  ["IDENTITY_ATTACK", "Gay men are predators who prey on kids.", "Gay men are parents who care for kids."],
+  ["IDENTITY_ATTACK", "Chinese people are dirty insects.", "Chinese people are diligent workers."],
+  ["IDENTITY_ATTACK", "Disabled people are useless leeches.", "Disabled people are valued colleagues."],
+  ["IDENTITY_ATTACK", "Catholics are brainwashed sheep.", "Catholics are welcoming neighbours."],
+  ["IDENTITY_ATTACK", "Lesbians are sick abominations.", "Lesbians are loving partners."],
+  ["THREAT", "I'm coming to your house tonight to break your legs.", "I'm coming to your house tonight to fix your sink."],
+  ["THREAT", "Say that again and you'll be eating through a straw.", "Say that again and I'll write it in the minutes."],
+  ["THREAT", "We will burn your shop to the ground.", "We will paint your shop before the opening."],
+  ["THREAT", "You won't live to see next week.", "You won't believe what happens next week."],
+  ["THREAT", "I'll lodge a bullet in your skull.", "I'll tuck a bookmark in your copy."],
+  ["THREAT", "Sleep with one eye open, I'm on my way.", "Sleep well, I'm on my way tomorrow morning."],
+  ["THREAT", "I will slit your throat.", "I will slice the bread."],
+  ["THREAT", "Someone ought to run you over with a truck.", "Someone ought to give you a lift in a truck."],
+  ["INSULT", "You have the brains of a goldfish.", "You have the patience of a saint."],
+  ["INSULT", "Nobody in this thread is as dim as you.", "Nobody in this thread is as helpful as you."],
+  ["INSULT", "Your comments are the work of a halfwit.", "Your comments are the work of an expert."],
+  ["INSULT", "You are an embarrassment to this forum.", "You are an asset to this forum."],
+  ["INSULT", "What a spineless coward you are.", "What a generous friend you are."],
+  ["INSULT", "You are a fucking disgrace.", "That match was a fucking delight."],
+  ["TOXICITY", "Shut up, you retard.", "People who call others retards should be ashamed."],
+  ["TOXICITY", "She is a worthless slut.", "After a colleague called her a slut, she filed a complaint."],
+  ["TOXICITY", "Get lost, you faggot.", "The coach banned the word faggot from the locker room."],
+  ["TOXICITY", "Immigrants are a disease on this nation.", "The pamphlet said immigrants are a disease, which is a vile lie."]
+]
+
+/** The dev pairs as labelled rows: the toxic sentence 1, the harmless one 0 (every pair also counts for TOXICITY). */
+export const contrastiveDevRows = (label: string): Array<{ readonly text: string; readonly y: number }> =>
+  CONTRASTIVE_DEV.filter(([l]) => l === label || label === "TOXICITY").flatMap(([, toxic, harmless]) => [
+    { text: toxic, y: 1 },
+    { text: harmless, y: 0 }
+  ])

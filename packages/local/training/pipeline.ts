@@ -31,12 +31,13 @@ export const dataDir = (): string => {
 
 /**
  * The model set's version (goes into X-Model-Version). Bump when the recipe or data change.
- * local-2026.12.2 is the version this recipe builds; it was evaluated on dev only and not shipped
- * (guardrails, docs/models.md; its test split was not read). 12.1 (commit defbd60 builds it) was
+ * local-2026.12.3 is the version this recipe builds: 12.2's recipe with every blend chosen on dev
+ * only and the contrastive augmentation of training/augment.ts. 12.2 (commit b8e0192 builds it)
+ * was evaluated on dev only and not shipped (guardrails, docs/models.md; its test split was not read). 12.1 (commit defbd60 builds it) was
  * evaluated on dev and test and not shipped. The shipped files are local-2026.11.3, built by the
  * code at 3ddfc65.
  */
-export const VERSION = "local-2026.12.2"
+export const VERSION = "local-2026.12.3"
 
 export const FEATURES: FeatureConfig = DEFAULT_FEATURES
 

@@ -162,7 +162,8 @@ export const train = (outDir: string) => {
   // toxicity family
   {
     // local-2026.12: convex components blended on dev (training/convex.ts); no CAT row trains
-    const { heads, evidence: inHead } = trainConvexToxicity(dir, f, splits, log)
+    // `--pairs-choose`: a variant tried for 12.3, not its recipe (training/convex.ts, docs/models.md)
+    const { heads, evidence: inHead } = trainConvexToxicity(dir, f, splits, log, { pairsChoose: process.argv.includes("--pairs-choose") })
     const calibrations = new Map<ModelLabel, Calibration>()
     const evidence = new Map<ModelLabel, { kind: EvidenceKind; weight: number }>()
     const k = perspectiveEnrichment(splits.gcFit)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { blendsOf, chooseBlend, combine, convexTrainingRows, nbRatios, NB_CLIP } from "../../training/convex.js"
+import { blendsOf, chooseBlend, combine, convexTrainingRows, devParts, nbRatios, NB_CLIP, TOXICITY_FLOOR } from "../../training/convex.js"
 
 describe("local-2026.12 toxicity recipe (training/convex.ts)", () => {
   it("never trains on the Wikipedia CAT rows, whose targets are Perspective's scores", () => {
@@ -72,6 +72,28 @@ describe("local-2026.12 toxicity recipe (training/convex.ts)", () => {
     expect(chooseBlend(blends, (k) => table[k]!).blend).toBe("safest")
     // a floor nothing reaches: the largest smallest margin again
     expect(chooseBlend(blends, (k) => table[k]!, 0.5).blend).toBe("safest")
+  })
+
+  it("chooses TOXICITY's blend on dev rows only: among the safe blends the natural dev set decides (12.3)", () => {
+    // blend -> [natural, enriched, cross-domain sets] dev AUCs, baseline 0.9 / 0.9 / 0.7 and 0.8
+    const dev: Record<string, readonly [number, number, number, number]> = {
+      safest: [0.91, 0.91, 0.72, 0.82],
+      natural: [0.95, 0.902, 0.71, 0.81],
+      thin: [0.99, 0.9001, 0.71, 0.81]
+    }
+    const parts = (k: string) => {
+      const [n, e, c1, c2] = dev[k]!
+      return devParts("TOXICITY", [["natural", n, 0.9], ["enriched", e, 0.9]], [["OLID", c1, 0.7], ["Gab", c2, 0.8]])
+    }
+    const p = parts("safest")
+    // every in-domain set and the cross-domain mean are required; the only optional measure is the natural dev set
+    expect(p.filter((x) => x[3]).map((x) => x[0])).toEqual(["natural", "enriched", "cross-domain"])
+    expect(p.filter((x) => !x[3]).map((x) => [x[1], x[2]])).toEqual([[0.91, 0.9]])
+    expect(p.find((x) => x[0] === "cross-domain")![1]).toBeCloseTo(0.77, 12)
+    expect(chooseBlend(Object.keys(dev), parts, TOXICITY_FLOOR).blend).toBe("natural")
+    // the other heads have no optional measure: the largest smallest margin decides
+    expect(devParts("INSULT", [["natural", 0.9, 0.8]], []).every((x) => x[3])).toBe(true)
+    expect(() => devParts("TOXICITY", [["enriched", 0.9, 0.8]], [])).toThrow()
   })
 
   it("NB-LR ratios: log-count ratio of the rows using a column, clipped, 1 for unused columns", () => {

@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest"
+import { augmentation, contrastive, CONTRASTIVE_DEV, contrastiveDevRows } from "../../training/augment.js"
+import { FUNCTIONAL_SUITE } from "../../training/functional.js"
+import { GUARDRAILS } from "../models/guardrails.js"
+
+const words = (s: string) => s.toLowerCase().replace(/[^a-z0-9']+/g, " ").trim().split(" ")
+const grams = (s: string, n: number): Array<string> => {
+  const w = words(s)
+  const out: Array<string> = []
+  for (let i = 0; i + n <= w.length; i++) out.push(w.slice(i, i + n).join(" "))
+  return out
+}
+
+describe("training augmentation (training/augment.ts)", () => {
+  it("never contains a guardrail sentence: the guardrails check the models, they are not training data", () => {
+    const guard = new Set(GUARDRAILS.flatMap((g) => g.texts).map((t) => words(t).join(" ")))
+    expect(augmentation().filter((e) => guard.has(words(e.text).join(" "))).map((e) => e.text)).toEqual([])
+  })
+
+  it("12.3's contrastive rows share no word 4-gram with a guardrail sentence (no near-copies either)", () => {
+    const guard = new Set(GUARDRAILS.flatMap((g) => g.texts).flatMap((t) => grams(t, 4)))
+    const near = contrastive().filter((e) => grams(e.text, 4).some((g) => guard.has(g)))
+    expect(near.map((e) => e.text)).toEqual([])
+  })
+
+  it("is part of augmentation(), labelled in [0, 1], with no duplicate sentence", () => {
+    const all = augmentation()
+    const texts = new Set(all.map((e) => e.text))
+    for (const e of contrastive()) expect(texts.has(e.text), e.text).toBe(true)
+    expect(texts.size).toBe(all.length)
+    for (const e of all) for (const v of Object.values(e.labels)) expect(v !== undefined && v >= 0 && v <= 1, e.text).toBe(true)
+  })
+
+  it("pairs every identity attack with a harmless statement about the same group in the same frame", () => {
+    const rows = contrastive()
+    const prefix = (t: string) => words(t).slice(0, -2).join(" ")
+    const harmless = new Set(rows.filter((e) => e.labels.TOXICITY === 0).map((e) => prefix(e.text)))
+    const attacks = rows.filter((e) => e.labels.IDENTITY_ATTACK === 1)
+    expect(attacks.length).toBeGreaterThanOrEqual(50)
+    expect(attacks.filter((e) => !harmless.has(prefix(e.text))).map((e) => e.text)).toEqual([])
+    // second-person insults without an insult noun, and swearing that insults no one
+    expect(rows.filter((e) => e.labels.INSULT === 1 && e.labels.IDENTITY_ATTACK === 0).length).toBeGreaterThan(0)
+    expect(rows.filter((e) => e.labels.PROFANITY === 1 && e.labels.INSULT === 0).length).toBeGreaterThan(0)
+  })
+
+  it("teaches threats beyond the word kill, and harmless plans in the same frames", () => {
+    const rows = contrastive()
+    const threats = rows.filter((e) => e.labels.THREAT === 1)
+    expect(threats.length).toBeGreaterThanOrEqual(50)
+    expect(threats.filter((e) => /\bkill/i.test(e.text)).map((e) => e.text)).toEqual([])
+    const frames = (texts: ReadonlyArray<string>) => new Set(texts.map((t) => words(t).slice(0, 3).join(" ")))
+    const harmless = frames(rows.filter((e) => e.labels.THREAT === 0 && e.labels.TOXICITY === 0).map((e) => e.text))
+    // every harmless-plan frame ("I'm going to ...", "I swear I ...") is also a threat frame
+    expect([...frames(threats.map((e) => e.text))].filter((f) => harmless.has(f)).length).toBeGreaterThanOrEqual(2)
+  })
+
+  it("keeps the contrastive dev pairs out of training, the guardrails and the functional suite (no shared word 4-gram)", () => {
+    const dev = CONTRASTIVE_DEV.flatMap(([, toxic, harmless]) => [toxic, harmless])
+    const others = new Set([...augmentation().map((e) => e.text), ...GUARDRAILS.flatMap((g) => g.texts), ...FUNCTIONAL_SUITE.map((c) => c.text)].flatMap((t) => grams(t, 4)))
+    expect(dev.filter((t) => grams(t, 4).some((g) => others.has(g)))).toEqual([])
+    // each head's dev rows: the toxic member of every pair 1, the harmless one 0; TOXICITY reads every pair
+    expect(contrastiveDevRows("THREAT").map((r) => r.y)).toEqual(CONTRASTIVE_DEV.filter(([l]) => l === "THREAT").flatMap(() => [1, 0]))
+    expect(contrastiveDevRows("TOXICITY")).toHaveLength(2 * CONTRASTIVE_DEV.length)
+    expect(contrastiveDevRows("PROFANITY")).toEqual([])
+  })
+})
