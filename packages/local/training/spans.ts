@@ -20,7 +20,7 @@ import { join } from "node:path"
 import { scoreComment } from "../src/evaluators/LocalCommentScorer.js"
 import type { AttributeModelService } from "../src/AttributeModel.js"
 import type { SpanModelService } from "../src/SpanModel.js"
-import { CONTEXT_SLOTS, contextSlots, decodeSpans, keyHash, SPAN_FORMAT, type SpanDecode, type SpanManifest, SpanWeights, slotOf, wordFeatures } from "../src/internal/spans/model.js"
+import { CONTEXT_SLOTS, contextSlots, decodeSpans, keyHash, SPAN_FORMAT, type SpanDecode, type SpanManifest, SpanWeights, WordFeatureHashes } from "../src/internal/spans/model.js"
 import { type Range, tokenize } from "../src/internal/text/words.js"
 import { fromSpanWeights, loadSpanWeights, SPAN_MANIFEST } from "../src/models/SpanTagger.js"
 import { fromModelSet, loadModelSet } from "../src/models/TrainedModel.js"
@@ -121,10 +121,7 @@ export const trainTagger = (
   const rowWeights: Array<number> = []
   const idx: Array<number> = []
   const val: Array<number> = []
-  const emit = (f: string) => {
-    idx.push(slotOf(f, mask))
-    val.push(1)
-  }
+  const features = new WordFeatureHashes()
   const slots = new Int32Array(CONTEXT_SLOTS)
   const none: ReadonlySet<number> = new Set()
   const all = [...posts, ...negatives.map((text) => ({ text, offsets: none }))]
@@ -137,7 +134,11 @@ export const trainTagger = (
     for (let i = 0; i < tokens.length; i++) {
       idx.length = 0
       val.length = 0
-      wordFeatures(tokens[i]!, emit)
+      const { hashes: own, count } = features.of(tokens[i]!)
+      for (let k = 0; k < count; k++) {
+        idx.push(own[k]! & mask)
+        val.push(1)
+      }
       contextSlots(post.text, tokens, hashes, i, mask, slots)
       for (const slot of slots) {
         idx.push(slot)

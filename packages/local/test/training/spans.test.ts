@@ -8,10 +8,12 @@ import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { decodeSpans, SpanWeights } from "../../src/internal/spans/model.js"
+import { hashString } from "../../src/internal/model/features.js"
+import { decodeSpans, SpanWeights, WordFeatureHashes, wordFeatures } from "../../src/internal/spans/model.js"
 import { tokenize } from "../../src/internal/text/words.js"
 import { loadSpanWeights, SPAN_MANIFEST } from "../../src/models/SpanTagger.js"
 import { corpus } from "../evaluators/fixtures.js"
+import { variedTexts } from "../models/variedTexts.js"
 import { buildTagger, lexiconBaseline, offsetsOf, postSpanF1, type SpanPost, SPAN_RECIPE } from "../../training/spans.js"
 
 describe("SemEval-2021 character F1 of one post", () => {
@@ -74,6 +76,35 @@ const fixturePosts = (): Array<SpanPost> => {
   for (const text of NEUTRAL) posts.push({ text, offsets: new Set() })
   return posts
 }
+
+describe("a word's own features", () => {
+  it("hash exactly the names `wordFeatures` defines, in its order, whatever the word", () => {
+    const words = [
+      ...[...corpus, ...variedTexts(300)].flatMap((t) => tokenize(t)),
+      // lexicon words (AFINN, insults, profanity, sexual, violent), obfuscations, short and long keys,
+      // and a long word before short ones (the buffers are reused)
+      ...tokenize("idiot moron damn nude kill abandon l0ser f*ck 1d10t a ab abc naïve Ça 😀x"),
+      { begin: 0, end: 0, key: "x".repeat(300), lower: "x".repeat(300) },
+      { begin: 0, end: 0, key: "", lower: "" },
+      ...tokenize("I am ok")
+    ]
+    const features = new WordFeatureHashes()
+    const expected: Array<string> = []
+    const actual: Array<string> = []
+    let lexicon = 0
+    for (const w of words) {
+      const names: Array<string> = []
+      wordFeatures(w, (f) => names.push(f))
+      // the names' hashes, with the seed the tagger's slots use (0x5a17)
+      expected.push(`${w.key}: ${names.map((f) => hashString(f, 0x5a17)).join(" ")}`)
+      const { hashes, count } = features.of(w)
+      actual.push(`${w.key}: ${hashes.subarray(0, count).join(" ")}`)
+      lexicon += names.filter((f) => /^(afinn|insult)\||^(profanity|sexual|violent)$/.test(f)).length
+    }
+    expect(actual).toEqual(expected)
+    expect(lexicon).toBeGreaterThan(20)
+  })
+})
 
 describe("the tagger", () => {
   const recipe = { ...SPAN_RECIPE, bits: 14, epochs: 20, learningRate: 0.1 }

