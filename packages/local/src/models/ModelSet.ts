@@ -256,16 +256,7 @@ export class ModelSet {
     const key = labels.join(",")
     let plan = this.plans.get(key)
     if (plan === undefined) {
-      const wanted = new Set<number>()
-      const visit = (label: ModelLabel) => {
-        const entry = this.entries.get(label)
-        if (entry === undefined) return
-        if (entry.kind === "trained") wanted.add(this.columnOf.get(label)!)
-        else if (entry.kind === "alias") visit(entry.of)
-        else if (entry.kind === "max") entry.of.forEach(visit)
-      }
-      labels.forEach(visit)
-      const columns = Int32Array.from([...wanted].sort((a, b) => a - b))
+      const columns = this.columnsOf(labels)
       const K = columns.length
       const id = columns.join(",")
       const gathered = this.tables.get(id)
