@@ -79,6 +79,18 @@ export const objectionableOffsets = (model: AttributeModelService, text: string,
 /** The dev part of the train split (a fifth of the posts, by hash of the text). */
 export const isDev = (text: string): boolean => D.hash32(`spans-dev:${text}`) % 5 === 0
 
+/**
+ * The toxic-span train split (`all`) without any post whose text is also in the trial split (the
+ * test: its texts only are read, to keep a copy of a test post out of training), divided into
+ * train and dev by `isDev`.
+ */
+export const trainDevPosts = (dir: string) => {
+  const all = toxicSpans(dir, "train")
+  const trialTexts = new Set(toxicSpans(dir, "trial").map((t) => t.text))
+  const usable = all.filter((p) => !trialTexts.has(p.text))
+  return { all, usable, train: usable.filter((p) => !isDev(p.text)), dev: usable.filter((p) => isDev(p.text)) }
+}
+
 // ---------------------------------------------------------------- training
 
 export interface SpanRecipe {
@@ -274,10 +286,8 @@ const recordTestRead = (version: string): number => {
  * toxic-spans post is toxic, so F1 alone rewards quoting in every comment).
  */
 export const spanFigures = (dir: string, split: "dev" | "test", model: AttributeModelService, shipped: SpanModelService | undefined): void => {
-  const all = toxicSpans(dir, "train")
-  const trialTexts = new Set(toxicSpans(dir, "trial").map((t) => t.text))
-  const train = all.filter((p) => !isDev(p.text) && !trialTexts.has(p.text))
-  const posts = split === "test" ? toxicSpans(dir, "trial") : all.filter((p) => isDev(p.text) && !trialTexts.has(p.text))
+  const { train, dev } = trainDevPosts(dir)
+  const posts = split === "test" ? toxicSpans(dir, "trial") : dev
   const c3 = D.c3(dir).filter((e) => D.hash32(e.group ?? e.id) % 10 === 9 && e.labels.CONSTRUCTIVE === 1).map((e) => e.text)
   const version = shipped?.version ?? "(no tagger)"
   const reads = split === "test" ? recordTestRead(version) : (spanTestReads()[version] ?? 0)
@@ -325,12 +335,7 @@ const main = () => {
   const check = process.argv.includes("--check")
   const out = check ? mkdtempSync(join(tmpdir(), "decorum-spans-")) : (arg("--out") ?? MODELS_DIR)
   const started = Date.now()
-  const all = toxicSpans(dir, "train")
-  // the trial split's texts only, to keep any copy of a test post out of training (no labels read)
-  const trialTexts = new Set(toxicSpans(dir, "trial").map((t) => t.text))
-  const usable = all.filter((p) => !trialTexts.has(p.text))
-  const train = usable.filter((p) => !isDev(p.text))
-  const dev = usable.filter((p) => isDev(p.text))
+  const { all, usable, train, dev } = trainDevPosts(dir)
   console.error(`toxic-spans train split: ${all.length} posts, ${all.length - usable.length} also in trial left out; train ${train.length}, dev ${dev.length}`)
   const built = buildTagger(train, dev)
   writeFileSync(join(out, "spans.bin"), built.bytes)

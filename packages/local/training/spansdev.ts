@@ -9,7 +9,6 @@
  *   dev F1 against how often constructive C3 comments of its training articles get a quote;
  * - `--gate`: the same for a head-probability gate; `--why`: where the scorer loses against the tagger.
  */
-import { toxicSpans } from "./fallacyData.js"
 import * as D from "./data.js"
 import { dataDir, MODELS_DIR } from "./pipeline.js"
 import { scoreComment } from "../src/evaluators/LocalCommentScorer.js"
@@ -18,14 +17,11 @@ import { type Range, tokenize } from "../src/internal/text/words.js"
 import { fromSpanWeights, loadSpanWeights } from "../src/models/SpanTagger.js"
 import { fromModelSet, loadModelSet } from "../src/models/TrainedModel.js"
 import { article } from "../test/evaluators/fixtures.js"
-import { buildTagger, isDev, lexiconBaseline, meanSpanF1, offsetsOf, postSpanF1, SPAN_RECIPE, type SpanRecipe } from "./spans.js"
+import { buildTagger, trainDevPosts, lexiconBaseline, meanSpanF1, offsetsOf, postSpanF1, SPAN_RECIPE, type SpanRecipe } from "./spans.js"
 
 const main = () => {
   const dir = dataDir()
-  const trialTexts = new Set(toxicSpans(dir, "trial").map((t) => t.text))
-  const usable = toxicSpans(dir, "train").filter((p) => !trialTexts.has(p.text))
-  const train = usable.filter((p) => !isDev(p.text))
-  const dev = usable.filter((p) => isDev(p.text))
+  const { train, dev } = trainDevPosts(dir)
   console.log(`train ${train.length}, dev ${dev.length} (${dev.filter((p) => p.offsets.size === 0).length} without a gold span)`)
   console.log(`lexicon baseline on dev: ${meanSpanF1(dev, lexiconBaseline(train)).toFixed(4)}`)
   const grid: Array<SpanRecipe> = []

@@ -6,7 +6,6 @@
  * find something or the gate (and the tagger's strongest word) reach a level. Prints dev character
  * F1 against the share of constructive C3 comments of the other half of the training articles quoted.
  */
-import { toxicSpans } from "./fallacyData.js"
 import * as D from "./data.js"
 import { dataDir, MODELS_DIR } from "./pipeline.js"
 import { scoreComment } from "../src/evaluators/LocalCommentScorer.js"
@@ -14,14 +13,11 @@ import { decodeSpans, slotOf } from "../src/internal/spans/model.js"
 import { tokenize } from "../src/internal/text/words.js"
 import { fromModelSet, loadModelSet } from "../src/models/TrainedModel.js"
 import { article } from "../test/evaluators/fixtures.js"
-import { buildTagger, isDev, offsetsOf, postSpanF1, SPAN_RECIPE } from "./spans.js"
+import { buildTagger, trainDevPosts, offsetsOf, postSpanF1, SPAN_RECIPE } from "./spans.js"
 import { SparseMatrix, trainLogistic } from "./fit.js"
 
 const dir = dataDir()
-const trialTexts = new Set(toxicSpans(dir, "trial").map((t) => t.text))
-const usable = toxicSpans(dir, "train").filter((p) => !trialTexts.has(p.text))
-const train = usable.filter((p) => !isDev(p.text))
-const dev = usable.filter((p) => isDev(p.text))
+const { train, dev } = trainDevPosts(dir)
 const c3All = D.c3(dir).filter((e) => D.hash32(e.group ?? e.id) % 10 !== 9)
 const half = (e: { group?: string | undefined; id: string }) => D.hash32(`g:${e.group ?? e.id}`) % 2
 const negatives: Array<string> = c3All.filter((e) => half(e) === 0).map((e) => e.text)

@@ -7,7 +7,6 @@
  * CC BY-NC-SA). Prints dev character F1 (every occurrence) against the share of constructive C3
  * comments of the OTHER half of the training articles (never a negative) that get a quote.
  */
-import { toxicSpans } from "./fallacyData.js"
 import * as D from "./data.js"
 import { dataDir, MODELS_DIR } from "./pipeline.js"
 import { scoreComment } from "../src/evaluators/LocalCommentScorer.js"
@@ -15,7 +14,7 @@ import { decodeSpans } from "../src/internal/spans/model.js"
 import { tokenize } from "../src/internal/text/words.js"
 import { fromModelSet, loadModelSet } from "../src/models/TrainedModel.js"
 import { article } from "../test/evaluators/fixtures.js"
-import { buildTagger, isDev, offsetsOf, postSpanF1, SPAN_RECIPE } from "./spans.js"
+import { buildTagger, trainDevPosts, offsetsOf, postSpanF1, SPAN_RECIPE } from "./spans.js"
 
 const arg = (name: string, d: string): string => {
   const i = process.argv.indexOf(name)
@@ -24,10 +23,7 @@ const arg = (name: string, d: string): string => {
 
 const main = () => {
   const dir = dataDir()
-  const trialTexts = new Set(toxicSpans(dir, "trial").map((t) => t.text))
-  const usable = toxicSpans(dir, "train").filter((p) => !trialTexts.has(p.text))
-  const train = usable.filter((p) => !isDev(p.text))
-  const dev = usable.filter((p) => isDev(p.text))
+  const { train, dev } = trainDevPosts(dir)
   const which = arg("--neg", "jigsaw")
   const weight = Number(arg("--w", "1"))
   const epochs = Number(arg("--epochs", String(SPAN_RECIPE.epochs)))
