@@ -176,4 +176,29 @@ describe.runIf(process.platform === "linux")("decorum serve --workers 2", () => 
       await stop(server)
     }
   })
+
+  it("kills a worker still alive 10 s past its drain timeout after SIGTERM, so the primary always exits", async () => {
+    // A worker whose server has stopped but whose process something keeps alive, as a listen that
+    // completed after shutdown once did (CI then waited on the primary until its time ran out).
+    const keeper = join(dir, "keep-alive.mjs")
+    writeFileSync(keeper, `import cluster from "node:cluster"\nif (cluster.isWorker) setInterval(() => {}, 1 << 30)\n`)
+    const server = await startServe(["--db", join(dir, "stuck.db"), "--workers", "2"], {
+      NODE_OPTIONS: `--import=${pathToFileURL(keeper).href}`,
+      DECORUM_DRAIN_TIMEOUT_MS: "0"
+    })
+    const workers = children(server.child.pid!)
+    expect(workers).toHaveLength(2)
+    const sent = Date.now()
+    expect(await stop(server)).toBe(0)
+    expect(Date.now() - sent).toBeGreaterThanOrEqual(10_000)
+    expect(server.output()).toMatch(/still running 10000 ms after SIGTERM; killing it/)
+    const alive = (pid: number) => {
+      try {
+        return !readFileSync(`/proc/${pid}/stat`, "utf8").includes(") Z ")
+      } catch {
+        return false
+      }
+    }
+    await until(() => !workers.some(alive), "the killed workers to be gone", 10_000)
+  })
 })
