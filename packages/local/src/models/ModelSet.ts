@@ -558,13 +558,6 @@ export class ModelSetAnalysis implements TextAnalysis, Scored {
     this.done = new Uint8Array(columns)
   }
 
-  /** Raw log-odds of every trained head, by column. */
-  get raws(): Float64Array {
-    const all = Array.from(this.done, (_, c) => c)
-    this.set.fillColumns(this.features, this.sums, this.done, all)
-    return this.sums.slice()
-  }
-
   /** Sums the heads of `columns` not summed yet, in one pass over the features. */
   sum(columns: ArrayLike<number>): void {
     this.set.fillColumns(this.features, this.sums, this.done, columns)
