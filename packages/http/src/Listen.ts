@@ -19,7 +19,7 @@ import type { ListenOptions } from "node:net"
 import type { Server } from "node:http"
 
 /** Closes `server` now if it listens, or as soon as a listen still under way completes. */
-export const closeEvenIfLate = (server: Server): void => {
+const closeEvenIfLate = (server: Server): void => {
   if (server.listening) {
     server.close()
     return
