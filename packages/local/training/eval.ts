@@ -100,6 +100,7 @@ const main = () => {
         ]),
         ["mean score: local / Perspective", `${f3(local.reduce((a, b) => a + b, 0) / local.length)} / ${f3(api.reduce((a, b) => a + b, 0) / api.length)}`],
         ["ROC AUC against the human label: local / Perspective", `${f3(rocAuc(local, human))} / ${f3(rocAuc(api, human))}`],
+        ["ROC AUC against the human label: the plain baseline of this run", f3(rocAuc(Array.from(baselineScorer(baseline)(rows.map((e) => e.text)).get("TOXICITY")!), human))],
         [
           "false positives at 0.5 (share of the human-benign rows scored >= 0.5): local / Perspective",
           `${pct(local.filter((v, i) => v >= 0.5 && human[i]! < 0.5).length / human.filter((v) => v < 0.5).length)} / ${pct(api.filter((v, i) => v >= 0.5 && human[i]! < 0.5).length / human.filter((v) => v < 0.5).length)}`
