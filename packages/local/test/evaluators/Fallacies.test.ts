@@ -7,8 +7,7 @@ import { CommentScorer } from "@decorum/core"
 import { Fallacies, Native } from "@decorum/domain"
 import { describe, expect, it, layer } from "@effect/vitest"
 import { Effect, Layer, Logger, Option, Schema } from "effect"
-import { mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { fallacyItems } from "../../src/evaluators/FallacyItems.js"
 import { LocalEvaluators } from "../../src/evaluators/index.js"
@@ -17,6 +16,7 @@ import * as LocalEngine from "../../src/LocalEngine.js"
 import { FallacyDetector, fallacyModelIn } from "../../src/models/FallacyDetector.js"
 import { defaultModelDirectory, TrainedModel } from "../../src/models/TrainedModel.js"
 import { article } from "./fixtures.js"
+import { scratchDir } from "../scratch.js"
 
 const unit = (begin: number, end: number, drive: number, score: number, type: Fallacies.FallacyType): FallacyUnit => ({ begin, end, drive, score, type })
 const analysis = (score: number, type: Fallacies.FallacyType, units: ReadonlyArray<FallacyUnit>): FallacyAnalysis => ({
@@ -120,13 +120,13 @@ describe("the local engine's comment scorer", () => {
   it("falls back to the patterns on the cue model, and for a models directory without fallacy.json", async () => {
     const r = (await scoreWith({ model: "lexicon" })).value
     expect(r.logical_fallacies.map((f) => f.fallacy_name)).not.toContain("Appeal to nature")
-    const empty = mkdtempSync(join(tmpdir(), "decorum-no-fallacy-"))
+    const empty = scratchDir("decorum-no-fallacy-")
     expect(Option.isNone(Effect.runSync(fallacyModelIn(empty)))).toBe(true)
   })
 
   // A models directory holding the shipped set, with the fallacy files as given (undefined: absent).
   const modelsWith = (fallacyJson: string | undefined, fallacyBin: Uint8Array | undefined): string => {
-    const dir = mkdtempSync(join(tmpdir(), "decorum-fallacy-files-"))
+    const dir = scratchDir("decorum-fallacy-files-")
     for (const f of readdirSync(MODELS)) if (!f.startsWith("fallacy")) symlinkSync(join(MODELS, f), join(dir, f))
     if (fallacyJson !== undefined) writeFileSync(join(dir, "fallacy.json"), fallacyJson)
     if (fallacyBin !== undefined) writeFileSync(join(dir, "fallacy.bin"), fallacyBin)

@@ -7,8 +7,7 @@
 import { CommentScorer } from "@decorum/core"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Logger, Option } from "effect"
-import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { copyFileSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { scoreComment } from "../../src/evaluators/LocalCommentScorer.js"
 import * as LocalEngine from "../../src/LocalEngine.js"
@@ -16,6 +15,7 @@ import type { Manifest } from "../../src/internal/model/format.js"
 import { spanModelIn } from "../../src/models/SpanTagger.js"
 import { defaultModelDirectory, fromModelSet, loadModelSet } from "../../src/models/TrainedModel.js"
 import { article } from "./fixtures.js"
+import { scratchDir } from "../scratch.js"
 
 const dir = defaultModelDirectory()
 const model = fromModelSet(loadModelSet(dir))
@@ -84,7 +84,7 @@ describe("objectionable phrases from the toxic-span tagger", () => {
         )
       expect(yield* score(dir)).toEqual(["morons"])
       // a models directory without spans.json: the heads' cuts, as before the tagger
-      const bare = mkdtempSync(join(tmpdir(), "decorum-nospans-"))
+      const bare = scratchDir("decorum-nospans-")
       const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as Manifest
       for (const f of ["manifest.json", ...manifest.families.map((x) => x.file)]) copyFileSync(join(dir, f), join(bare, f))
       expect(yield* score(bare)).toEqual(["morons", "bunch"])
@@ -97,7 +97,7 @@ describe("objectionable phrases from the toxic-span tagger", () => {
     const weightsFile = (JSON.parse(spansManifest) as { file: string }).file
     const weights = readFileSync(join(dir, weightsFile))
     for (const [what, bin] of [["weight file truncated", weights.subarray(0, 1000)], ["weight file missing", undefined]] as const) {
-      const damaged = mkdtempSync(join(tmpdir(), "decorum-badspans-"))
+      const damaged = scratchDir("decorum-badspans-")
       for (const f of ["manifest.json", ...manifest.families.map((x) => x.file)]) copyFileSync(join(dir, f), join(damaged, f))
       writeFileSync(join(damaged, "spans.json"), spansManifest)
       if (bin !== undefined) writeFileSync(join(damaged, weightsFile), bin)

@@ -4,8 +4,7 @@
  * runtime and rebuilt bit for bit.
  */
 import { createHash } from "node:crypto"
-import { mkdtempSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { hashString } from "../../src/internal/model/features.js"
@@ -15,6 +14,7 @@ import { loadSpanWeights, SPAN_MANIFEST } from "../../src/models/SpanTagger.js"
 import { corpus } from "../evaluators/fixtures.js"
 import { variedTexts } from "../models/variedTexts.js"
 import { buildTagger, lexiconBaseline, offsetsOf, postSpanF1, type SpanPost, SPAN_RECIPE } from "../../training/spans.js"
+import { scratchDir } from "../scratch.js"
 
 describe("SemEval-2021 character F1 of one post", () => {
   it("scores 1 for quoting nothing in a post without a gold span, and 0 for quoting anything", () => {
@@ -134,7 +134,7 @@ describe("the tagger", () => {
     const b = buildTagger(train, dev, recipe, "spans-test")
     expect(createHash("sha256").update(b.bytes).digest("hex")).toBe(a.manifest.sha256)
     expect(b.manifest).toEqual(a.manifest)
-    const dir = mkdtempSync(join(tmpdir(), "decorum-spans-test-"))
+    const dir = scratchDir("decorum-spans-test-")
     writeFileSync(join(dir, a.manifest.file), a.bytes)
     writeFileSync(join(dir, SPAN_MANIFEST), JSON.stringify(a.manifest))
     const loaded = loadSpanWeights(dir)
@@ -170,7 +170,7 @@ describe("the tagger", () => {
 
   it("refuses a weight file that does not match its manifest", () => {
     const a = buildTagger(train, dev, recipe, "spans-test")
-    const dir = mkdtempSync(join(tmpdir(), "decorum-spans-test-"))
+    const dir = scratchDir("decorum-spans-test-")
     const bytes = Uint8Array.from(a.bytes)
     bytes[0] = bytes[0]! ^ 1
     writeFileSync(join(dir, a.manifest.file), bytes)
