@@ -345,7 +345,9 @@ export class ModelSet {
    * The spans that pushed `label` up, strongest first: per token, the contributions of its word,
    * bigram (shared by its two tokens) and character n-gram features; adjacent positive tokens
    * are merged into phrases. Every span is `text.slice(begin, end)` of the original text.
-   * Pure over the analysis; a string is analysed first.
+   * Pure over the analysis; a string is analysed first. A trained head's spans are ranked once per
+   * analysis and kept: another limit is a prefix of the same ranking (the comment scorer reads
+   * TOXICITY's six strongest spans, then its three strongest).
    */
   explain(input: string | TextAnalysis, label: ModelLabel, limit = 5): Array<Contribution> {
     const a = this.analysisOf(input)
@@ -378,6 +380,12 @@ export class ModelSet {
         .slice(0, limit)
     }
     const column = this.columnOf.get(target)!
+    return a.explained(column, () => this.rankSpans(a, entry, column)).slice(0, limit)
+  }
+
+  /** Every span of a trained head's explanation (`explain`), strongest first. */
+  private rankSpans(a: ModelSetAnalysis, entry: Extract<LabelEntry, { readonly kind: "trained" }>, column: number): Array<Contribution> {
+    const norm = a.tokens
     const scale = this.scales[column]!
     const C = this.columns
     const { slots, values, occSlot, tokenStart } = a.features
@@ -411,7 +419,7 @@ export class ModelSet {
     }
     let max = 0
     for (let t = 0; t < n; t++) max = Math.max(max, tokenScore[t]!)
-    if (max <= 0) return spans.slice(0, limit)
+    if (max <= 0) return spans
     const floor = Math.max(0.02, max * 0.25)
     for (let t = 0; t < n; ) {
       if (tokenScore[t]! < floor) {
@@ -432,7 +440,7 @@ export class ModelSet {
       } else spans.push({ begin, end, weight: Math.round(sum * 1e4) / 1e4 })
       t = u + 1
     }
-    return spans.sort((x, y) => y.weight - x.weight || x.begin - y.begin).slice(0, limit)
+    return spans.sort((x, y) => y.weight - x.weight || x.begin - y.begin)
   }
 }
 
@@ -595,6 +603,18 @@ export class ModelSetAnalysis implements TextAnalysis, Scored {
   }
 
   private occurrenceCounts: Float64Array | undefined
+  /** Each explained head's ranked spans, by column (`ModelSet.explain`). */
+  private readonly ranked = new Map<number, ReadonlyArray<Contribution>>()
+
+  /** The ranked spans of head `column`, made by `rank` on first use and kept. */
+  explained(column: number, rank: () => ReadonlyArray<Contribution>): ReadonlyArray<Contribution> {
+    let spans = this.ranked.get(column)
+    if (spans === undefined) {
+      spans = rank()
+      this.ranked.set(column, spans)
+    }
+    return spans
+  }
 
   /** How many times each feature (by position in `features.slots`) occurs: what every explanation shares out. */
   occurrences(): Float64Array {
