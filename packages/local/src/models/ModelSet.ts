@@ -395,20 +395,24 @@ export class ModelSet {
     // split each slot's contribution evenly over its occurrences, and a bigram's over its two
     // tokens; global features (after the last token's occurrences) belong to no token
     const occurrences = a.occurrences()
+    const q = this.q
     const contribution = (o: number): number => {
       const p = occSlot[o]!
-      return (this.q[(slots[p]! & mask) * C + column]! * scale * values[p]!) / occurrences[p]!
+      return (q[(slots[p]! & mask) * C + column]! * scale * values[p]!) / occurrences[p]!
     }
     for (let t = 0; t < n; t++) {
       let o = tokenStart[t]!
       const end = tokenStart[t + 1]!
-      tokenScore[t]! += contribution(o++) // the word
+      // the token's sum in a local, in the same order (its next token's bigram share comes last)
+      let score = tokenScore[t]!
+      score += contribution(o++) // the word
       if (hasBigram(norm.flags, t)) {
         const share = contribution(o++) / 2
         tokenScore[t - 1]! += share
-        tokenScore[t]! += share
+        score += share
       }
-      for (; o < end; o++) tokenScore[t]! += contribution(o) // character n-grams
+      for (; o < end; o++) score += contribution(o) // character n-grams
+      tokenScore[t] = score
     }
     const spans: Array<Contribution> = []
     if (entry.evidence !== undefined) {
