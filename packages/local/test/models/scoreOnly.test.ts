@@ -94,6 +94,25 @@ describe("ModelSet.score", () => {
     expect(set.explain(first, "TOXICITY", 5)).toEqual(explained)
   })
 
+  it("explains each limit as a fresh analysis does, whatever limits the analysis was explained with before", () => {
+    // an analysis keeps each head's ranked spans: a smaller or larger limit read later is the
+    // prefix a fresh analysis gives (the comment scorer reads TOXICITY with 6, then with 3)
+    const labels: ReadonlyArray<ModelLabel> = ["TOXICITY", "INSULT", "THREAT", "LIKELY_TO_REJECT", "OBSCENE"]
+    let nonEmpty = 0
+    for (const [i, text] of TEXTS.entries()) {
+      const a = set.analyse(text)
+      const limits = i % 2 === 0 ? [6, 3, 10, 1] : [1, 6, 3]
+      for (const label of labels) {
+        for (const limit of limits) {
+          const got = set.explain(a, label, limit)
+          if (got.length > 0) nonEmpty++
+          expect({ text, label, limit, got }).toEqual({ text, label, limit, got: set.explain(set.analyse(text), label, limit) })
+        }
+      }
+    }
+    expect(nonEmpty).toBeGreaterThan(TEXTS.length)
+  })
+
   it("is what the attribute scorer answers with, with or without spans", () => {
     const model = fromModelSet(set)
     const { score: _score, ...slow } = model

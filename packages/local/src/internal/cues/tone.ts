@@ -71,7 +71,8 @@ export const findNegativeWords = (text: string, tokens: ReadonlyArray<Token>): A
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!
     if (TOPICAL.has(t.lower)) continue
-    const v = AFINN.get(t.key) ?? AFINN.get(t.lower)
+    // the key is the lowercase word itself unless it was deobfuscated: one lookup then, not two
+    const v = AFINN.get(t.key) ?? (t.key === t.lower ? undefined : AFINN.get(t.lower))
     if (v === undefined || v > -2) continue
     const prev = tokens[i - 1]?.lower ?? ""
     const prev2 = tokens[i - 2]?.lower ?? ""

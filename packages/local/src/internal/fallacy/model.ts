@@ -62,6 +62,46 @@ export interface FallacyScores {
 }
 
 /**
+ * `out[1 + t] += qt[slot * T + t] * v` for every type head `t < T`, over the slots of
+ * `rows[from..to)` (each read through `slotOf` when given), in that order: each head's sum goes
+ * on feature by feature as in a one-pass loop (the same bits), four heads per pass in local
+ * accumulators rather than a load and a store of `out` per head and feature.
+ */
+const addTypeRows = (
+  qt: Int16Array,
+  T: number,
+  rows: Int32Array,
+  slotOf: Int32Array | undefined,
+  from: number,
+  to: number,
+  v: number,
+  out: Float64Array
+): void => {
+  for (let g = 0; g < T; g += 4) {
+    // a group of fewer than four heads repeats its first head in the spare accumulators
+    const c1 = g + 1 < T ? 1 : 0
+    const c2 = g + 2 < T ? 2 : 0
+    const c3 = g + 3 < T ? 3 : 0
+    let s0 = out[1 + g]!
+    let s1 = out[1 + g + c1]!
+    let s2 = out[1 + g + c2]!
+    let s3 = out[1 + g + c3]!
+    for (let k = from; k < to; k++) {
+      const r = rows[k]!
+      const base = (slotOf === undefined ? r : slotOf[r]!) * T + g
+      s0 += qt[base]! * v
+      s1 += qt[base + c1]! * v
+      s2 += qt[base + c2]! * v
+      s3 += qt[base + c3]! * v
+    }
+    out[1 + g] = s0
+    if (c1 !== 0) out[1 + g + 1] = s1
+    if (c2 !== 0) out[1 + g + 2] = s2
+    if (c3 !== 0) out[1 + g + 3] = s3
+  }
+}
+
+/**
  * The loaded detector and typer. Scoring reuses scratch buffers (one featuriser, counters by
  * feature id): an instance is not shared across threads.
  */
@@ -152,14 +192,7 @@ export class FallacyWeights {
     const threshold = this.manifest.threshold
     let type: Fallacies.FallacyType = this.types[0]!
     if (score >= threshold || typeAlways) {
-      for (let b = WORD; b <= PATTERN; b++) {
-        const v = value[b]!
-        const to = b === PATTERN ? nt : from[b + 1]!
-        for (let k = from[b]!; k < to; k++) {
-          const base = slotOf[touched[k]!]! * T - 1
-          for (let h = 1; h < H; h++) raw[h]! += qt[base + h]! * v
-        }
-      }
+      for (let b = WORD; b <= PATTERN; b++) addTypeRows(qt, T, touched, slotOf, from[b]!, b === PATTERN ? nt : from[b + 1]!, value[b]!, raw)
       for (let h = 1; h < H; h++) raw[h] = this.bias[h]! + raw[h]! * this.scales[h]!
       type = this.bestType(raw)
     }
@@ -200,10 +233,7 @@ export class FallacyWeights {
     for (const b of [WORD, CHAR, PATTERN]) {
       const n = u.end[b]! - u.start[b]!
       const v = b === PATTERN ? 1 : n > 0 ? 1 / Math.sqrt(n) : 0
-      for (let k = u.start[b]!; k < u.end[b]!; k++) {
-        const base = slots[k]! * (H - 1) - 1
-        for (let h = 1; h < H; h++) own[h]! += this.qt[base + h]! * v
-      }
+      addTypeRows(this.qt, H - 1, slots, undefined, u.start[b]!, u.end[b]!, v, own)
     }
     for (let h = 1; h < H; h++) own[h] = this.bias[h]! + own[h]! * this.scales[h]!
     return this.bestType(own)
