@@ -135,8 +135,10 @@ export const train = (outDir: string) => {
   // toxicity family
   {
     // local-2026.12: convex components blended on dev (training/convex.ts); no CAT row trains
-    // `--pairs-choose`: a variant tried for 12.3, not its recipe (training/convex.ts, docs/models.md)
-    const { heads, evidence: inHead } = trainConvexToxicity(dir, f, splits, log, { pairsChoose: process.argv.includes("--pairs-choose") })
+    // the contrastive dev pairs choose among the safe blends: tried for 12.3 as `--pairs-choose`, the
+    // recipe from 12.4 (57 pairs); `--no-pairs-choose` builds the dev-sets-only choice of 12.3
+    // (training/convex.ts, docs/models.md)
+    const { heads, evidence: inHead } = trainConvexToxicity(dir, f, splits, log, { pairsChoose: !process.argv.includes("--no-pairs-choose") })
     const calibrations = new Map<ModelLabel, Calibration>()
     const evidence = new Map<ModelLabel, { kind: EvidenceKind; weight: number }>()
     const k = perspectiveEnrichment(splits.gcFit)
