@@ -283,6 +283,162 @@ export const contrastive = (): Array<Example> => {
 const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1)
 
 /**
+ * local-2026.12.4: more contrastive pairs, one list per cause docs/models.md names for 12.3's
+ * guardrail failures. Written for this project; a test checks that none shares a word 4-gram with
+ * a guardrail sentence, a functional-suite sentence or a contrastive dev pair.
+ */
+
+/**
+ * Threats beyond "kill": first-person future harm aimed at "you" or "your family" (THREAT 1,
+ * TOXICITY 1), each act paired with the same verb aimed at a thing (no target) and with the same
+ * act negated ("I would never ..."), both harmless (every label 0). The weight has to move onto
+ * the target and the intent, not onto the violent verb.
+ */
+const THREAT_FRAMES_124 = [
+  "I'm gonna {act}.",
+  "Mark my words, one day I'll {act}.",
+  "Show your face here again and I'll {act}.",
+  "Say one more thing and I'll {act}.",
+  "Keep running your mouth and I'll {act}."
+]
+/**
+ * [act aimed at you or your family, the same verb with no harm meant]. A third of the harmless acts still
+ * match the threat pattern of `src/internal/cues/patterns.ts` ("I'll beat you at chess", "I'll cut
+ * you a slice"), so the pattern's weight inside the head is learnt from both sides, not only from
+ * threats (with threats alone, 12.4's first fit raised it from 2.04 to 2.73 and "We will beat them
+ * in the final on Sunday." crossed THREAT 0.5).
+ */
+const TARGETED_ACTS = [
+  ["beat you black and blue", "beat you at chess again"],
+  ["rip your head off", "rip the old wallpaper off"],
+  ["knock your teeth out", "knock your socks off with this recipe"],
+  ["snap your neck", "snap your picture at the ceremony"],
+  ["cut you open", "cut you a slice of the cake"],
+  ["set you on fire", "set you up with my cousin"],
+  ["break both your arms", "break you in gently on your first shift"],
+  ["drown you in the river", "drown you in compliments"],
+  ["choke you until you stop breathing", "choke up when you graduate"],
+  ["make your whole family suffer", "make your whole family dinner"],
+  ["hurt your kids", "help your kids with their homework"],
+  ["put your family in the ground", "put your family on the guest list"],
+  ["tear you limb from limb", "tear you a page from my notebook"],
+  ["bash your brains in", "pick your brains about gardening"],
+  ["hunt you down like a dog", "hunt you down a signed copy"],
+  ["get you when you least expect it", "get you a coffee on the way"],
+  ["find you and make you bleed", "find you a seat near the stage"],
+  ["end you", "end your losing streak at cards"]
+] as const
+const NEGATED_FRAMES = ["I would never {act}.", "Don't worry, I will never {act}."]
+/** Implicit threats and wished harm without "kill", each with a harmless sentence in the same frame. */
+const IMPLICIT_THREATS = [
+  ["You will pay for this, I swear on my life.", "You will love this, I swear on my life."],
+  ["You will regret crossing me.", "You will regret missing this concert."],
+  ["Sleep lightly, we know where your kids go to school.", "Sleep well, we know where your kids go to school and it is a good one."],
+  ["Your family will not be safe after what you did.", "Your family will be safe at the shelter tonight."],
+  ["People like you deserve to be beaten in the street.", "People like you deserve to be thanked in the street."],
+  ["You deserve to have your throat cut.", "You deserve to have your work published."],
+  ["Somebody needs to put you in a body bag.", "Somebody needs to put you in charge of the party."],
+  ["Wait until I get my hands on you, you will be unrecognisable.", "Wait until I get my hands on the new phone, it looks great."]
+] as const
+
+/**
+ * Superlative and comparative insults aimed at the reader (INSULT 1, TOXICITY 1), and the same
+ * superlatives about things (INSULT 0, IDENTITY_ATTACK 0, TOXICITY unlabelled: calling a rule
+ * stupid is criticism, but raters may still find the word rude), so the weight goes to "you".
+ */
+const SUPERLATIVES = [
+  "stupidest", "dumbest", "most idiotic", "most brainless", "thickest", "most moronic", "laziest", "most useless",
+  "most clueless", "worst"
+]
+const YOU_FRAMES = [
+  "You are the {sup} {who} I have ever read.", "You're easily the {sup} {who} of the year.", "Seriously, you must be the {sup} {who} around here.",
+  "You're the {sup} {who} in the whole thread."
+]
+const THING_FRAMES = [
+  "This is the {sup} {what} I have ever read.", "That's easily the {sup} {what} of the year.", "Seriously, this must be the {sup} {what} around here.",
+  "It's the {sup} {what} in the whole paper."
+]
+/** "You're the dumbest ..." is a guardrail's frame and superlative: that combination is left out (each appears with others). */
+const LEFT_OUT_INSULT = "You're the dumbest"
+const WHO_124 = ["commenter", "troll", "poster", "clown", "writer"]
+const WHAT_124 = ["headline", "rule", "plot twist", "tax plan", "menu"]
+const COMPARATIVES = [
+  ["You are dumber than a sack of hammers.", "This bag is heavier than a sack of hammers."],
+  ["You're thicker than a brick wall.", "The fog is thicker than a brick wall."],
+  ["You have less sense than a doorknob.", "This gadget has fewer buttons than a doorknob."],
+  ["Your brain is slower than dial-up internet.", "This laptop is slower than dial-up internet."]
+] as const
+
+/**
+ * Identity attacks as a group plus a dehumanising predicate, bare nouns included ("{group} are
+ * {beasts}"), each paired with the same group and frame with a neutral predicate.
+ */
+const DEHUMANISING = [
+  "beasts", "maggots", "subhumans", "monsters", "garbage", "mongrels", "swine", "lice", "filth", "hyenas",
+  "repulsive deviants", "depraved degenerates", "revolting creatures", "wretched parasites", "rotten savages"
+]
+const NEUTRAL_PREDICATE = [
+  "neighbours", "taxpayers", "parents", "volunteers", "voters", "teachers", "friends", "patients", "students", "shoppers",
+  "cheerful neighbours", "devoted parents", "gifted musicians", "careful drivers", "keen gardeners"
+]
+const GROUP_PREDICATE_FRAMES = ["{G} are {n}.", "Face it, {g} are {n}, all of them.", "Let's be clear: {g} are {n}."]
+
+/** Counter-speech reporting a slur aimed at someone (as `COUNTER_REPORT`: soft TOXICITY 0.2). */
+const COUNTER_REPORT_124 = [
+  "A boy in my {rel}'s class keeps calling them a {w} and the school does nothing.",
+  "Nobody should use {w} as an insult, it hurts real people.",
+  "Someone yelled {w} at my {rel} in the park and I am still upset.",
+  "The word {w} was scrawled on our door and it broke my heart."
+]
+
+/** The contrastive rows of local-2026.12.4 (part of `augmentation()`). */
+export const contrastive124 = (): Array<Example> => {
+  const out: Array<Example> = []
+  const push = (text: string, labels: Example["labels"]) =>
+    out.push({ text, source: "decorum-augmentation", id: `aug-d-${out.length}`, labels })
+  const threat = { THREAT: 1, TOXICITY: 1, IDENTITY_ATTACK: 0 }
+  THREAT_FRAMES_124.forEach((t, k) => {
+    TARGETED_ACTS.forEach(([act, thing]) => {
+      push(t.replace("{act}", act), threat)
+      push(t.replace("{act}", thing), ZERO)
+    })
+  })
+  TARGETED_ACTS.forEach(([act], i) => push(NEGATED_FRAMES[i % NEGATED_FRAMES.length]!.replace("{act}", act), ZERO))
+  for (const [toxic, harmless] of IMPLICIT_THREATS) {
+    push(toxic, threat)
+    push(harmless, ZERO)
+  }
+  const insult = { TOXICITY: 1, INSULT: 1, IDENTITY_ATTACK: 0, THREAT: 0 }
+  const criticism = { INSULT: 0, IDENTITY_ATTACK: 0, THREAT: 0, SEVERE_TOXICITY: 0 }
+  YOU_FRAMES.forEach((t, k) =>
+    SUPERLATIVES.forEach((sup, i) => {
+      if (t.replace("{sup}", sup).startsWith(LEFT_OUT_INSULT)) return
+      push(t.replace("{sup}", sup).replace("{who}", WHO_124[(i + k) % WHO_124.length]!), insult)
+      push(THING_FRAMES[k]!.replace("{sup}", sup).replace("{what}", WHAT_124[(i + k) % WHAT_124.length]!), criticism)
+    })
+  )
+  for (const [toxic, harmless] of COMPARATIVES) {
+    push(toxic, insult)
+    push(harmless, ZERO)
+  }
+  const attack = { TOXICITY: 1, IDENTITY_ATTACK: 1, INSULT: 1, SEVERE_TOXICITY: 0, THREAT: 0 }
+  GROUPS.forEach((g, i) =>
+    GROUP_PREDICATE_FRAMES.forEach((t, k) => {
+      const fill = (n: string) => t.replace("{G}", cap(g)).replace("{g}", g).replace("{n}", n)
+      push(fill(DEHUMANISING[(i + k) % DEHUMANISING.length]!), attack)
+      push(fill(NEUTRAL_PREDICATE[(i + k) % NEUTRAL_PREDICATE.length]!), ZERO)
+    })
+  )
+  const counter = { TOXICITY: 0.2, INSULT: 0, IDENTITY_ATTACK: 0, SEVERE_TOXICITY: 0, THREAT: 0 }
+  MENTIONED.forEach((w, i) =>
+    COUNTER_REPORT_124.forEach((t, k) => {
+      if ((i + k) % 2 === 0) push(t.replace("{w}", w).replace("{rel}", RELATIVES[(i + k) % RELATIVES.length]!), counter)
+    })
+  )
+  return out
+}
+
+/**
  * Sentences the templates above would generate that are guardrail sentences
  * (test/models/guardrails.ts): left out from local-2026.12.3 on, so a guardrail check is never
  * passed by memorising its sentence (up to 12.2 both were training rows). A test checks that no
@@ -317,6 +473,8 @@ export const augmentation = (): Array<Example> => {
   for (const t of NEGATED_INSULTS) push(t, { TOXICITY: 0, INSULT: 0, IDENTITY_ATTACK: 0, SEVERE_TOXICITY: 0, THREAT: 0 })
   // local-2026.12.3: the contrastive minimal pairs
   out.push(...contrastive())
+  // local-2026.12.4: the second set of contrastive pairs
+  out.push(...contrastive124())
   return out.filter((e) => !GUARDRAIL_SENTENCES_LEFT_OUT.has(e.text))
 }
 
@@ -353,7 +511,41 @@ export const CONTRASTIVE_DEV: ReadonlyArray<readonly [label: "TOXICITY" | "INSUL
   ["TOXICITY", "Shut up, you retard.", "People who call others retards should be ashamed."],
   ["TOXICITY", "She is a worthless slut.", "After a colleague called her a slut, she filed a complaint."],
   ["TOXICITY", "Get lost, you faggot.", "The coach banned the word faggot from the locker room."],
-  ["TOXICITY", "Immigrants are a disease on this nation.", "The pamphlet said immigrants are a disease, which is a vile lie."]
+  ["TOXICITY", "Immigrants are a disease on this nation.", "The pamphlet said immigrants are a disease, which is a vile lie."],
+  // local-2026.12.4: more pairs, so that THREAT, INSULT and IDENTITY_ATTACK are not chosen on 6 to 8 pairs
+  ["THREAT", "Touch my car again and I'll cave your face in.", "Touch my car again and I'll wash it for free."],
+  ["THREAT", "I'm about to hunt down your wife and make her pay.", "I'm about to call your wife and thank her."],
+  ["THREAT", "We will find your children, count on it.", "We will find your suitcase, count on it."],
+  ["THREAT", "Next time you post that, I break your fingers.", "Next time you post that, I share it with my class."],
+  ["THREAT", "You are a dead man walking.", "You are a lucky man indeed."],
+  ["THREAT", "I'll pour petrol through your letterbox and light it.", "I'll pop a birthday card through your letterbox."],
+  ["THREAT", "Better lock your doors, because I'm coming with a knife.", "Better lock your doors, because the wind is picking up."],
+  ["THREAT", "I'm going to gouge your eyes out.", "I'm going to get my eyes tested."],
+  ["THREAT", "Somebody should shove you off a cliff.", "Somebody should show you the view from that cliff."],
+  ["THREAT", "I'll be waiting outside your office with a bat.", "I'll be waiting outside your office with a coffee."],
+  ["INSULT", "You're the most gullible fool on the planet.", "It's the most beautiful beach on the planet."],
+  ["INSULT", "Your opinions are as worthless as you are.", "Your opinions are as welcome as anyone's."],
+  ["INSULT", "Nobody has ever been more wrong or more stupid than you.", "Nobody has ever been more kind or more patient than you."],
+  ["INSULT", "Go back to school, you illiterate buffoon.", "Go back to school, your classes start Monday."],
+  ["INSULT", "You have the IQ of a potato.", "You have the energy of a toddler, in a good way."],
+  ["IDENTITY_ATTACK", "Mexicans are a pack of thieving dogs.", "Mexicans are a big part of this town's history."],
+  ["IDENTITY_ATTACK", "Muslims are savages who should be caged.", "Muslims are families who should be welcomed."],
+  ["IDENTITY_ATTACK", "Jews are a cancer on humanity.", "Jews are a part of humanity like everyone else."],
+  ["IDENTITY_ATTACK", "Old people are useless leftovers.", "Old people are wise storytellers."],
+  ["IDENTITY_ATTACK", "Bisexuals are greedy degenerates.", "Bisexuals are ordinary people."],
+  ["IDENTITY_ATTACK", "Asians are soulless robots.", "Asians are a diverse set of peoples."],
+  // local-2026.12.4: an attack on a group against an everyday mention of the same group, and swearing
+  // at the reader against swearing at no one, so the choice sees identity-word and swearing bias
+  ["TOXICITY", "Hindus are stinking cow worshippers.", "My Hindu friends invited us to their Diwali party."],
+  ["TOXICITY", "Jewish bankers are bleeding this country dry.", "Our Jewish neighbours host a seder every spring."],
+  ["TOXICITY", "Muslim men are all violent brutes.", "The Muslim family next door brought us food for Eid."],
+  ["TOXICITY", "Gay couples are sick and unnatural.", "The gay couple across the road just adopted a baby."],
+  ["TOXICITY", "Lesbians should crawl back into their holes.", "Two lesbians run the bookshop on the corner."],
+  ["INSULT", "Shut your damn mouth, moron.", "Damn, this soup is good."],
+  ["INSULT", "You're a shitty excuse for a human.", "Shitty weather today, but the match went ahead."],
+  ["INSULT", "Piss off, you useless twat.", "Pissing rain all day, but we still had a blast."],
+  ["INSULT", "What the hell is wrong with you, dipshit?", "What the hell, this pizza is amazing."],
+  ["INSULT", "Nobody cares what a fucking loser like you thinks.", "Nobody cares that the party got so fucking loud."]
 ]
 
 /** The dev pairs as labelled rows: the toxic sentence 1, the harmless one 0 (every pair also counts for TOXICITY). */

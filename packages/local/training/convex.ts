@@ -19,7 +19,9 @@
  * smallest margin (`chooseBlend`); for TOXICITY every blend at least `TOXICITY_FLOOR` above the
  * baseline everywhere counts as safe, and among those the one ranking the natural-prevalence
  * Wikipedia dev rows best wins. (12.2 let the CAT calibration quarter choose here; from 12.3 no CAT
- * row takes part in any choice, they fit only the monotone map onto Perspective's scale.)
+ * row takes part in any choice, they fit only the monotone map onto Perspective's scale.) From
+ * 12.4 the held-out contrastive dev pairs (`CONTRASTIVE_DEV`) also choose among the safe blends of
+ * every head that has pairs (`ConvexOptions.pairsChoose`, on unless `--no-pairs-choose`).
  *
  * Fitted components are cached in `training/.cache/` under the sha256 of their rows, targets and
  * options (L-BFGS is deterministic, so a cached fit is the fit a fresh run would make).
@@ -105,7 +107,8 @@ export const GRID: Readonly<Record<string, ReadonlyArray<readonly [ComponentRef,
 }
 
 /**
- * The `--pairs-choose` variant (tried for 12.3, not its recipe; docs/models.md): the contrastive
+ * The pairs choice (tried for 12.3 as `--pairs-choose`; from 12.4 the recipe `npm run train` builds,
+ * `--no-pairs-choose` leaves it out; docs/models.md): the contrastive
  * dev pairs (`CONTRASTIVE_DEV`) choose among the safe blends of every head that has pairs, and
  * IDENTITY_ATTACK's grid gains the per-source weighted fit (augmentation rows weigh 6).
  */

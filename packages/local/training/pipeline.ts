@@ -31,13 +31,19 @@ export const dataDir = (): string => {
 
 /**
  * The model set's version (goes into X-Model-Version). Bump when the recipe or data change.
- * local-2026.12.3 is the version this recipe builds: 12.2's recipe with every blend chosen on dev
- * only and the contrastive augmentation of training/augment.ts. 12.2 (commit b8e0192 builds it)
+ * local-2026.12.4 is the version this recipe builds: 12.3's recipe with a second set of contrastive
+ * pairs (`contrastive124()` in training/augment.ts: threats beyond "kill", superlative insults aimed
+ * at the reader, group + dehumanising predicate), 57 held-out contrastive dev pairs choosing the
+ * blends (training/convex.ts, `--no-pairs-choose` leaves them out) and a least-squares tail for
+ * TOXICITY's map onto Perspective's scale (training/perspectiveMap.ts). Evaluated on dev only and
+ * not shipped (3 guardrail failures, docs/models.md; its test split was not read). 12.3 (commit cadff1e builds it): 12.2's recipe
+ * with every blend chosen on dev only and the first contrastive augmentation; evaluated on dev only
+ * and not shipped (guardrails, docs/models.md; its test split was not read). 12.2 (commit b8e0192 builds it)
  * was evaluated on dev only and not shipped (guardrails, docs/models.md; its test split was not read). 12.1 (commit defbd60 builds it) was
  * evaluated on dev and test and not shipped. The shipped files are local-2026.11.3, built by the
  * code at 3ddfc65.
  */
-export const VERSION = "local-2026.12.3"
+export const VERSION = "local-2026.12.4"
 
 export const FEATURES: FeatureConfig = DEFAULT_FEATURES
 

@@ -10,9 +10,10 @@ import { join } from "node:path"
 import type { ModelLabel } from "../src/AttributeModel.js"
 import { encodeWeights, type FamilyEntry, type LabelEntry, type Manifest } from "../src/internal/model/format.js"
 import { identityEvidence, threatEvidence, type EvidenceKind } from "../src/internal/model/evidence.js"
-import { fitPlatt, fitPlatt2, fitQuantileMap, type Calibration } from "../src/internal/calibration.js"
+import { fitPlatt, fitPlatt2, type Calibration } from "../src/internal/calibration.js"
+import { perspectiveMap } from "./perspectiveMap.js"
 import { type LinearModel, type TrainOptions } from "./fit.js"
-import type { Example } from "./data.js"
+import { hash32, type Example } from "./data.js"
 import { WORD_WEIGHT_HEADS } from "./wordWeightHeads.js"
 import { CONVEX_BITS, trainConvexToxicity } from "./convex.js"
 import {
@@ -33,34 +34,6 @@ const plattAtPrevalence = (z: Array<number>, y: Array<number>, prevalence: numbe
   const wp = prevalence / Math.max(rate, 1e-9)
   const wn = (1 - prevalence) / Math.max(1 - rate, 1e-9)
   return fitPlatt(z, y, y.map((v) => v * wp + (1 - v) * wn))
-}
-
-/**
- * The map onto Perspective's TOXICITY scale: quantile mapping of the raw score onto Perspective's
- * historical scores (same share of comments above every threshold), continued past the last knot
- * with the slope of a logistic fitted to the same pairs, so comments more toxic than anything in
- * the fitting set are not clamped. (A conditional-mean map, isotonic regression, was tried first:
- * it compresses the top of the scale so that nothing reaches 0.7; see docs/models.md.)
- */
-const perspectiveMap = (z: Array<number>, y: Array<number>): Calibration => {
-  const iso = fitQuantileMap(z, y)
-  const tail = fitPlatt(z, y)
-  if (iso.kind !== "pwl" || tail.kind !== "platt") return iso
-  const xs = [...iso.x]
-  const ys = [...iso.y]
-  const last = xs[xs.length - 1]!
-  // the logistic's slope, shifted to pass through the last knot
-  const a = Math.max(tail.a, 0.05)
-  const top = Math.min(0.99, Math.max(0.01, ys[ys.length - 1]!))
-  const b = Math.log(top / (1 - top)) - a * last
-  const step = 0.5 / a
-  for (let k = 1; k <= 12; k++) {
-    const x = last + k * step
-    const v = Math.min(0.995, 1 / (1 + Math.exp(-(a * x + b))))
-    xs.push(Number(x.toFixed(5)))
-    ys.push(Number(v.toFixed(5)))
-  }
-  return { kind: "pwl", x: xs, y: ys }
 }
 
 const calibrationRows = (f: ReturnType<typeof makeFeaturizer>, rows: ReadonlyArray<Example>, label: ModelLabel, model: LinearModel) => {
@@ -162,8 +135,10 @@ export const train = (outDir: string) => {
   // toxicity family
   {
     // local-2026.12: convex components blended on dev (training/convex.ts); no CAT row trains
-    // `--pairs-choose`: a variant tried for 12.3, not its recipe (training/convex.ts, docs/models.md)
-    const { heads, evidence: inHead } = trainConvexToxicity(dir, f, splits, log, { pairsChoose: process.argv.includes("--pairs-choose") })
+    // the contrastive dev pairs choose among the safe blends: tried for 12.3 as `--pairs-choose`, the
+    // recipe from 12.4 (57 pairs); `--no-pairs-choose` builds the dev-sets-only choice of 12.3
+    // (training/convex.ts, docs/models.md)
+    const { heads, evidence: inHead } = trainConvexToxicity(dir, f, splits, log, { pairsChoose: !process.argv.includes("--no-pairs-choose") })
     const calibrations = new Map<ModelLabel, Calibration>()
     const evidence = new Map<ModelLabel, { kind: EvidenceKind; weight: number }>()
     const k = perspectiveEnrichment(splits.gcFit)
@@ -183,7 +158,9 @@ export const train = (outDir: string) => {
           z.push(rawScore(f, model, e.text))
           y.push(Number(e.extra!.api))
         }
-        calibrations.set(label, perspectiveMap(z, y))
+        // 12.4: the quantile map or its least-squares logistic tail, whichever fits Perspective's
+        // top better across two halves of the calibration quarter (training/perspectiveMap.ts)
+        calibrations.set(label, perspectiveMap(z, y, splits.gcFit.map((e) => hash32(`map-fold:${e.id}`) % 2), log))
       } else {
         const { z, y } = calibrationRows(f, splits.toxCalib, label, model)
         calibrations.set(label, plattAtPrevalence(z, y, JIGSAW_PREVALENCE[label]))

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest"
-import { augmentation, contrastive, CONTRASTIVE_DEV, contrastiveDevRows } from "../../training/augment.js"
+import { augmentation, contrastive, contrastive124, CONTRASTIVE_DEV, contrastiveDevRows } from "../../training/augment.js"
 import { FUNCTIONAL_SUITE } from "../../training/functional.js"
 import { GUARDRAILS } from "../models/guardrails.js"
+import { threatEvidence } from "../../src/internal/model/evidence.js"
 
 const words = (s: string) => s.toLowerCase().replace(/[^a-z0-9']+/g, " ").trim().split(" ")
 const grams = (s: string, n: number): Array<string> => {
@@ -52,6 +53,46 @@ describe("training augmentation (training/augment.ts)", () => {
     const harmless = frames(rows.filter((e) => e.labels.THREAT === 0 && e.labels.TOXICITY === 0).map((e) => e.text))
     // every harmless-plan frame ("I'm going to ...", "I swear I ...") is also a threat frame
     expect([...frames(threats.map((e) => e.text))].filter((f) => harmless.has(f)).length).toBeGreaterThanOrEqual(2)
+  })
+
+  it("12.4's contrastive rows share no word 4-gram with a guardrail, functional-suite or dev-pair sentence", () => {
+    const held = new Set(
+      [...GUARDRAILS.flatMap((g) => g.texts), ...FUNCTIONAL_SUITE.map((c) => c.text), ...CONTRASTIVE_DEV.flatMap(([, toxic, harmless]) => [toxic, harmless])].flatMap((t) => grams(t, 4))
+    )
+    const near = contrastive124().filter((e) => grams(e.text, 4).some((g) => held.has(g)))
+    expect(near.map((e) => e.text)).toEqual([])
+    const all = new Set(augmentation().map((e) => e.text))
+    for (const e of contrastive124()) expect(all.has(e.text), e.text).toBe(true)
+  })
+
+  it("12.4 pairs threats beyond kill with the same verb aimed at a thing or negated, and insults aimed at 'you' with the same superlatives about things", () => {
+    const rows = contrastive124()
+    const threats = rows.filter((e) => e.labels.THREAT === 1)
+    expect(threats.length).toBeGreaterThanOrEqual(60)
+    expect(threats.filter((e) => /\bkill/i.test(e.text)).map((e) => e.text)).toEqual([])
+    expect(threats.every((e) => /\b(you|your)\b/i.test(e.text)), "every threat row aims at the reader or their family").toBe(true)
+    const harmless = rows.filter((e) => e.labels.THREAT === 0 && e.labels.TOXICITY === 0)
+    expect(harmless.filter((e) => /^(I would never|Don't worry, I will never)/.test(e.text)).length).toBeGreaterThanOrEqual(10)
+    // every threat frame also carries harmless acts, a third of which the threat pattern matches too
+    const frame = (t: string) => words(t).slice(0, 3).join(" ")
+    const threatFrames = new Set(threats.map((e) => frame(e.text)))
+    expect(harmless.filter((e) => threatFrames.has(frame(e.text))).length).toBeGreaterThanOrEqual(60)
+    expect(harmless.filter((e) => threatEvidence(e.text).strength > 0).length).toBeGreaterThanOrEqual(25)
+    // the guardrail's "You're the dumbest ..." is not a template
+    expect(rows.filter((e) => /^you're the dumbest/i.test(e.text))).toEqual([])
+    const insults = rows.filter((e) => e.labels.INSULT === 1 && e.labels.IDENTITY_ATTACK === 0)
+    const criticism = rows.filter((e) => e.labels.INSULT === 0 && e.labels.TOXICITY === undefined)
+    expect(insults.filter((e) => /^(You|Seriously, you)/.test(e.text)).length).toBeGreaterThanOrEqual(30)
+    expect(criticism.length).toBeGreaterThanOrEqual(30)
+    const superlative = (t: string) => /the (\w+est|most \w+|worst) /.exec(t)?.[1]
+    expect(new Set(insults.map((e) => superlative(e.text)).filter((x) => x !== undefined))).toEqual(new Set(criticism.map((e) => superlative(e.text))))
+    // identity attacks: every group with a dehumanising predicate also with a neutral one, same frame
+    const neutral = rows.filter((e) => e.labels.IDENTITY_ATTACK === 0 && e.labels.TOXICITY === 0).map((e) => words(e.text))
+    // the same frame and group: the predicate (one or two words) is all that differs
+    const oneWordApart = (a: ReadonlyArray<string>, b: ReadonlyArray<string>) => a.length === b.length && [1, 2].includes(a.filter((w, i) => w !== b[i]).length)
+    const attacks = rows.filter((e) => e.labels.IDENTITY_ATTACK === 1)
+    expect(attacks.length).toBeGreaterThanOrEqual(50)
+    expect(attacks.filter((e) => !neutral.some((n) => oneWordApart(words(e.text), n))).map((e) => e.text)).toEqual([])
   })
 
   it("keeps the contrastive dev pairs out of training, the guardrails and the functional suite (no shared word 4-gram)", () => {
