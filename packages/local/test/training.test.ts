@@ -50,6 +50,25 @@ describe("trainLogistic", () => {
     expect(Array.from(shuffled(10, 3))).not.toEqual(Array.from(shuffled(10, 4)))
   })
 
+  it("averages the weights and bias of the epochs from averageFrom on", () => {
+    const { X, y, w } = fixture()
+    const short = { ...options, epochs: 3 }
+    // a run of k epochs is the first k epochs of a longer run (same seed per epoch)
+    const second = trainLogistic(X, y, w, { ...short, epochs: 2 })
+    const third = trainLogistic(X, y, w, short)
+    const averaged = trainLogistic(X, y, w, { ...short, averageFrom: 1 })
+    expect(averaged.bias).toBeCloseTo((second.bias + third.bias) / 2, 6)
+    let moved = 0
+    for (let j = 0; j < averaged.weights.length; j++) {
+      expect(averaged.weights[j]!).toBeCloseTo((second.weights[j]! + third.weights[j]!) / 2, 6)
+      if (Math.abs(averaged.weights[j]! - third.weights[j]!) > 1e-4) moved++
+    }
+    expect(moved).toBeGreaterThan(0)
+    // averaging the last epoch alone is the last iterate
+    const last = trainLogistic(X, y, w, { ...short, averageFrom: 2 })
+    expect(Buffer.from(last.weights.buffer).equals(Buffer.from(third.weights.buffer))).toBe(true)
+  })
+
   it("masks labels: rows whose target is NaN do not move the model", () => {
     const { X, y, w } = fixture()
     const masked = Float32Array.from(y)

@@ -82,6 +82,11 @@ export interface TrainOptions {
   /** Cap on |r| of the NB ratios (keeps rare n-grams from dominating). */
   readonly nbClip?: number | undefined
   readonly seed: number
+  /**
+   * Average the weights (and bias) at the end of each epoch from this one (0-based) on, and return
+   * the average instead of the last iterate. Absent: the last iterate.
+   */
+  readonly averageFrom?: number | undefined
 }
 
 export interface LinearModel {
@@ -153,6 +158,10 @@ export const trainLogistic = (
   const lr = options.learningRate
   const l2 = options.l2
   const rowArr = Int32Array.from(rows)
+  const averageFrom = options.averageFrom
+  const sum = averageFrom === undefined ? undefined : new Float64Array(size)
+  let biasSum = 0
+  let averaged = 0
   for (let epoch = 0; epoch < options.epochs; epoch++) {
     const order = shuffled(rowArr.length, options.seed + epoch * 7919)
     for (let o = 0; o < order.length; o++) {
@@ -176,6 +185,15 @@ export const trainLogistic = (
       bg2 += g * g
       bias -= (lr * g) / Math.sqrt(bg2)
     }
+    if (sum !== undefined && epoch >= averageFrom!) {
+      for (let j = 0; j < size; j++) sum[j]! += w[j]!
+      biasSum += bias
+      averaged++
+    }
+  }
+  if (sum !== undefined && averaged > 0) {
+    for (let j = 0; j < size; j++) w[j] = sum[j]! / averaged
+    bias = biasSum / averaged
   }
   const weights = new Float32Array(size)
   for (let j = 0; j < size; j++) weights[j] = w[j]! * ratio[j]!

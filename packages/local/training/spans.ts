@@ -21,7 +21,7 @@ import { scoreComment } from "../src/evaluators/LocalCommentScorer.js"
 import type { AttributeModelService } from "../src/AttributeModel.js"
 import type { SpanModelService } from "../src/SpanModel.js"
 import { CONTEXT_SLOTS, contextSlots, decodeSpans, keyHash, SPAN_FORMAT, type SpanDecode, type SpanManifest, SpanWeights, WordFeatureHashes } from "../src/internal/spans/model.js"
-import { type Range, tokenize } from "../src/internal/text/words.js"
+import { type Range, type Token, tokenize } from "../src/internal/text/words.js"
 import { fromSpanWeights, loadSpanWeights, SPAN_MANIFEST } from "../src/models/SpanTagger.js"
 import { fromModelSet, loadModelSet } from "../src/models/TrainedModel.js"
 import { article } from "../test/evaluators/fixtures.js"
@@ -99,6 +99,18 @@ export interface SpanRecipe {
   readonly learningRate: number
   readonly l2: number
   readonly seed: number
+  /** Average the weights of the epochs from this one on (`TrainOptions.averageFrom`). */
+  readonly averageFrom?: number | undefined
+}
+
+/**
+ * Context features beyond `contextSlots`, for experiments (`run.mjs spansstack --features`); the
+ * shipped tagger has none (its runtime scores `contextSlots` only). `prepare` is called once per
+ * post and returns the writer of word `i`'s `count` slots from `out[at]`.
+ */
+export interface ExtraContext {
+  readonly count: number
+  readonly prepare: (text: string, tokens: ReadonlyArray<Token>, hashes: ArrayLike<number>) => (i: number, mask: number, out: Int32Array, at: number) => void
 }
 
 /**
@@ -113,7 +125,7 @@ export const SPAN_CONFIDENT = 0.75
 export const SPAN_RECIPE: SpanRecipe = { bits: 18, epochs: 12, learningRate: 0.01, l2: 1e-6, seed: 17 }
 
 /** A word is toxic for training when more than half of its characters are in gold spans. */
-const wordLabels = (post: SpanPost, tokens: ReturnType<typeof tokenize>): Array<number> =>
+export const wordLabels = (post: SpanPost, tokens: ReturnType<typeof tokenize>): Array<number> =>
   tokens.map((t) => {
     let inside = 0
     for (let i = t.begin; i < t.end; i++) if (post.offsets.has(i)) inside++
@@ -125,7 +137,8 @@ export const trainTagger = (
   posts: ReadonlyArray<SpanPost>,
   recipe: SpanRecipe = SPAN_RECIPE,
   negatives: ReadonlyArray<string> = [],
-  negativeWeight = 1
+  negativeWeight = 1,
+  extra?: ExtraContext
 ): { weights: Float32Array; bias: number } => {
   const mask = (1 << recipe.bits) - 1
   const X = new SparseMatrix()
@@ -134,7 +147,8 @@ export const trainTagger = (
   const idx: Array<number> = []
   const val: Array<number> = []
   const features = new WordFeatureHashes()
-  const slots = new Int32Array(CONTEXT_SLOTS)
+  const slotCount = CONTEXT_SLOTS + (extra?.count ?? 0)
+  const slots = new Int32Array(slotCount)
   const none: ReadonlySet<number> = new Set()
   const all = [...posts, ...negatives.map((text) => ({ text, offsets: none }))]
   for (let p = 0; p < all.length; p++) {
@@ -143,6 +157,7 @@ export const trainTagger = (
     const tokens = tokenize(post.text)
     const labels = wordLabels(post, tokens)
     const hashes = tokens.map((t) => keyHash(t.key))
+    const more = extra?.prepare(post.text, tokens, hashes)
     for (let i = 0; i < tokens.length; i++) {
       idx.length = 0
       val.length = 0
@@ -152,8 +167,9 @@ export const trainTagger = (
         val.push(1)
       }
       contextSlots(post.text, tokens, hashes, i, mask, slots)
-      for (const slot of slots) {
-        idx.push(slot)
+      more?.(i, mask, slots, CONTEXT_SLOTS)
+      for (let k = 0; k < slotCount; k++) {
+        idx.push(slots[k]!)
         val.push(1)
       }
       X.push(idx, val, idx.length)

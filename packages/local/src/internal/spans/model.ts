@@ -219,8 +219,8 @@ const shapeClass = (text: string, begin: number, end: number): number => {
   return upper === 1 && first >= 0x41 && first <= 0x5a ? 1 : upper === 1 && text[begin] !== text[begin]!.toLowerCase() ? 1 : 4
 }
 
-/** What separates a word from the previous one: 0 a space (or other blank), 1 sentence end, 2 quote mark, 3 , ; :, 4 anything else. */
-const separatorClass = (text: string, from: number, to: number): number => {
+/** What separates a word from the previous one (also read by `run.mjs spansstack`): 0 a space (or other blank), 1 sentence end, 2 quote mark, 3 , ; :, 4 anything else. */
+export const separatorClass = (text: string, from: number, to: number): number => {
   if (to - from === 1 && text.charCodeAt(from) === 0x20) return 0
   let cls = 0
   for (let k = from; k < to; k++) {
