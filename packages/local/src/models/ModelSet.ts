@@ -607,15 +607,20 @@ export class ModelSetAnalysis implements TextAnalysis, Scored {
   }
 
   private occurrenceCounts: Float64Array | undefined
-  /** Each explained head's ranked spans, by column (`ModelSet.explain`). */
-  private readonly ranked = new Map<number, ReadonlyArray<Contribution>>()
+  /** Each explained head's ranked spans, by column; made on the first explanation (most analyses have none). */
+  private ranked: Map<number, ReadonlyArray<Contribution>> | undefined
 
-  /** The ranked spans of head `column`, made by `rank` on first use and kept. */
+  /**
+   * The ranked spans of head `column`, made by `rank` on first use and kept. For `ModelSet.explain`,
+   * the only caller that knows what ranking belongs to a column.
+   * @internal
+   */
   explained(column: number, rank: () => ReadonlyArray<Contribution>): ReadonlyArray<Contribution> {
-    let spans = this.ranked.get(column)
+    const ranked = (this.ranked ??= new Map())
+    let spans = ranked.get(column)
     if (spans === undefined) {
       spans = rank()
-      this.ranked.set(column, spans)
+      ranked.set(column, spans)
     }
     return spans
   }
