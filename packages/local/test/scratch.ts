@@ -1,6 +1,6 @@
 /**
  * Scratch directories for tests that write model files: each is removed when the test that made it
- * finishes, passed or failed (a suite run used to leave about 25 MB of copied model files in the
+ * finishes, passed or failed (a suite run used to leave about 45 MB of copied model files in the
  * temporary directory, run after run).
  */
 import { mkdtempSync, rmSync } from "node:fs"
