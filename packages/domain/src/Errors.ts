@@ -132,12 +132,12 @@ export class MethodNotAllowed extends Schema.TaggedError<MethodNotAllowed>()("Me
 
 /**
  * The HTTP message itself could not be read, so no route was reached: a malformed request line or
- * header (`malformed`), headers over the parser's limit (`headersTooLarge`), an `Expect` the server
+ * header (`malformed`), a body whose framing breaks HTTP/1.1 (`malformedBody`: a broken chunk), headers over the parser's limit (`headersTooLarge`), an `Expect` the server
  * does not meet (`expectation`), a request that did not arrive in time (`timeout`), or chunk
  * extensions over the parser's limit (`chunkExtensionsTooLarge`).
  */
 export class MalformedHttp extends Schema.TaggedError<MalformedHttp>()("MalformedHttp", {
-  reason: Schema.Literal("malformed", "headersTooLarge", "expectation", "timeout", "chunkExtensionsTooLarge"),
+  reason: Schema.Literal("malformed", "malformedBody", "headersTooLarge", "expectation", "timeout", "chunkExtensionsTooLarge"),
   message: Schema.String
 }) {}
 

@@ -3,7 +3,7 @@
  * Node's own server with the answers Node writes by itself given the family's error envelope.
  *
  * Node's HTTP parser refuses some requests before any route sees them: a malformed request line
- * or header (400), headers over its limit (431), chunk extensions over its limit (413), a request
+ * or header (400), a broken chunk in a body (400), headers over its limit (431), chunk extensions over its limit (413), a request
  * that does not arrive in time (408), and an `Expect` other than `100-continue` (417). By default
  * it answers them with a bare status line and an empty body. Here they are answered with a
  * complete HTTP/1.1 response (`Content-Type`, `Content-Length`, `Connection: close`) whose body is
@@ -35,6 +35,7 @@ const reasonOfCode = (code: string | undefined): Reason => {
 
 const MESSAGES: Readonly<Record<Reason, string>> = {
   malformed: "The request is not valid HTTP/1.1 (its request line or a header is malformed).",
+  malformedBody: "The request body is not valid HTTP/1.1 framing (a malformed chunk).",
   headersTooLarge: "The request's headers are larger than the server accepts.",
   expectation: "The request's Expect header asks for something this server does not do; only 100-continue is supported.",
   timeout: "The request did not arrive in time.",
@@ -84,8 +85,12 @@ interface ParserError extends Error {
 /**
  * Node's `clientError`: answer in the envelope, then close the connection. A response still being
  * written on the connection (a request before the bad one, on a keep-alive connection) is let
- * finish first, so the envelope follows it instead of corrupting it. Nothing is written on a socket
- * that is no longer writable. Never throws.
+ * finish first, so the envelope follows it instead of corrupting it. When what failed is the body
+ * of the request being answered (a broken chunk, or a body that stopped arriving before its end),
+ * that request can never be read to its end: it is answered here at once (400, or 408 for the
+ * timeout), and its handler, waiting for the body, is settled when the connection closes. Waiting
+ * for its answer instead would hold the connection and the handler until the client hangs up.
+ * Nothing is written on a socket that is no longer writable. Never throws.
  */
 export const onClientError = (error: ParserError, socket: Duplex): void => {
   const destroy = () => {
@@ -97,7 +102,12 @@ export const onClientError = (error: ParserError, socket: Duplex): void => {
   }
   try {
     if (error.code === "ECONNRESET" || !socket.writable) return destroy()
-    const answer = rawErrorResponse(familyOfRequest(error.rawPacket), reasonOfCode(error.code))
+    const current = (socket as { _httpMessage?: (ServerResponse & { readonly req?: IncomingMessage }) | null })._httpMessage
+    const answering = current !== undefined && current !== null && !current.writableEnded
+    const inBody = answering && current.req !== undefined && !current.req.complete
+    const reason = reasonOfCode(error.code)
+    const family = inBody ? familyOfRequest(`${current.req!.method ?? "GET"} ${current.req!.url ?? "/"}`) : familyOfRequest(error.rawPacket)
+    const answer = rawErrorResponse(family, inBody && reason === "malformed" ? "malformedBody" : reason)
     const respond = () => {
       try {
         if (!socket.writable) return destroy()
@@ -106,9 +116,13 @@ export const onClientError = (error: ParserError, socket: Duplex): void => {
         destroy()
       }
     }
-    const current = (socket as { _httpMessage?: ServerResponse | null })._httpMessage
-    if (current === undefined || current === null || current.writableEnded) respond()
-    else current.once("close", respond)
+    if (!answering) respond()
+    else if (inBody) {
+      // The answer has not started (nothing can be answered before the body is read, except a
+      // refusal, which ends its response): it is this envelope. Otherwise the connection is cut.
+      if (current.headersSent) destroy()
+      else respond()
+    } else current.once("close", respond)
   } catch {
     destroy()
   }

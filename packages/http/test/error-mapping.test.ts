@@ -37,11 +37,11 @@ describe("ErrorMapping: errors raised before routing", () => {
 
   it("gives each of Node's parser rejections its status", () => {
     const statuses = Object.fromEntries(
-      (["malformed", "headersTooLarge", "expectation", "timeout", "chunkExtensionsTooLarge"] as const).map((reason) => [
+      (["malformed", "malformedBody", "headersTooLarge", "expectation", "timeout", "chunkExtensionsTooLarge"] as const).map((reason) => [
         reason,
         ErrorMapping.render("native", new MalformedHttp({ reason, message: reason })).status
       ])
     )
-    expect(statuses).toEqual({ malformed: 400, headersTooLarge: 431, expectation: 417, timeout: 408, chunkExtensionsTooLarge: 413 })
+    expect(statuses).toEqual({ malformed: 400, malformedBody: 400, headersTooLarge: 431, expectation: 417, timeout: 408, chunkExtensionsTooLarge: 413 })
   })
 })

@@ -4,7 +4,9 @@
  * the request line names, instead of a status line with an empty body; the server keeps serving.
  * Sent on raw `net` sockets, since no HTTP client writes such requests.
  */
-import { NodeServer } from "@decorum/http"
+import { Body, NodeServer } from "@decorum/http"
+import { Either } from "effect"
+import type { AddressInfo } from "node:net"
 import { Socket } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { startHttpHost, type TestHost } from "./harness.js"
@@ -95,6 +97,60 @@ describe("Node's parser rejections in the error envelope", () => {
     expect(slow).toContain("attributeScores")
     // (Node hands over the whole packet, so the family is guessed from the first request's line.)
     expect(parse(slow.slice(slow.indexOf("HTTP/1.1 400"))).body).toMatchObject({ error: { code: 400 } })
+  })
+
+  it("a broken chunk in the body of a request being answered: the envelope at once, not a connection held open", async () => {
+    // Authenticated, so the route waits for the body (a refusal would answer before reading it).
+    // The request line is whole; what breaks is the chunked framing after the headers. Before the
+    // fix this waited for an answer the route could never give, until the client hung up.
+    const key = await host.createKey("broken-chunk@example.com")
+    const started = Date.now()
+    const google = parse(await raw(
+      host.url,
+      `POST /v1alpha1/comments:analyze?key=${key} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n` +
+        "5\r\n{\"com\r\nzz\r\nabc\r\n0\r\n\r\n"
+    ))
+    expect(google.status).toBe(400)
+    expect(google.body.error).toMatchObject({ code: 400, status: "INVALID_ARGUMENT", message: expect.stringContaining("body") })
+    const native = parse(await raw(
+      host.url,
+      "POST /v0.2/antispam HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nX-User-Email: broken-chunk@example.com\r\n" +
+        `X-API-Key: ${key}\r\nTransfer-Encoding: chunked\r\n\r\nnot-hex\r\n{}\r\n0\r\n\r\n`
+    ))
+    expect(native.status).toBe(400)
+    expect(native.body).toEqual({ error: "Bad Request", message: expect.stringContaining("body"), code: 400 })
+    // raw() gives up after 5 s; both answers came well before that.
+    expect(Date.now() - started).toBeLessThan(4_000)
+    await serverStillServes()
+  })
+
+  it("a body that stops arriving (Node's request timeout): 408 at once, and the handler reading it is settled", async () => {
+    // Node reports its request timeout through clientError on the connection's socket, with the
+    // request already handed to the handler. Raised here by hand: Node's own check runs every 30 s.
+    const node = NodeServer.createServer()
+    let settled: Either.Either<Buffer, Body.NotCollected> | undefined
+    node.on("request", (request) => {
+      Body.collectNodeBytes(request, 1024, (result) => {
+        settled = result
+      })
+    })
+    const sockets: Array<Socket> = []
+    node.on("connection", (socket: Socket) => sockets.push(socket))
+    await new Promise<void>((resolve) => node.listen(0, "127.0.0.1", resolve))
+    try {
+      const url = `http://127.0.0.1:${(node.address() as AddressInfo).port}`
+      const answer = raw(url, "POST /v1alpha1/comments:analyze HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"comment\":")
+      while (sockets.length === 0 || (sockets[0] as { _httpMessage?: unknown })._httpMessage === undefined) {
+        await new Promise((resolve) => setImmediate(resolve))
+      }
+      node.emit("clientError", Object.assign(new Error("Request timeout"), { code: "ERR_HTTP_REQUEST_TIMEOUT" }), sockets[0])
+      const parsed = parse(await answer)
+      expect(parsed.status).toBe(408)
+      expect(parsed.body.error).toMatchObject({ code: 408, status: "DEADLINE_EXCEEDED" })
+      await expect.poll(() => settled).toEqual(Either.left("unreadable"))
+    } finally {
+      await new Promise((resolve) => node.close(resolve))
+    }
   })
 
   it("never throws for a socket that is already gone", () => {
