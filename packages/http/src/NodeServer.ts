@@ -6,12 +6,14 @@
  * or header (400), a broken chunk in a body (400), headers over its limit (431), chunk extensions over its limit (413), a request
  * that does not arrive in time (408), and an `Expect` other than `100-continue` (417). By default
  * it answers them with a bare status line and an empty body. Here they are answered with a
- * complete HTTP/1.1 response (`Content-Type`, `Content-Length`, `Connection: close`) whose body is
+ * complete HTTP/1.1 response (`Content-Type`, `Content-Length`, `Connection: close`, and
+ * `X-Engine-Version`; no model was run, so there is no `X-Model-Version`) whose body is
  * the error envelope of the family the request line names (the native one when there is no
  * readable request line), with the status from `ErrorMapping` (`MalformedHttp`), after any response
  * still being written on the connection. Nothing is written on a socket that is gone; nothing here
  * throws.
  */
+import { ENGINE_VERSION } from "@decorum/core"
 import { MalformedHttp } from "@decorum/domain"
 import { createServer as createNodeServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from "node:http"
 import type { Duplex } from "node:stream"
@@ -74,7 +76,7 @@ export const rawErrorResponse = (family: Family, reason: Reason): string => {
   const body = JSON.stringify(rendered.body)
   const headers = Object.entries(rendered.headers).map(([name, value]) => `${name}: ${value}\r\n`).join("")
   return `HTTP/1.1 ${rendered.status} ${STATUS_CODES[rendered.status] ?? "Error"}\r\n` +
-    `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n${headers}\r\n${body}`
+    `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\nX-Engine-Version: ${ENGINE_VERSION}\r\n${headers}\r\n${body}`
 }
 
 interface ParserError extends Error {
@@ -134,7 +136,7 @@ export const onCheckExpectation = (request: IncomingMessage, response: ServerRes
     const raw = rawErrorResponse(familyOfRequest(`${request.method ?? "GET"} ${request.url ?? "/"}`), "expectation")
     const body = raw.slice(raw.indexOf("\r\n\r\n") + 4)
     response.shouldKeepAlive = false
-    response.writeHead(417, { "content-type": "application/json", "content-length": Buffer.byteLength(body), connection: "close" })
+    response.writeHead(417, { "content-type": "application/json", "content-length": Buffer.byteLength(body), connection: "close", "x-engine-version": ENGINE_VERSION })
     response.end(body)
   } catch {
     request.socket.destroy()

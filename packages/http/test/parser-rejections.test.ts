@@ -4,6 +4,7 @@
  * the request line names, instead of a status line with an empty body; the server keeps serving.
  * Sent on raw `net` sockets, since no HTTP client writes such requests.
  */
+import { ENGINE_VERSION } from "@decorum/core"
 import { Body, NodeServer } from "@decorum/http"
 import { Either } from "effect"
 import type { AddressInfo } from "node:net"
@@ -37,6 +38,7 @@ const parse = (text: string): Parsed => {
   expect(headers["content-type"]).toBe("application/json")
   expect(Number(headers["content-length"])).toBe(Buffer.byteLength(body, "latin1"))
   expect(headers["connection"]).toBe("close")
+  expect(headers["x-engine-version"]).toBe(ENGINE_VERSION)
   return { status, headers, body: JSON.parse(body) }
 }
 
