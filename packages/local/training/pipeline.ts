@@ -43,7 +43,7 @@ export const dataDir = (): string => {
  * evaluated on dev and test and not shipped. The shipped files are local-2026.11.3, built by the
  * code at 3ddfc65.
  */
-export const VERSION = "local-2026.12.4"
+export const VERSION = "local-2026.12.5"
 
 export const FEATURES: FeatureConfig = DEFAULT_FEATURES
 
