@@ -134,8 +134,10 @@ export interface ConvexOptions {
  * 12.5, TOXICITY reading the subtype heads (Perspective's TOXICITY covers threats and identity
  * attacks): THREAT's `all` fit with its pattern-evidence column (so TOXICITY carries the threat
  * evidence, at the coefficient times that fit's evidence weight) and IDENTITY_ATTACK's plain `all`
- * fit, with non-negative coefficients only (the score never falls as either head rises), chosen
- * on dev with the rest of the blend.
+ * fit (with `balance`, its identity-balanced `allB`: the unbalanced one brought the identity-word
+ * weight back into TOXICITY, "Black" 2.88 -> 4.27 in the first 12.5 fit), with non-negative
+ * coefficients only (the score never falls as either head rises), chosen on dev with the rest of
+ * the blend.
  */
 export const STACK_GRID: ReadonlyArray<readonly [ComponentRef, ReadonlyArray<number>]> = [
   [["all+ev" as ComponentName, "THREAT"], [0, 0.25, 0.5]],
@@ -154,7 +156,8 @@ export const gridOf = (label: ModelLabel, options: ConvexOptions = {}): Readonly
   return [
     ...(GRID[label] ?? []).map(balance),
     ...(options.pairsChoose === true ? PAIRS_GRID_EXTRA[label] ?? [] : []),
-    ...(isTox && options.stack === true ? STACK_GRID : [])
+    // with the balance, the IDENTITY_ATTACK direction TOXICITY reads is balanced too (`allB[IDENTITY_ATTACK]`)
+    ...(isTox && options.stack === true ? STACK_GRID.map(([[n, l], values]): readonly [ComponentRef, ReadonlyArray<number>] => [[options.balance === true && l === "IDENTITY_ATTACK" ? BALANCED[n]! : n, l], values]) : [])
   ]
 }
 

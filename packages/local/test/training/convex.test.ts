@@ -188,8 +188,11 @@ describe("local-2026.12 toxicity recipe (training/convex.ts)", () => {
     expect(names({})).toContain("all[TOXICITY]")
     expect(names({})).not.toContain("all+ev[THREAT]")
     const both = gridOf("TOXICITY", { balance: true, stack: true })
-    expect(both.map(([[n, l]]) => `${n}[${l}]`)).toEqual(expect.arrayContaining(["allB[TOXICITY]", "wtB[TOXICITY]", "anbB[TOXICITY]", "all[INSULT]", "all+ev[THREAT]", "all[IDENTITY_ATTACK]"]))
+    expect(both.map(([[n, l]]) => `${n}[${l}]`)).toEqual(expect.arrayContaining(["allB[TOXICITY]", "wtB[TOXICITY]", "anbB[TOXICITY]", "all[INSULT]", "all+ev[THREAT]"]))
     expect(both.map(([[n, l]]) => `${n}[${l}]`)).not.toContain("all[TOXICITY]")
+    // balanced, TOXICITY reads the balanced IDENTITY_ATTACK direction; unbalanced, the plain one
+    expect(both.map(([[n, l]]) => `${n}[${l}]`)).toContain("allB[IDENTITY_ATTACK]")
+    expect(names({ stack: true })).toEqual(expect.arrayContaining(["all[TOXICITY]", "all+ev[THREAT]", "all[IDENTITY_ATTACK]"]))
     for (const [[, l], values] of both) if (l === "THREAT" || l === "IDENTITY_ATTACK") expect(Math.min(...values)).toBe(0)
     // the other heads are not changed by the options
     expect(gridOf("INSULT", { balance: true, stack: true })).toEqual(gridOf("INSULT", {}))
