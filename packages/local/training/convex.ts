@@ -134,8 +134,8 @@ export interface ConvexOptions {
  * 12.5, TOXICITY reading the subtype heads (Perspective's TOXICITY covers threats and identity
  * attacks): THREAT's `all` fit with its pattern-evidence column (so TOXICITY carries the threat
  * evidence, at the coefficient times that fit's evidence weight) and IDENTITY_ATTACK's plain `all`
- * fit (with `balance`, its identity-balanced `allB`: the unbalanced one brought the identity-word
- * weight back into TOXICITY, "Black" 2.88 -> 4.27 in the first 12.5 fit), with non-negative
+ * fit (with `balance`, its identity-balanced `allB`, so that everything TOXICITY reads is
+ * balanced; docs/models.md has the first 12.5 fit, which read the plain one), with non-negative
  * coefficients only (the score never falls as either head rises), chosen on dev with the rest of
  * the blend.
  */
