@@ -42,6 +42,7 @@ import { featurise, LABEL_SOURCE_WEIGHT, MODELS_DIR, overlaps, QUIET_HATE_SETS, 
 import { loadModelSet } from "../src/models/TrainedModel.js"
 import { trainBaseline } from "./versus.js"
 import { contrastiveDevRows } from "./augment.js"
+import { COLOUR_TERMS, IDENTITY_TERMS, PEOPLE_NOUNS, POLITICAL_GROUPS } from "../src/internal/cues/wordLists.js"
 
 export const CONVEX_C = 4
 export const CONVEX_BITS = 19
@@ -61,7 +62,16 @@ const IN_DOMAIN = new Set(["jigsaw-toxic-comment-2018-random-11k", "decorum-augm
  * `SELF_TRAINING_SOURCE`, each labelled by the `jig` fit of the same head (self-training on the
  * in-domain pool, issue 11's last idea).
  */
-export type ComponentName = "all" | "jig" | "all1" | "wt" | "jnb" | "qt" | "self" | "anb"
+export type ComponentName = "all" | "jig" | "all1" | "wt" | "jnb" | "qt" | "self" | "anb" | BalancedName
+
+/**
+ * 12.5: TOXICITY's own fits with the identity-term balance of Dixon et al. (2018) computed from
+ * the training rows (`identityBalance`): `allB` is `all` with the non-toxic rows that mention an
+ * over-represented identity term weighted up, and so on for `wt`, `anb`, `jig`, `jnb`.
+ */
+export type BalancedName = "allB" | "wtB" | "anbB" | "jigB" | "jnbB"
+const BALANCED: Readonly<Record<string, BalancedName>> = { all: "allB", wt: "wtB", anb: "anbB", jig: "jigB", jnb: "jnbB" }
+const isBalanced = (name: ComponentName): name is BalancedName => Object.values(BALANCED).includes(name as BalancedName)
 export type ComponentRef = readonly [name: ComponentName, label: ModelLabel]
 
 /** `all1[L]`: every row that labels L, more strongly regularised (C = 1); fitted only where a grid uses it. */
@@ -114,17 +124,42 @@ export const GRID: Readonly<Record<string, ReadonlyArray<readonly [ComponentRef,
  */
 export interface ConvexOptions {
   readonly pairsChoose?: boolean
+  /** 12.5: TOXICITY's own components are the identity-balanced fits (`BalancedName`); `--no-balance` leaves it out. */
+  readonly balance?: boolean
+  /** 12.5: TOXICITY's grid also reads the THREAT and IDENTITY_ATTACK directions (`STACK_GRID`); `--no-stack` leaves it out. */
+  readonly stack?: boolean
 }
+
+/**
+ * 12.5, TOXICITY reading the subtype heads (Perspective's TOXICITY covers threats and identity
+ * attacks): THREAT's `all` fit with its pattern-evidence column (so TOXICITY carries the threat
+ * evidence, at the coefficient times that fit's evidence weight) and IDENTITY_ATTACK's plain `all`
+ * fit (with `balance`, its identity-balanced `allB`, so that everything TOXICITY reads is
+ * balanced; docs/models.md has the first 12.5 fit, which read the plain one), with non-negative
+ * coefficients only (the score never falls as either head rises), chosen on dev with the rest of
+ * the blend.
+ */
+export const STACK_GRID: ReadonlyArray<readonly [ComponentRef, ReadonlyArray<number>]> = [
+  [["all+ev" as ComponentName, "THREAT"], [0, 0.25, 0.5]],
+  [["all", "IDENTITY_ATTACK"], [0, 0.1, 0.25]]
+]
 
 const PAIRS_GRID_EXTRA: Readonly<Record<string, ReadonlyArray<readonly [ComponentRef, ReadonlyArray<number>]>>> = {
   IDENTITY_ATTACK: [[["wt", "IDENTITY_ATTACK"], [0, 0.5, 1]]]
 }
 
 /** A head's grid under the options. */
-export const gridOf = (label: ModelLabel, options: ConvexOptions = {}): ReadonlyArray<readonly [ComponentRef, ReadonlyArray<number>]> => [
-  ...(GRID[label] ?? []),
-  ...(options.pairsChoose === true ? PAIRS_GRID_EXTRA[label] ?? [] : [])
-]
+export const gridOf = (label: ModelLabel, options: ConvexOptions = {}): ReadonlyArray<readonly [ComponentRef, ReadonlyArray<number>]> => {
+  const isTox = label === "TOXICITY"
+  const balance = ([[n, l], values]: readonly [ComponentRef, ReadonlyArray<number>]): readonly [ComponentRef, ReadonlyArray<number>] =>
+    isTox && options.balance === true && l === label && BALANCED[n] !== undefined ? [[BALANCED[n]!, l], values] : [[n, l], values]
+  return [
+    ...(GRID[label] ?? []).map(balance),
+    ...(options.pairsChoose === true ? PAIRS_GRID_EXTRA[label] ?? [] : []),
+    // with the balance, the IDENTITY_ATTACK direction TOXICITY reads is balanced too (`allB[IDENTITY_ATTACK]`)
+    ...(isTox && options.stack === true ? STACK_GRID.map(([[n, l], values]): readonly [ComponentRef, ReadonlyArray<number>] => [[options.balance === true && l === "IDENTITY_ATTACK" ? BALANCED[n]! : n, l], values]) : [])
+  ]
+}
 
 /** Whether a head's grid sets the coefficient of its own `all` fit (otherwise it is 1). */
 export const ownCoefficientInGrid = (label: ModelLabel): boolean => (GRID[label] ?? []).some(([[n, l]]) => n === "all" && l === label)
@@ -258,6 +293,73 @@ export const nbRatios = (
   return r
 }
 
+/**
+ * The identity terms a text mentions (normalised tokens): the group terms of
+ * `src/internal/cues/wordLists.ts` except political labels, and `black`, `white`, `brown` only
+ * before a people noun (as the identity evidence reads them), each term once.
+ */
+export const identityTermsOf = (norm: Normalizer, text: string): Array<string> => {
+  const n = norm.run(text)
+  const out = new Set<string>()
+  for (let i = 0; i < n; i++) {
+    const t = norm.tokens[i]!
+    if (IDENTITY_TERMS.has(t) && !POLITICAL_GROUPS.has(t)) out.add(t)
+    else if (COLOUR_TERMS.has(t) && i + 1 < n && PEOPLE_NOUNS.has(norm.tokens[i + 1]!)) out.add(`${t} ${norm.tokens[i + 1]!}`)
+  }
+  return [...out]
+}
+
+/** Terms mentioned by fewer rows than this are left unbalanced (too few to measure a share on). */
+export const BALANCE_MIN_ROWS = 30
+/** The largest weight factor the balance gives a row. */
+export const BALANCE_CAP = 10
+
+/**
+ * Identity-term balance (the idea of Dixon et al. 2018, "Measuring and Mitigating Unintended Bias
+ * in Text Classification", done by re-weighting instead of adding rows): over the rows `idx` with
+ * targets `y` and sample weights `sw`, p is the (weighted) toxic share. For each term t mentioned
+ * by at least `BALANCE_MIN_ROWS` rows, if its toxic share p_t is above p, its non-toxic rows are
+ * weighted by k_t = pos_t (1 - p) / (p neg_t) (capped at `BALANCE_CAP`), which makes the toxic
+ * share among the rows mentioning t equal to p. A row mentioning several terms takes the largest
+ * factor; every other row keeps 1. Returns the factor per row (indexed like `terms`) and k_t per
+ * term, for the log.
+ */
+export const identityBalance = (
+  terms: ReadonlyArray<ReadonlyArray<string>>,
+  idx: ReadonlyArray<number>,
+  y: ArrayLike<number>,
+  sw?: ArrayLike<number>
+): { readonly factor: Float64Array; readonly k: Map<string, number> } => {
+  let pos = 0
+  let all = 0
+  const perTerm = new Map<string, { pos: number; neg: number; rows: number }>()
+  for (const r of idx) {
+    const w = sw === undefined ? 1 : sw[r]!
+    const toxic = y[r]! >= 0.5
+    all += w
+    if (toxic) pos += w
+    for (const t of terms[r]!) {
+      const c = perTerm.get(t) ?? { pos: 0, neg: 0, rows: 0 }
+      if (toxic) c.pos += w
+      else c.neg += w
+      c.rows++
+      perTerm.set(t, c)
+    }
+  }
+  const p = pos / all
+  const k = new Map<string, number>()
+  for (const [t, c] of perTerm) {
+    if (c.rows < BALANCE_MIN_ROWS || c.neg === 0 || c.pos / (c.pos + c.neg) <= p) continue
+    k.set(t, Math.min(BALANCE_CAP, (c.pos * (1 - p)) / (p * c.neg)))
+  }
+  const factor = new Float64Array(terms.length).fill(1)
+  for (const r of idx) {
+    if (y[r]! >= 0.5) continue
+    for (const t of terms[r]!) factor[r] = Math.max(factor[r]!, k.get(t) ?? 1)
+  }
+  return { factor, k }
+}
+
 /** One cached L-BFGS component. */
 const fitComponent = (
   X: TfidfMatrix,
@@ -324,8 +426,10 @@ export interface ConvexResult {
   readonly blends: Map<ModelLabel, Blend>
   /** Dev AUCs of the chosen blend, per protocol, against the baseline's (for the log and the card). */
   readonly dev: Map<ModelLabel, ReadonlyArray<DevPart>>
-  /** The evidence weight of each `EVIDENCE_IN_HEAD` head (in raw log-odds, as the runtime adds it). */
+  /** The evidence weight of each head that carries pattern evidence (in raw log-odds, as the runtime adds it). */
   readonly evidence: Map<ModelLabel, number>
+  /** Which evidence each of those heads carries (`EVIDENCE_IN_HEAD`, or for TOXICITY the kind of its stacked direction). */
+  readonly evidenceKinds: Map<ModelLabel, EvidenceKind>
 }
 
 /** The rows the recipe trains on: every toxicity training row except Perspective's (Wikipedia CAT). */
@@ -432,7 +536,7 @@ export const trainConvexToxicity = (dir: string, f: Featurizer, splits: Splits, 
   const used = (name: ComponentName, label: ModelLabel) =>
     (name === "all" && !ownCoefficientInGrid(label) && EVIDENCE_IN_HEAD[label] === undefined) ||
     TOXICITY_LABELS.map((head) => [head, gridOf(head, convexOptions)] as const).some(([head, g]) => g.some(([[n, l]]) => n === name && l === label && (l !== head || EVIDENCE_IN_HEAD[head as ModelLabel] === undefined)))
-  const options: Record<Exclude<ComponentName, "self">, (label: ModelLabel) => ComponentOptions> = {
+  const options: Record<Exclude<ComponentName, "self" | BalancedName>, (label: ModelLabel) => ComponentOptions> = {
     jig: () => ({ pick: (e) => IN_DOMAIN.has(e.source) }),
     all: () => ({ pick: () => true }),
     all1: () => ({ pick: () => true, C: CONVEX_C_STRONG }),
@@ -444,6 +548,33 @@ export const trainConvexToxicity = (dir: string, f: Featurizer, splits: Splits, 
   for (const name of ["jig", "all", "all1", "wt", "jnb", "qt", "anb"] as const)
     for (const label of TOXICITY_LABELS)
       if (used(name, label)) fits.set(key([name, label]), fitComponent(X, rows, label, name, log, options[name](label)))
+  // 12.5: the identity-balanced fits (`identityBalance`, its factors from each component's own rows and weights)
+  const balancedUsed = (Object.entries(BALANCED) as Array<[Exclude<ComponentName, "self" | BalancedName>, BalancedName]>).flatMap(([base, b]) =>
+    TOXICITY_LABELS.filter((label) => used(b, label)).map((label) => [base, b, label] as const)
+  )
+  if (balancedUsed.length > 0) {
+    const terms = rows.map((e) => identityTermsOf(f.normalizer, e.text))
+    const rowOf = new Map(rows.map((e, r) => [e, r] as const))
+    for (const [base, b, label] of balancedUsed) {
+      const o = options[base](label)
+      const idx: Array<number> = []
+      const y = new Float64Array(rows.length)
+      const sw = new Float64Array(rows.length)
+      rows.forEach((e, r) => {
+        const v = e.labels[label]
+        const w = o.weight === undefined ? 1 : o.weight(e)
+        if (v === undefined || Number.isNaN(v) || !o.pick(e) || w <= 0) return
+        idx.push(r)
+        y[r] = v >= 0.5 ? 1 : 0
+        sw[r] = w
+      })
+      const { factor, k } = identityBalance(terms, idx, y, sw)
+      const top = [...k].sort((a, c) => c[1] - a[1]).slice(0, 8)
+      log(`  ${b} ${label}: identity balance over ${idx.length} rows, ${k.size} terms weighted up (${top.map(([t, v]) => `${t} ${v.toFixed(2)}`).join(", ")})`)
+      const weight = (e: D.Example) => (o.weight === undefined ? 1 : o.weight(e)) * factor[rowOf.get(e)!]!
+      fits.set(key([b, label]), fitComponent(X, rows, label, b, log, { ...o, weight }))
+    }
+  }
   // THREAT, IDENTITY_ATTACK: their own components again, with the pattern evidence as one more column
   for (const [label, kind] of Object.entries(EVIDENCE_IN_HEAD) as Array<[ModelLabel, EvidenceKind]>) {
     const strength = rows.map((e) => evidenceStrength(kind, f, e.text))
@@ -451,7 +582,7 @@ export const trainConvexToxicity = (dir: string, f: Featurizer, splits: Splits, 
     const XE = withEvidenceColumn(X, 1 << CONVEX_BITS, strength)
     const names = new Set<ComponentName>(["all", ...gridOf(label, convexOptions).filter(([[, l]]) => l === label).map(([[n]]) => n)])
     for (const name of names) {
-      if (name === "self" || name === "anb" || name === "jnb") continue
+      if (name === "self" || name === "anb" || name === "jnb" || isBalanced(name)) continue
       fits.set(key([`${name}+ev` as ComponentName, label]), fitComponent(XE, rows, label, `${name}+ev`, log, { ...options[name](label), evidence: kind }))
     }
   }
@@ -560,6 +691,7 @@ export const trainConvexToxicity = (dir: string, f: Featurizer, splits: Splits, 
   const devTable = new Map<ModelLabel, ReadonlyArray<DevPart>>()
   const heads = new Map<ModelLabel, LinearModel>()
   const evidenceWeights = new Map<ModelLabel, number>()
+  const evidenceKinds = new Map<ModelLabel, EvidenceKind>()
   /** In a head with evidence, its own components are the ones fitted with the evidence column. */
   const resolve = (label: ModelLabel, [n, l]: ComponentRef): ComponentRef =>
     l === label && EVIDENCE_IN_HEAD[label] !== undefined ? [`${n}+ev` as ComponentName, l] : [n, l]
@@ -601,14 +733,40 @@ export const trainConvexToxicity = (dir: string, f: Featurizer, splits: Splits, 
     blends.set(label, best)
     devTable.set(label, bestParts)
     log(`  ${label}: ${best.filter(([, w]) => w !== 0).map(([[n, l], w]) => `${w} ${n}[${l}]`).join(" + ") || "own fit only"}; dev ${bestParts.map(([p, m, b]) => `${p} ${m.toFixed(4)} (ref ${b.toFixed(4)})`).join(", ")}`)
-    const ownPart: Array<readonly [Fit, number]> = ownCoefficientInGrid(label) ? [] : [[fitOf(resolve(label, ["all", label])), 1]]
-    const parts = [...ownPart, ...best.map(([ref, w]) => [fitOf(resolve(label, ref)), w] as const)]
+    const ownRef: Array<readonly [ComponentRef, number]> = ownCoefficientInGrid(label) ? [] : [[resolve(label, ["all", label]), 1]]
+    const refs = [...ownRef, ...best.map(([ref, w]) => [resolve(label, ref), w] as const)]
+    const parts = refs.map(([ref, w]) => [fitOf(ref), w] as const)
     heads.set(label, combine(parts))
-    if (EVIDENCE_IN_HEAD[label] !== undefined) {
+    // the pattern evidence of every component fitted with it: the head's own (THREAT,
+    // IDENTITY_ATTACK) or, from 12.5, another head's direction in TOXICITY (`STACK_GRID`)
+    const kinds = new Set(refs.filter(([ref, w]) => w !== 0 && fitOf(ref).evidence !== undefined).map(([[, l]]) => EVIDENCE_IN_HEAD[l]!))
+    if (kinds.size > 1) throw new Error(`trainConvexToxicity: ${label} would carry ${[...kinds].join(" and ")} evidence; the runtime adds one kind per head`)
+    const kind = EVIDENCE_IN_HEAD[label] ?? [...kinds][0]
+    if (kind !== undefined) {
       const w = parts.reduce((a, [fit, k]) => a + k * (fit.evidence ?? 0), 0)
       evidenceWeights.set(label, w)
-      log(`  ${label}: ${EVIDENCE_IN_HEAD[label]} evidence weight inside the head ${w.toFixed(3)}`)
+      evidenceKinds.set(label, kind)
+      log(`  ${label}: ${kind} evidence weight inside the head ${w.toFixed(3)}`)
     }
   }
-  return { heads, blends, dev: devTable, evidence: evidenceWeights }
+  // `CONVEX_DIAG=FILE` (one text a line): for the log only, each head's chosen blend split into its
+  // components' weighted log-odds and the pattern evidence, to find which part drives a score
+  const diag = process.env.CONVEX_DIAG
+  if (diag !== undefined && existsSync(diag)) {
+    const texts = readFileSync(diag, "utf8").split("\n").filter((t) => t.trim() !== "")
+    const scores = componentScores(texts)
+    texts.forEach((text, i) => {
+      log(`  diag "${text}" (threat evidence ${threatEvidence(text).strength.toFixed(2)})`)
+      for (const label of TOXICITY_LABELS) {
+        const refs: Array<readonly [ComponentRef, number]> = [...(ownCoefficientInGrid(label) ? [] : [[["all", label] as ComponentRef, 1] as const]), ...blends.get(label)!]
+        const terms = refs.filter(([, w]) => w !== 0).map(([ref, w]) => {
+          const [n, l] = resolve(label, ref)
+          return [`${w} ${n}[${l}]`, w * scores[at(n, l)]![i]!] as const
+        })
+        log(`    ${label} ${terms.reduce((a, [, v]) => a + v, 0).toFixed(3)} = ${terms.map(([k, v]) => `${k} ${v.toFixed(3)}`).join(" + ")}`)
+      }
+      log(`    every component: ${comps.map(([n, l], c) => `${n}[${l}] ${scores[c]![i]!.toFixed(2)}`).join(", ")}`)
+    })
+  }
+  return { heads, blends, dev: devTable, evidence: evidenceWeights, evidenceKinds }
 }

@@ -31,7 +31,11 @@ export const dataDir = (): string => {
 
 /**
  * The model set's version (goes into X-Model-Version). Bump when the recipe or data change.
- * local-2026.12.4 is the version this recipe builds: 12.3's recipe with a second set of contrastive
+ * local-2026.12.5 is the version this recipe builds: 12.4's recipe and training rows, with
+ * TOXICITY's own fits balanced per identity term (`identityBalance` in training/convex.ts,
+ * `--no-balance` leaves it out) and TOXICITY's grid reading the THREAT and IDENTITY_ATTACK
+ * directions (`STACK_GRID`, `--no-stack` leaves it out). Evaluated on dev only and not shipped
+ * (2 guardrail failures, docs/models.md; its test split was not read). 12.4 (commit 5353492 builds it): 12.3's recipe with a second set of contrastive
  * pairs (`contrastive124()` in training/augment.ts: threats beyond "kill", superlative insults aimed
  * at the reader, group + dehumanising predicate), 57 held-out contrastive dev pairs choosing the
  * blends (training/convex.ts, `--no-pairs-choose` leaves them out) and a least-squares tail for
@@ -43,7 +47,7 @@ export const dataDir = (): string => {
  * evaluated on dev and test and not shipped. The shipped files are local-2026.11.3, built by the
  * code at 3ddfc65.
  */
-export const VERSION = "local-2026.12.4"
+export const VERSION = "local-2026.12.5"
 
 export const FEATURES: FeatureConfig = DEFAULT_FEATURES
 

@@ -138,7 +138,13 @@ export const train = (outDir: string) => {
     // the contrastive dev pairs choose among the safe blends: tried for 12.3 as `--pairs-choose`, the
     // recipe from 12.4 (57 pairs); `--no-pairs-choose` builds the dev-sets-only choice of 12.3
     // (training/convex.ts, docs/models.md)
-    const { heads, evidence: inHead } = trainConvexToxicity(dir, f, splits, log, { pairsChoose: !process.argv.includes("--no-pairs-choose") })
+    // 12.5: TOXICITY's own fits identity-balanced (`--no-balance` leaves it out) and its grid
+    // reading the THREAT and IDENTITY_ATTACK directions (`--no-stack` leaves it out)
+    const { heads, evidence: inHead, evidenceKinds } = trainConvexToxicity(dir, f, splits, log, {
+      pairsChoose: !process.argv.includes("--no-pairs-choose"),
+      balance: !process.argv.includes("--no-balance"),
+      stack: !process.argv.includes("--no-stack")
+    })
     const calibrations = new Map<ModelLabel, Calibration>()
     const evidence = new Map<ModelLabel, { kind: EvidenceKind; weight: number }>()
     const k = perspectiveEnrichment(splits.gcFit)
@@ -152,10 +158,16 @@ export const train = (outDir: string) => {
         evidence.set(label, fit.evidence)
       } else if (label === "TOXICITY") {
         // Perspective's scale: map raw scores onto the historical Perspective TOXICITY scores
+        // 12.5: with a stacked THREAT direction TOXICITY carries the threat evidence too, added
+        // to its raw log-odds before the map as the runtime adds it
+        const kind = evidenceKinds.get(label)
+        const weight = inHead.get(label) ?? 0
+        if (kind !== undefined) evidence.set(label, { kind, weight: round(weight) })
         const z: Array<number> = []
         const y: Array<number> = []
         for (const e of splits.gcFit) {
-          z.push(rawScore(f, model, e.text))
+          const raw = rawScore(f, model, e.text)
+          z.push(kind === undefined ? raw : raw + round(weight) * evidenceOf(kind, f, e.text))
           y.push(Number(e.extra!.api))
         }
         // 12.4: the quantile map or its least-squares logistic tail, whichever fits Perspective's

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest"
-import { blendsOf, chooseBlend, combine, convexTrainingRows, devParts, nbRatios, NB_CLIP, TOXICITY_FLOOR } from "../../training/convex.js"
+import { BALANCE_CAP, BALANCE_MIN_ROWS, blendsOf, chooseBlend, combine, convexTrainingRows, devParts, gridOf, identityBalance, identityTermsOf, nbRatios, NB_CLIP, TOXICITY_FLOOR } from "../../training/convex.js"
+import { Normalizer } from "../../src/internal/model/normalize.js"
 
 describe("local-2026.12 toxicity recipe (training/convex.ts)", () => {
   it("never trains on the Wikipedia CAT rows, whose targets are Perspective's scores", () => {
@@ -119,5 +120,81 @@ describe("local-2026.12 toxicity recipe (training/convex.ts)", () => {
     // rows left out of idx do not count
     const one = nbRatios(X, 4, [0, 2], y)
     expect(one[0]).toBeCloseTo(Math.log(2 / 3) - Math.log(1 / 3), 12)
+  })
+
+  it("reads identity terms as the identity evidence does: group words, colour words only before a people noun, no political labels", () => {
+    const norm = new Normalizer()
+    expect(identityTermsOf(norm, "My wife and I are both Jewish, and Jewish friends came.")).toEqual(["jewish"])
+    expect(identityTermsOf(norm, "Black people and gay men")).toEqual(["black people", "gay"])
+    expect(identityTermsOf(norm, "a black cat voted with the liberals")).toEqual([])
+  })
+
+  it("balances each over-represented identity term so its toxic share matches the corpus's, by weighting its non-toxic rows up", () => {
+    // 100 rows: 20 toxic overall; "jews" in 40 rows of which 16 toxic (40%), "gay" in 40 rows of which 4 toxic (10%)
+    const terms: Array<Array<string>> = []
+    const y: Array<number> = []
+    for (let i = 0; i < 40; i++) {
+      terms.push(["jews"])
+      y.push(i < 16 ? 1 : 0)
+    }
+    for (let i = 0; i < 40; i++) {
+      terms.push(["gay"])
+      y.push(i < 4 ? 1 : 0)
+    }
+    for (let i = 0; i < 20; i++) {
+      terms.push([])
+      y.push(0)
+    }
+    const idx = y.map((_, r) => r)
+    const { factor, k } = identityBalance(terms, idx, y)
+    // p = 0.2; k = 16 * 0.8 / (0.2 * 24) = 2.667: the toxic share among "jews" rows becomes 16 / (16 + 24 k) = 0.2
+    expect(k.get("jews")).toBeCloseTo(16 * 0.8 / (0.2 * 24), 10)
+    expect(16 / (16 + 24 * factor[39]!)).toBeCloseTo(0.2, 10)
+    // toxic rows, under-represented terms and rows without a term keep weight 1
+    expect(factor[0]).toBe(1)
+    expect(k.has("gay")).toBe(false)
+    expect(factor[60]).toBe(1)
+    expect(factor[90]).toBe(1)
+    // sample weights count: the toxic "jews" rows at half weight make p = 12 / 92 and pos_t = 8
+    const sw = y.map((_, r) => (r < 16 ? 0.5 : 1))
+    expect(identityBalance(terms, idx, y, sw).k.get("jews")).toBeCloseTo((8 * (1 - 12 / 92)) / ((12 / 92) * 24), 10)
+  })
+
+  it("leaves rare terms alone, caps the factor, and gives a row mentioning several terms the largest", () => {
+    const terms: Array<Array<string>> = []
+    const y: Array<number> = []
+    // "muslims": 40 rows, 39 toxic (k over the cap); "rare": below BALANCE_MIN_ROWS, all toxic but one
+    for (let i = 0; i < 40; i++) {
+      terms.push(i === 39 ? ["muslims", "jews"] : ["muslims"])
+      y.push(i < 39 ? 1 : 0)
+    }
+    for (let i = 0; i < BALANCE_MIN_ROWS - 1; i++) {
+      terms.push(["rare"])
+      y.push(i === 0 ? 0 : 1)
+    }
+    for (let i = 0; i < 400; i++) {
+      terms.push([])
+      y.push(0)
+    }
+    const { factor, k } = identityBalance(terms, y.map((_, r) => r), y)
+    expect(k.get("muslims")).toBe(BALANCE_CAP)
+    expect(factor[39]).toBe(BALANCE_CAP)
+    expect(k.has("rare")).toBe(false)
+    expect(factor[40]).toBe(1)
+  })
+
+  it("12.5: TOXICITY's grid takes the balanced fits and the THREAT and IDENTITY_ATTACK directions only when asked, never below 0", () => {
+    const names = (o: Parameters<typeof gridOf>[1]) => gridOf("TOXICITY", o).map(([[n, l]]) => `${n}[${l}]`)
+    expect(names({})).toContain("all[TOXICITY]")
+    expect(names({})).not.toContain("all+ev[THREAT]")
+    const both = gridOf("TOXICITY", { balance: true, stack: true })
+    expect(both.map(([[n, l]]) => `${n}[${l}]`)).toEqual(expect.arrayContaining(["allB[TOXICITY]", "wtB[TOXICITY]", "anbB[TOXICITY]", "all[INSULT]", "all+ev[THREAT]"]))
+    expect(both.map(([[n, l]]) => `${n}[${l}]`)).not.toContain("all[TOXICITY]")
+    // balanced, TOXICITY reads the balanced IDENTITY_ATTACK direction; unbalanced, the plain one
+    expect(both.map(([[n, l]]) => `${n}[${l}]`)).toContain("allB[IDENTITY_ATTACK]")
+    expect(names({ stack: true })).toEqual(expect.arrayContaining(["all[TOXICITY]", "all+ev[THREAT]", "all[IDENTITY_ATTACK]"]))
+    for (const [[, l], values] of both) if (l === "THREAT" || l === "IDENTITY_ATTACK") expect(Math.min(...values)).toBe(0)
+    // the other heads are not changed by the options
+    expect(gridOf("INSULT", { balance: true, stack: true })).toEqual(gridOf("INSULT", {}))
   })
 })
