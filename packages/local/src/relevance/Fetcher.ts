@@ -114,7 +114,7 @@ export const makeFetcher = (options: SafeArticleFetcherOptions = {}) => {
     if (reason === null || allowPrivate || allowed.has(canonicalAddress(address))) return
     throw new FetchFailed({
       url: original,
-      message: `Refused to fetch ${original}: it resolves to a ${reason} address (${address}). Only public addresses may be fetched.`
+      message: `Refused to fetch ${original}: it resolves to ${address} (${reason}). Only public addresses may be fetched.`
     })
   }
 
