@@ -41,7 +41,7 @@ export const httpLayer = (settings: EngineSettings) =>
 export const engineFromEnv = (): Layer.Layer<AppRequirements | EngineConfig, ConfigError.ConfigError | StoreFailure> =>
   Layer.unwrapEffect(
     Effect.map(EngineConfig, (settings) =>
-      // The access log; /metrics is per instance on Lambda, so it stays off (use OTLP or CloudWatch).
+      // The access log; /metrics would answer for one execution environment, so it stays off (use CloudWatch).
       Layer.mergeAll(Engine.layer, httpLayer(settings), Observability.layer({ accessLog: settings.observability.accessLog })))
   ).pipe(
     Layer.provideMerge(EngineConfig.layerConfig(config))

@@ -1,4 +1,4 @@
-// Builds packages/local/src/relevance/background.ts: the document frequencies of word stems over
+// Builds packages/local/src/internal/relevance/background.ts: the document frequencies of word stems over
 // a background corpus of general comments, used as the idf of topic profiles.
 //
 //   npx tsc -b packages/local && node packages/local/eval/relevance/build-background.mjs [/path/to/shared/data]
