@@ -7,6 +7,7 @@
  *   (evaluators and models meet at the ports, AttributeModel, FallacyModel and SpanModel);
  * - models/ never imports evaluators/ or relevance/;
  * - the package barrel exports nothing from internal/.
+ * And the package as npm packs it (`files`) carries the model directory the runtime reads.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readdirSync, readFileSync } from "node:fs"
@@ -69,5 +70,19 @@ describe("packages/local layout", () => {
       [...readFileSync(join(pkg, b), "utf8").matchAll(/export[^;\n]*from\s*"([^"]+)"/g)].map((m) => m[1]!).filter((s) => s.includes("internal/"))
     )
     expect(leaks).toEqual([])
+  })
+})
+
+describe("the package as npm packs it (npm run pack:embedded)", () => {
+  it("ships the model directory the runtime reads by default, with every file the shipped set names", async () => {
+    // A project outside the repository installs the packed tarball, which holds only what `files`
+    // lists: the default model directory must be in it, or the trained models are missing there.
+    const { defaultModelDirectory } = await import("../src/models/TrainedModel.js")
+    const files: ReadonlyArray<string> = JSON.parse(readFileSync(join(pkg, "package.json"), "utf8")).files
+    const modelDir = relative(pkg, defaultModelDirectory())
+    expect(modelDir.startsWith("..")).toBe(false)
+    expect(files.some((entry) => modelDir === entry || modelDir.startsWith(`${entry}/`))).toBe(true)
+    const shipped = readdirSync(defaultModelDirectory())
+    for (const name of ["manifest.json", "toxicity.bin", "spans.json", "spans.bin", "fallacy.json", "fallacy.bin"]) expect(shipped).toContain(name)
   })
 })
