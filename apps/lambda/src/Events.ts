@@ -80,6 +80,8 @@ export const isV2 = (event: LambdaHttpEvent): event is ApiGatewayV2Event => even
 export const isHttpEvent = (event: unknown): event is LambdaHttpEvent => {
   if (typeof event !== "object" || event === null) return false
   const e = event as Record<string, unknown>
+  // API Gateway and function URLs send the body as a string (base64 or not), or none
+  if (e["body"] !== undefined && e["body"] !== null && typeof e["body"] !== "string") return false
   if (e["version"] === "2.0") {
     const ctx = e["requestContext"] as Record<string, unknown> | undefined
     return typeof e["rawPath"] === "string" && typeof (ctx?.["http"] as Record<string, unknown> | undefined)?.["method"] === "string"

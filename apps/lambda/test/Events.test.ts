@@ -132,6 +132,9 @@ describe("helpers", () => {
     expect(isHttpEvent(fixtures.v2())).toBe(true)
     expect(isHttpEvent(fixtures.url())).toBe(true)
     expect(isHttpEvent({ Records: [{ eventSource: "aws:sqs" }] })).toBe(false)
+    // a body that is not a string is no HTTP event of API Gateway's (it would fail deep inside)
+    expect(isHttpEvent({ ...fixtures.url(), body: { comment: "hi" } })).toBe(false)
+    expect(isHttpEvent({ ...fixtures.url(), body: null })).toBe(true)
     expect(isHttpEvent(null)).toBe(false)
   })
 
