@@ -3,8 +3,9 @@
  * Node's own server with the answers Node writes by itself given the family's error envelope.
  *
  * Node's HTTP parser refuses some requests before any route sees them: a malformed request line
- * or header (400), a broken chunk in a body (400), headers over its limit (431), chunk extensions over its limit (413), a request
- * that does not arrive in time (408), and an `Expect` other than `100-continue` (417). By default
+ * or header (400), a broken chunk in a body (400), headers over its limit (431), chunk extensions
+ * over its limit (413), a request that does not arrive in time (408), and an `Expect` other than
+ * `100-continue` (417). By default
  * it answers them with a bare status line and an empty body. Here they are answered with a
  * complete HTTP/1.1 response (`Content-Type`, `Content-Length`, `Connection: close`, and
  * `X-Engine-Version`; no model was run, so there is no `X-Model-Version`) whose body is
