@@ -23,6 +23,7 @@ import {
   type DecorumOptions,
   defaultModel,
   Engine,
+  InvalidArticleContextId,
   InvalidComment,
   InvalidRequest,
   MissingParameter,
@@ -224,6 +225,16 @@ describe("createDecorum: the same answers as the server", () => {
     expect((await decorum.listArticleContexts()).map((c) => c.id)).toContain(article_id)
     await decorum.deleteArticleContext(article_id)
     expect(await rejection(decorum.getArticleContext(article_id))).toBeInstanceOf(NotFound)
+  })
+
+  it("refuses an id that is not a UUID with InvalidArticleContextId, even from an untyped caller", async () => {
+    for (const id of ["not-a-uuid", 123, null, { id: 1 }] as ReadonlyArray<unknown>) {
+      for (const call of [() => decorum.getArticleContext(id as string), () => decorum.deleteArticleContext(id as string)]) {
+        const error = await rejection(call())
+        expect(error).toBeInstanceOf(InvalidArticleContextId)
+        expect((error as Error).message).toContain("must be a UUID")
+      }
+    }
   })
 })
 

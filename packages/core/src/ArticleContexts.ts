@@ -109,15 +109,24 @@ const parseId = (raw: string | null | undefined, evaluation: string) => {
 }
 
 /** Reads a context the account owns (404 otherwise: this is a resource read, not an evaluation). */
+/** A resource id that is not a UUID (or, from an untyped caller, not a string at all). */
+const notAnId = (raw: unknown): InvalidArticleContextId | undefined => {
+  if (typeof raw === "string" && isUuid(raw)) return undefined
+  const shown = String(raw).slice(0, 64)
+  return new InvalidArticleContextId({ value: shown, message: `Article context id must be a UUID, got: ${shown}` })
+}
+
 export const get = Effect.fn("ArticleContexts.get", { captureStackTrace: false })(function*(account: Account, raw: string) {
-  if (!isUuid(raw)) return yield* new InvalidArticleContextId({ value: raw, message: `Article context id must be a UUID, got: ${raw.slice(0, 64)}` })
+  const invalid = notAnId(raw)
+  if (invalid !== undefined) return yield* invalid
   const found = yield* (yield* ArticleContextStore).get(account.id, ArticleContextId.make(raw.toLowerCase()))
   if (Option.isNone(found)) return yield* new NotFound({ message: `No article context ${raw}.` })
   return found.value
 })
 
 export const remove = Effect.fn("ArticleContexts.remove", { captureStackTrace: false })(function*(account: Account, raw: string) {
-  if (!isUuid(raw)) return yield* new InvalidArticleContextId({ value: raw, message: `Article context id must be a UUID, got: ${raw.slice(0, 64)}` })
+  const invalid = notAnId(raw)
+  if (invalid !== undefined) return yield* invalid
   const removed = yield* (yield* ArticleContextStore).remove(account.id, ArticleContextId.make(raw.toLowerCase()))
   if (!removed) return yield* new NotFound({ message: `No article context ${raw}.` })
 })
