@@ -89,7 +89,9 @@ const unwrap = <A>(exit: Exit.Exit<A, unknown>): A => {
  * plus `account`) and resolves once it is ready: models loaded, store opened and migrated. A
  * configuration or store failure rejects here, with the domain error.
  */
-export const createDecorum = async (options: DecorumOptions = {}): Promise<DecorumClient> => {
+export const createDecorum = async (given: DecorumOptions = {}): Promise<DecorumClient> => {
+  // `null` from an untyped caller is no options, as `undefined` is
+  const options: DecorumOptions = given ?? {}
   const runtime = ManagedRuntime.make(layer(options))
   let closed = false
   const service = await runtime.runPromiseExit(Decorum).then(async (exit) => {

@@ -37,7 +37,7 @@ import {
 } from "@decorum/domain"
 import { Engine, type EngineConfig, type EngineOptions, type EngineServices } from "@decorum/engine"
 import type { LocalEngine } from "@decorum/local"
-import { type ConfigError, Context, Effect, Layer } from "effect"
+import { ConfigError, Context, Effect, Layer } from "effect"
 
 export type { EngineServices }
 
@@ -155,8 +155,18 @@ export const engineLayer = (
 }
 
 /** The `Decorum` service and the engine under it, from options (the same settings as the server's engine). */
-export const layer = (options: DecorumOptions = {}): Layer.Layer<Decorum | EngineServices | EngineConfig, ConfigError.ConfigError | StoreFailure> =>
-  Layer.effect(Decorum, make(options.account)).pipe(Layer.provideMerge(engineLayer(options)))
+export const layer = (options: DecorumOptions = {}): Layer.Layer<Decorum | EngineServices | EngineConfig, ConfigError.ConfigError | StoreFailure> => {
+  // `null` (from an untyped caller) is no options; an account that is not an email's text is refused by name
+  if (options !== null && options !== undefined && typeof options !== "object") {
+    return Layer.fail(ConfigError.InvalidData([], `options=${String(options).slice(0, 80)}: must be an object of options ({ db, account, model, llm, fetch, ... })`))
+  }
+  const given: DecorumOptions = options ?? {}
+  const account: unknown = given.account
+  if (account !== undefined && (typeof account !== "string" || account.trim() === "")) {
+    return Layer.fail(ConfigError.InvalidData(["account"], `account=${String(account).slice(0, 80)}: must be an email address (the account's text)`))
+  }
+  return Layer.effect(Decorum, make(given.account)).pipe(Layer.provideMerge(engineLayer(given)))
+}
 
 /**
  * The `Decorum` service on the engine the environment configures: every variable the server reads

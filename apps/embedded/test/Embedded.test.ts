@@ -306,6 +306,28 @@ describe("createDecorum: lifecycle", () => {
     }
   })
 
+  it("rejects options of the wrong kind (an untyped caller) with a ConfigError naming the option, and takes null as no options", async () => {
+    const cases: ReadonlyArray<readonly [unknown, string]> = [
+      [{ db: 5 }, "db=5"],
+      [{ model: "bogus" }, "model=bogus"],
+      [{ model: { dir: "/tmp" } }, "model="],
+      [{ account: 5 }, "account=5"],
+      [{ account: "  " }, "account="],
+      ["memory", "options=memory"]
+    ]
+    for (const [bad, named] of cases) {
+      const error = await createDecorum(bad as DecorumOptions).catch((e: unknown) => e)
+      expect((error as { _tag?: string })._tag, JSON.stringify(bad)).toBe("ConfigError")
+      expect(String((error as Error).message)).toContain(named)
+    }
+    const fromNull = await createDecorum(null as unknown as DecorumOptions)
+    try {
+      expect(fromNull.info.modelVersion).toMatch(/^local-/)
+    } finally {
+      await fromNull.close()
+    }
+  })
+
   it("rejects creation with the store's error when the store cannot open", async () => {
     const error = await createDecorum({ ...options, db: join(dir, "missing-dir", "x.db") }).catch((e: unknown) => e)
     expect((error as { _tag?: string })._tag).toBe("StoreFailure")

@@ -383,6 +383,16 @@ const make = (options: EngineOptions = {}): Effect.Effect<EngineSettings, Config
   Effect.gen(function*() {
     const llm = options.llm ?? {}
     const fetch = options.fetch ?? {}
+    // The types say what each option holds; a caller without them (plain JavaScript) gets the same
+    // named error for a value of the wrong kind as for a wrong value.
+    if (options.db !== undefined && typeof options.db !== "string" && !Redacted.isRedacted(options.db)) {
+      return yield* Effect.fail(invalid("db", String(options.db), "must be a SQLite file path, a postgres:// URL or \"memory\""))
+    }
+    const model = options.model ?? "trained"
+    const directory = typeof model === "object" && model !== null ? (model as { readonly directory?: unknown }).directory : undefined
+    if (model !== "trained" && model !== "lexicon" && (typeof directory !== "string" || directory.trim() === "")) {
+      return yield* Effect.fail(invalid("model", typeof model === "object" ? JSON.stringify(model) : String(model), "must be \"trained\", \"lexicon\" or { directory: \"/path/to/model/files\" }"))
+    }
     const db = options.db === undefined ? "./decorum.db" : Redacted.isRedacted(options.db) ? Redacted.value(options.db) : options.db
     yield* Either.mapLeft(checkDb(db), (reason) => invalid("db", undefined, reason))
     const rate = options.rateLimit ?? null
@@ -410,7 +420,7 @@ const make = (options: EngineOptions = {}): Effect.Effect<EngineSettings, Config
           yield* checked("authFailureLimitPerMinute", options.authFailureLimitPerMinute, number(0), AuthFailureLimiter.DEFAULT_PER_MINUTE)
         )
       },
-      model: options.model ?? "trained",
+      model,
       fetch: {
         allowPrivate: fetch.allowPrivate ?? false,
         timeoutMs: yield* checked("fetch.timeoutMs", fetch.timeoutMs, wholeNumber(1), FetchDefaults.timeoutMs),
