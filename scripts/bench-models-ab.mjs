@@ -15,7 +15,13 @@ if (ref === undefined || !/^[0-9a-zA-Z._/-]+$/.test(ref) || !(Number.isInteger(r
   console.error("usage: npm run bench:models:ab -- REF [ROUNDS]   (REF: a commit; ROUNDS: a whole number, default 12)")
   process.exit(2)
 }
-const sha = execFileSync("git", ["rev-parse", "--verify", `${ref}^{commit}`], { cwd: REPO_DIR, encoding: "utf8" }).trim()
+let sha
+try {
+  sha = execFileSync("git", ["rev-parse", "--verify", "--quiet", "--end-of-options", `${ref}^{commit}`], { cwd: REPO_DIR, encoding: "utf8" }).trim()
+} catch {
+  console.error(`bench:models:ab: ${ref} is not a commit of this repository`)
+  process.exit(2)
+}
 const other = join(REPO_DIR, ".decorum", "bench-models-ab", sha.slice(0, 12))
 if (!existsSync(join(other, "node_modules"))) {
   mkdirSync(join(other, ".."), { recursive: true })
