@@ -124,7 +124,11 @@ export const GRID: Readonly<Record<string, ReadonlyArray<readonly [ComponentRef,
  */
 export interface ConvexOptions {
   readonly pairsChoose?: boolean
-  /** 12.5: TOXICITY's own components are the identity-balanced fits (`BalancedName`); `--no-balance` leaves it out. */
+  /**
+   * 12.5: TOXICITY's own components are the identity-balanced fits (`BalancedName`); from 12.6 every
+   * fit TOXICITY reads that has a balanced form is balanced, its INSULT direction too
+   * (`allB[INSULT]`, balanced for the INSULT label). `--no-balance` leaves it out.
+   */
   readonly balance?: boolean
   /** 12.5: TOXICITY's grid also reads the THREAT and IDENTITY_ATTACK directions (`STACK_GRID`); `--no-stack` leaves it out. */
   readonly stack?: boolean
@@ -152,7 +156,8 @@ const PAIRS_GRID_EXTRA: Readonly<Record<string, ReadonlyArray<readonly [Componen
 export const gridOf = (label: ModelLabel, options: ConvexOptions = {}): ReadonlyArray<readonly [ComponentRef, ReadonlyArray<number>]> => {
   const isTox = label === "TOXICITY"
   const balance = ([[n, l], values]: readonly [ComponentRef, ReadonlyArray<number>]): readonly [ComponentRef, ReadonlyArray<number>] =>
-    isTox && options.balance === true && l === label && BALANCED[n] !== undefined ? [[BALANCED[n]!, l], values] : [[n, l], values]
+    // 12.6: every fit TOXICITY reads is balanced, the INSULT direction (`allB[INSULT]`) too
+    isTox && options.balance === true && BALANCED[n] !== undefined ? [[BALANCED[n]!, l], values] : [[n, l], values]
   return [
     ...(GRID[label] ?? []).map(balance),
     ...(options.pairsChoose === true ? PAIRS_GRID_EXTRA[label] ?? [] : []),

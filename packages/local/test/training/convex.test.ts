@@ -183,13 +183,16 @@ describe("local-2026.12 toxicity recipe (training/convex.ts)", () => {
     expect(factor[40]).toBe(1)
   })
 
-  it("12.5: TOXICITY's grid takes the balanced fits and the THREAT and IDENTITY_ATTACK directions only when asked, never below 0", () => {
+  it("12.6: TOXICITY's grid takes the balanced fits (its INSULT direction too) and the THREAT and IDENTITY_ATTACK directions only when asked, never below 0", () => {
     const names = (o: Parameters<typeof gridOf>[1]) => gridOf("TOXICITY", o).map(([[n, l]]) => `${n}[${l}]`)
     expect(names({})).toContain("all[TOXICITY]")
     expect(names({})).not.toContain("all+ev[THREAT]")
     const both = gridOf("TOXICITY", { balance: true, stack: true })
-    expect(both.map(([[n, l]]) => `${n}[${l}]`)).toEqual(expect.arrayContaining(["allB[TOXICITY]", "wtB[TOXICITY]", "anbB[TOXICITY]", "all[INSULT]", "all+ev[THREAT]"]))
+    expect(both.map(([[n, l]]) => `${n}[${l}]`)).toEqual(expect.arrayContaining(["allB[TOXICITY]", "wtB[TOXICITY]", "anbB[TOXICITY]", "allB[INSULT]", "all+ev[THREAT]"]))
+    // balanced, TOXICITY reads no unbalanced fit that has a balanced form
     expect(both.map(([[n, l]]) => `${n}[${l}]`)).not.toContain("all[TOXICITY]")
+    expect(both.map(([[n, l]]) => `${n}[${l}]`)).not.toContain("all[INSULT]")
+    expect(names({ stack: true })).toContain("all[INSULT]")
     // balanced, TOXICITY reads the balanced IDENTITY_ATTACK direction; unbalanced, the plain one
     expect(both.map(([[n, l]]) => `${n}[${l}]`)).toContain("allB[IDENTITY_ATTACK]")
     expect(names({ stack: true })).toEqual(expect.arrayContaining(["all[TOXICITY]", "all+ev[THREAT]", "all[IDENTITY_ATTACK]"]))
