@@ -406,7 +406,27 @@ export class ModelSet {
         .slice(0, limit)
     }
     const column = this.columnOf.get(target)!
-    return a.explained(column, () => this.rankSpans(a, entry, column)).slice(0, limit)
+    return a.explained(column, () => this.withReadSpans(a, entry, this.rankSpans(a, entry, column))).slice(0, limit)
+  }
+
+  /**
+   * A head that reads others (`LabelEntry.reads`) names each read head that lifted it by that
+   * head's strongest span, weighted by what the read added to the log-odds (added to the head's
+   * own span over the same range, if any). Without reads, `spans` as they are.
+   */
+  private withReadSpans(a: ModelSetAnalysis, entry: TrainedEntry, spans: Array<Contribution>): Array<Contribution> {
+    if (entry.reads === undefined) return spans
+    let changed = false
+    for (const r of entry.reads) {
+      const weight = Math.round(r.weight * Math.max(0, this.logOddsOf(r.label, a)) * 1e4) / 1e4
+      const top = weight > 0 ? this.explain(a, r.label, 1)[0] : undefined
+      if (top === undefined) continue
+      changed = true
+      const same = spans.findIndex((s) => s.begin === top.begin && s.end === top.end)
+      if (same >= 0) spans[same] = { begin: top.begin, end: top.end, weight: Math.round((spans[same]!.weight + weight) * 1e4) / 1e4 }
+      else spans.push({ begin: top.begin, end: top.end, weight })
+    }
+    return changed ? spans.sort((x, y) => y.weight - x.weight || x.begin - y.begin) : spans
   }
 
   /** Every span of a trained head's explanation (`explain`), strongest first. */

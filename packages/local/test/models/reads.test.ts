@@ -72,9 +72,18 @@ describe("LabelEntry.reads", () => {
       expect(Object.is(alone, set.predict(set.analyse(text), ["TOXICITY"]).TOXICITY)).toBe(true)
       expect(Object.is(alone, set.score(text, set.labels).TOXICITY)).toBe(true)
       expect(Object.is(alone, set.predict(set.analyse(text), set.labels).TOXICITY)).toBe(true)
-      // explanations still work (the head's own spans)
-      expect(Array.isArray(set.explain(set.analyse(text), "TOXICITY"))).toBe(true)
     }
+  })
+
+  it("names the read head's strongest span in the reading head's explanation, weighted by what the read added", () => {
+    const plain = setOf({ TOXICITY: TOX, IDENTITY_ATTACK: IA })
+    const set = setOf({ TOXICITY: reading([{ label: "IDENTITY_ATTACK", weight: 0.4 }]), IDENTITY_ATTACK: IA })
+    // zero weights: TOXICITY's own features name nothing; IDENTITY_ATTACK's strongest span is its pattern, "Black people are animals"
+    expect(plain.explain(HATE, "TOXICITY")).toEqual([])
+    expect(set.explain(HATE, "IDENTITY_ATTACK", 1)).toEqual([{ begin: 0, end: 24, weight: 10 }])
+    // the read added 0.4 * 2.5 = 1 to TOXICITY's log-odds
+    expect(set.explain(HATE, "TOXICITY")).toEqual([{ begin: 0, end: 24, weight: 1 }])
+    expect(set.explain(BENIGN, "TOXICITY")).toEqual([])
   })
 
   it("reads a head with a piecewise-linear calibration through the logit of its probability", () => {
