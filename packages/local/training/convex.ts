@@ -435,6 +435,74 @@ export interface ConvexResult {
   readonly evidence: Map<ModelLabel, number>
   /** Which evidence each of those heads carries (`EVIDENCE_IN_HEAD`, or for TOXICITY the kind of its stacked direction). */
   readonly evidenceKinds: Map<ModelLabel, EvidenceKind>
+  /** The dev measures each head's blend was chosen on, with their texts: later stages choose on the same ones (`chooseReadWeight`). */
+  readonly devSets: Map<ModelLabel, DevSets>
+}
+
+/** One dev measure: the labelled texts of a dev set, their targets and the plain baseline's AUC on them. */
+export interface DevSet {
+  readonly name: string
+  readonly texts: ReadonlyArray<string>
+  readonly y: ReadonlyArray<number>
+  readonly reference: number
+}
+
+/** A head's dev measures, as `devParts` reads them: in-domain sets, cross-domain sets, contrastive dev pairs. */
+export interface DevSets {
+  readonly inDomain: ReadonlyArray<DevSet>
+  readonly cross: ReadonlyArray<DevSet>
+  readonly pairs?: DevSet
+}
+
+/** 12.7: the grid of the weight with which TOXICITY reads IDENTITY_ATTACK's calibrated log-odds, rectified (`LabelEntry.reads`). */
+export const READ_GRID: ReadonlyArray<number> = [0, 0.1, 0.25, 0.5, 0.75, 1]
+
+/** A head's score on texts split in two: its raw log-odds as shipped (with its evidence) and what a read adds per unit weight (`max(0, z)`). */
+export interface ReadScores {
+  readonly base: ArrayLike<number>
+  readonly read: ArrayLike<number>
+}
+
+/**
+ * 12.7: the weight `c` of a read (`score = base + c * read`), from `grid`, chosen on the head's dev
+ * measures by the criteria its blend was chosen by (`devParts`, `chooseBlend` with
+ * `TOXICITY_FLOOR` for TOXICITY and heads with contrastive pairs): beat the plain baseline on every
+ * required dev measure by the largest smallest margin up to the floor, then the natural dev set
+ * and the contrastive pairs, then the required margins, then grid order (list 0 first: a read
+ * that changes nothing measurable is left out). Logs every grid point's dev figures.
+ */
+export const chooseReadWeight = (
+  label: ModelLabel,
+  grid: ReadonlyArray<number>,
+  dev: DevSets,
+  score: (texts: ReadonlyArray<string>) => ReadScores,
+  log: (s: string) => void = log0
+): { readonly weight: number; readonly parts: ReadonlyArray<DevPart> } => {
+  const scored = (s: DevSet) => ({ ...s, ...score(s.texts) })
+  const inDomain = dev.inDomain.map(scored)
+  const cross = dev.cross.map(scored)
+  const pairs = dev.pairs === undefined ? undefined : scored(dev.pairs)
+  const auc = (s: ReturnType<typeof scored>, c: number) => rocAuc(Array.from(s.y, (_, i) => s.base[i]! + c * s.read[i]!), s.y)
+  const evaluate = (c: number): Array<DevPart> => {
+    const parts = devParts(
+      label,
+      inDomain.map((s) => [s.name, auc(s, c), s.reference] as const),
+      cross.map((s) => [s.name, auc(s, c), s.reference] as const),
+      pairs === undefined ? undefined : [pairs.name, auc(pairs, c), pairs.reference]
+    )
+    // what `chooseBlend` compares, to 5 decimals (a read moves few dev rows)
+    const required = parts.filter((p) => p[3]).map(([, m, r]) => m - r)
+    const optional = parts.filter((p) => !p[3]).map(([, m, r]) => m - r)
+    const sum = (xs: ReadonlyArray<number>) => xs.reduce((a, v) => a + v, 0).toFixed(5)
+    log(
+      `    read weight ${c}: smallest required margin ${Math.min(...required).toFixed(5)}, optional margins summed ${sum(optional)}, required summed ${sum(required)}; ` +
+        `dev ${parts.map(([p, m, b]) => `${p} ${m.toFixed(5)} (ref ${b.toFixed(5)})`).join(", ")}`
+    )
+    return parts
+  }
+  const floor = label === "TOXICITY" || pairs !== undefined ? TOXICITY_FLOOR : Number.POSITIVE_INFINITY
+  const { blend, parts } = chooseBlend(grid, evaluate, floor)
+  return { weight: blend, parts }
 }
 
 /** The rows the recipe trains on: every toxicity training row except Perspective's (Wikipedia CAT). */
@@ -647,6 +715,7 @@ export const trainConvexToxicity = (dir: string, f: Featurizer, splits: Splits, 
   }
   const at = (name: string, l: ModelLabel) => comps.findIndex(([n, x]) => n === name && x === l)
   interface Measure {
+    readonly texts: ReadonlyArray<string>
     readonly protocol: string
     readonly rows: Array<number>
     readonly y: Array<number>
@@ -664,20 +733,20 @@ export const trainConvexToxicity = (dir: string, f: Featurizer, splits: Splits, 
       const positives = y.reduce((a, v) => a + v, 0)
       if (positives < 5 || positives === y.length) continue
       const bl = b.get(label)!
-      const m: Measure = { protocol: set.protocol === "in-domain" ? set.name : set.name, rows: r, y, scores, reference: rocAuc(r.map((i) => bl[i]!), y) }
+      const m: Measure = { texts: r.map((i) => texts[i]!), protocol: set.protocol === "in-domain" ? set.name : set.name, rows: r, y, scores, reference: rocAuc(r.map((i) => bl[i]!), y) }
       if (set.protocol === "in-domain") measures.get(label)!.push(m)
       else cross.get(label)!.push(m)
     }
   }
   // the contrastive dev pairs: sentences never trained on, one set per head that has pairs
-  const pairs = new Map<ModelLabel, { rows: Array<number>; y: Array<number>; scores: Array<Float64Array>; reference: number }>()
+  const pairs = new Map<ModelLabel, { texts: ReadonlyArray<string>; rows: Array<number>; y: Array<number>; scores: Array<Float64Array>; reference: number }>()
   for (const label of convexOptions.pairsChoose === true ? TOXICITY_LABELS : []) {
     const rowsOf = contrastiveDevRows(label)
     if (rowsOf.length === 0) continue
     const texts = rowsOf.map((r) => r.text)
     const y = rowsOf.map((r) => r.y)
     const bl = (baseline.score(texts) as Map<ModelLabel, Float64Array>).get(label)!
-    pairs.set(label, { rows: y.map((_, i) => i), y, scores: componentScores(texts), reference: rocAuc(Array.from(bl), y) })
+    pairs.set(label, { texts, rows: y.map((_, i) => i), y, scores: componentScores(texts), reference: rocAuc(Array.from(bl), y) })
     log(`  contrastive dev pairs for ${label}: ${rowsOf.length / 2}, plain baseline AUC ${pairs.get(label)!.reference.toFixed(4)}`)
   }
   // CAT calibration quarter: Perspective's AUC on it is TOXICITY's reference
@@ -773,5 +842,19 @@ export const trainConvexToxicity = (dir: string, f: Featurizer, splits: Splits, 
       log(`    every component: ${comps.map(([n, l], c) => `${n}[${l}] ${scores[c]![i]!.toFixed(2)}`).join(", ")}`)
     })
   }
-  return { heads, blends, dev: devTable, evidence: evidenceWeights, evidenceKinds }
+  const devSet = (name: string, m: { texts: ReadonlyArray<string>; y: ReadonlyArray<number>; reference: number }): DevSet => ({ name, texts: m.texts, y: m.y, reference: m.reference })
+  const devSets = new Map<ModelLabel, DevSets>(
+    TOXICITY_LABELS.map((label) => {
+      const p = pairs.get(label)
+      return [
+        label,
+        {
+          inDomain: measures.get(label)!.map((m) => devSet(m.protocol, m)),
+          cross: cross.get(label)!.map((m) => devSet(m.protocol, m)),
+          ...(p === undefined ? {} : { pairs: devSet("contrastive dev pairs", p) })
+        }
+      ] as const
+    })
+  )
+  return { heads, blends, dev: devTable, evidence: evidenceWeights, evidenceKinds, devSets }
 }

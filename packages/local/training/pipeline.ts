@@ -31,7 +31,11 @@ export const dataDir = (): string => {
 
 /**
  * The model set's version (goes into X-Model-Version). Bump when the recipe or data change.
- * local-2026.12.6 is the version this recipe builds: 12.5's recipe with the INSULT direction that
+ * local-2026.12.7 is the version this recipe builds: 12.6's recipe with TOXICITY also reading the
+ * IDENTITY_ATTACK head rectified, `c * max(0, z_IA)` added to its raw log-odds before the map onto
+ * Perspective's scale (z_IA the shipped IDENTITY_ATTACK head's calibrated log-odds; manifest field
+ * `reads`, c chosen on dev in training/train.ts, `--no-reads` leaves it out and builds 12.6's
+ * files). 12.6 (commit a097fe1 builds it): 12.5's recipe with the INSULT direction that
  * TOXICITY reads identity-balanced too (`allB[INSULT]`), so that every fit TOXICITY reads that has
  * a balanced form is balanced. Evaluated on dev only and not shipped (1 guardrail failure,
  * docs/models.md; its test split was not read). 12.5 (commit 569896a builds it): 12.4's recipe and training rows, with
@@ -50,7 +54,7 @@ export const dataDir = (): string => {
  * evaluated on dev and test and not shipped. The shipped files are local-2026.11.3, built by the
  * code at 3ddfc65.
  */
-export const VERSION = "local-2026.12.6"
+export const VERSION = "local-2026.12.7"
 
 export const FEATURES: FeatureConfig = DEFAULT_FEATURES
 

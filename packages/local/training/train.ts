@@ -4,7 +4,7 @@
  * into a temporary directory and compares sha256 with the shipped manifest).
  */
 import { createHash } from "node:crypto"
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import type { ModelLabel } from "../src/AttributeModel.js"
@@ -15,7 +15,7 @@ import { perspectiveMap } from "./perspectiveMap.js"
 import { type LinearModel, type TrainOptions } from "./fit.js"
 import { hash32, type Example } from "./data.js"
 import { WORD_WEIGHT_HEADS } from "./wordWeightHeads.js"
-import { CONVEX_BITS, trainConvexToxicity } from "./convex.js"
+import { chooseReadWeight, CONVEX_BITS, READ_GRID, trainConvexToxicity } from "./convex.js"
 import {
   C3_LABELS, dataDir, EVIDENCE, FEATURES, featurise, JIGSAW_PREVALENCE, LICENSES, loadSplits, makeFeaturizer, MODELS_DIR,
   rawScore, respellFrom, TOXICITY_LABELS, TRAIN_C3, TRAIN_SPAM, TRAIN_TOXICITY, trainHeads, trainSpam, VERSION, YOUTUBE_TEST_VIDEO
@@ -119,6 +119,8 @@ interface FamilyResult {
   readonly heads: Map<ModelLabel, LinearModel>
   readonly calibrations: Map<ModelLabel, Calibration>
   readonly evidence?: Map<ModelLabel, { kind: EvidenceKind; weight: number }>
+  /** 12.7: the heads each head reads (`LabelEntry.reads`). */
+  readonly reads?: Map<ModelLabel, ReadonlyArray<{ label: ModelLabel; weight: number }>>
   readonly sources: ReadonlyArray<string>
   readonly flag?: string
 }
@@ -140,16 +142,19 @@ export const train = (outDir: string) => {
     // (training/convex.ts, docs/models.md)
     // 12.5: TOXICITY's own fits identity-balanced (`--no-balance` leaves it out) and its grid
     // reading the THREAT and IDENTITY_ATTACK directions (`--no-stack` leaves it out)
-    const { heads, evidence: inHead, evidenceKinds } = trainConvexToxicity(dir, f, splits, log, {
+    const { heads, evidence: inHead, evidenceKinds, devSets } = trainConvexToxicity(dir, f, splits, log, {
       pairsChoose: !process.argv.includes("--no-pairs-choose"),
       balance: !process.argv.includes("--no-balance"),
       stack: !process.argv.includes("--no-stack")
     })
     const calibrations = new Map<ModelLabel, Calibration>()
     const evidence = new Map<ModelLabel, { kind: EvidenceKind; weight: number }>()
+    const reads = new Map<ModelLabel, ReadonlyArray<{ label: ModelLabel; weight: number }>>()
     const k = perspectiveEnrichment(splits.gcFit)
     log(`  Perspective's enrichment of TOXICITY over the human rate (odds ratio): ${k.toFixed(2)}`)
-    for (const label of TOXICITY_LABELS) {
+    // 12.7: TOXICITY last, so that the heads it reads are calibrated before it (`--no-reads`: no head reads another)
+    const readsOn = !process.argv.includes("--no-reads")
+    for (const label of [...TOXICITY_LABELS.filter((l) => l !== "TOXICITY"), "TOXICITY" as const]) {
       const model = heads.get(label)!
       const kind = EVIDENCE[label]
       if (kind !== undefined) {
@@ -163,11 +168,44 @@ export const train = (outDir: string) => {
         const kind = evidenceKinds.get(label)
         const weight = inHead.get(label) ?? 0
         if (kind !== undefined) evidence.set(label, { kind, weight: round(weight) })
+        /** TOXICITY's raw log-odds with its evidence, as the runtime adds it. */
+        const base = (text: string) => {
+          const raw = rawScore(f, model, text)
+          return kind === undefined ? raw : raw + round(weight) * evidenceOf(kind, f, text)
+        }
+        // 12.7: TOXICITY reads IDENTITY_ATTACK rectified, `c * max(0, z_IA)`, z_IA that head's
+        // calibrated log-odds as the runtime computes it from the manifest (`LabelEntry.reads`);
+        // c chosen on the dev measures TOXICITY's blend was chosen on, before the map is fitted
+        let read: ((text: string) => number) | undefined
+        if (readsOn) {
+          const target: ModelLabel = "IDENTITY_ATTACK"
+          const cal = calibrations.get(target)!
+          const ev = evidence.get(target)
+          if (cal.kind !== "platt") throw new Error(`train: ${target}'s calibration is not Platt`)
+          const a = round(cal.a)
+          const b = round(cal.b)
+          const zOf = (text: string) => {
+            const raw = rawScore(f, heads.get(target)!, text)
+            return a * (ev === undefined ? raw : raw + ev.weight * evidenceOf(ev.kind, f, text)) + b
+          }
+          const relu = (text: string) => Math.max(0, zOf(text))
+          log(`  ${label} reading ${target} rectified (c * max(0, z), z = ${a} (raw + ${ev?.weight ?? 0} ${ev?.kind ?? "no"} evidence) + ${b}): dev choice of c over ${READ_GRID.join(", ")}`)
+          const chosen = chooseReadWeight(label, READ_GRID, devSets.get(label)!, (texts) => ({ base: texts.map(base), read: texts.map(relu) }), log)
+          log(`  ${label}: reads ${target} with weight ${chosen.weight}; dev ${chosen.parts.map(([p, m, r]) => `${p} ${m.toFixed(4)} (ref ${r.toFixed(4)})`).join(", ")}`)
+          if (chosen.weight !== 0) {
+            reads.set(label, [{ label: target, weight: chosen.weight }])
+            const c = chosen.weight
+            read = (text) => c * relu(text)
+          }
+          const diag = process.env.CONVEX_DIAG
+          if (diag !== undefined && existsSync(diag))
+            for (const text of readFileSync(diag, "utf8").split("\n").filter((t) => t.trim() !== ""))
+              log(`  diag "${text}": ${label} raw with evidence ${base(text).toFixed(3)}, ${target} z ${zOf(text).toFixed(3)}, read adds ${(chosen.weight * relu(text)).toFixed(3)}`)
+        }
         const z: Array<number> = []
         const y: Array<number> = []
         for (const e of splits.gcFit) {
-          const raw = rawScore(f, model, e.text)
-          z.push(kind === undefined ? raw : raw + round(weight) * evidenceOf(kind, f, e.text))
+          z.push(read === undefined ? base(e.text) : base(e.text) + read(e.text))
           y.push(Number(e.extra!.api))
         }
         // 12.4: the quantile map or its least-squares logistic tail, whichever fits Perspective's
@@ -179,7 +217,7 @@ export const train = (outDir: string) => {
       }
     }
     const sources = [...new Set(splits.toxTrain.filter((e) => e.source !== "wikipedia-talk-context-toxicity-cat").map((e) => e.source))].sort()
-    families.push({ name: "toxicity", options: { ...TRAIN_TOXICITY, bits: CONVEX_BITS }, labels: TOXICITY_LABELS, heads, calibrations, evidence, sources })
+    families.push({ name: "toxicity", options: { ...TRAIN_TOXICITY, bits: CONVEX_BITS }, labels: TOXICITY_LABELS, heads, calibrations, evidence, reads, sources })
   }
 
   // spam family
@@ -238,7 +276,8 @@ export const train = (outDir: string) => {
         kind: "trained",
         family: fam.name,
         calibration: c.kind === "platt" ? { kind: "platt", a: round(c.a), b: round(c.b) } : c,
-        ...(fam.evidence?.has(l) ? { evidence: fam.evidence.get(l)! } : {})
+        ...(fam.evidence?.has(l) ? { evidence: fam.evidence.get(l)! } : {}),
+        ...(fam.reads?.has(l) ? { reads: fam.reads.get(l)! } : {})
       }
     }
   }

@@ -14,7 +14,7 @@ import { type Evidence, type EvidenceKind, identityEvidence, threatEvidence } fr
 import { Featurizer, hasBigram } from "../internal/model/features.js"
 import { decodeQuantised, type LabelEntry, type Manifest, type QuantisedTable, type WordWeightEntry } from "../internal/model/format.js"
 import { type NormalizedTokens, Normalizer } from "../internal/model/normalize.js"
-import { applyCalibration, sigmoid } from "../internal/calibration.js"
+import { applyCalibration, logit, sigmoid } from "../internal/calibration.js"
 
 
 export class ModelSet {
@@ -93,16 +93,18 @@ export class ModelSet {
       })
       offset += L
     }
+    checkReads(manifest.labels)
     for (const [label, entry] of Object.entries(manifest.labels) as Array<[ModelLabel, LabelEntry]>) {
       if (entry.kind === "trained" && !this.columnOf.has(label)) continue
       this.entries.set(label, entry)
     }
-    // drop aliases and combinations whose targets are gone
+    // drop aliases, combinations and heads reading other heads whose targets are gone
     let changed = true
     while (changed) {
       changed = false
       for (const [label, entry] of this.entries) {
-        const targets = entry.kind === "alias" ? [entry.of] : entry.kind === "max" ? entry.of : []
+        const targets =
+          entry.kind === "alias" ? [entry.of] : entry.kind === "max" ? entry.of : entry.kind === "trained" ? (entry.reads ?? []).map((r) => r.label) : []
         if (targets.some((t) => !this.entries.has(t))) {
           this.entries.delete(label)
           changed = true
@@ -179,8 +181,11 @@ export class ModelSet {
       const visit = (label: ModelLabel) => {
         const entry = this.entries.get(label)
         if (entry === undefined) return
-        if (entry.kind === "trained") wanted.add(this.columnOf.get(label)!)
-        else if (entry.kind === "alias") visit(entry.of)
+        if (entry.kind === "trained") {
+          wanted.add(this.columnOf.get(label)!)
+          // a head that reads other heads needs their columns too (summed in the same pass)
+          entry.reads?.forEach((r) => visit(r.label))
+        } else if (entry.kind === "alias") visit(entry.of)
         else if (entry.kind === "max") entry.of.forEach(visit)
       }
       labels.forEach(visit)
@@ -296,11 +301,8 @@ export class ModelSet {
     const entry = this.entries.get(label)
     if (entry === undefined) return undefined
     switch (entry.kind) {
-      case "trained": {
-        const raw = a.rawOf(this.columnOf.get(label)!)
-        if (entry.evidence === undefined) return applyCalibration(entry.calibration, raw)
-        return applyCalibration(entry.calibration, raw + entry.evidence.weight * a.evidence(entry.evidence.kind).strength)
-      }
+      case "trained":
+        return applyCalibration(entry.calibration, this.calibrationInput(label, entry, a))
       case "alias":
         return this.valueOf(entry.of, a)
       case "max": {
@@ -311,6 +313,30 @@ export class ModelSet {
       case "lexicon":
         return wordWeightProbability(entry, a.tokens)
     }
+  }
+
+  /**
+   * What a trained head's calibration reads: its raw log-odds, plus its pattern evidence, plus
+   * `weight * max(0, z)` for each head it reads (`LabelEntry.reads`, z that head's calibrated
+   * log-odds). Without reads the same floating-point operations as before 12.7 (the same bits).
+   */
+  private calibrationInput(label: ModelLabel, entry: TrainedEntry, a: Scored): number {
+    let z = a.rawOf(this.columnOf.get(label)!)
+    if (entry.evidence !== undefined) z = z + entry.evidence.weight * a.evidence(entry.evidence.kind).strength
+    if (entry.reads !== undefined) for (const r of entry.reads) z += r.weight * Math.max(0, this.logOddsOf(r.label, a))
+    return z
+  }
+
+  /**
+   * A trained head's calibrated log-odds: `a z + b` for a Platt head (exactly, not through the
+   * probability, which rounds to 1 for a confident head), else `logit` of its probability.
+   * Reads are acyclic (`checkReads`), so the recursion ends.
+   */
+  private logOddsOf(label: ModelLabel, a: Scored): number {
+    const entry = this.entries.get(label) as TrainedEntry
+    const z = this.calibrationInput(label, entry, a)
+    const c = entry.calibration
+    return c.kind === "platt" ? c.a * z + c.b : logit(applyCalibration(c, z))
   }
 
   /**
@@ -380,11 +406,31 @@ export class ModelSet {
         .slice(0, limit)
     }
     const column = this.columnOf.get(target)!
-    return a.explained(column, () => this.rankSpans(a, entry, column)).slice(0, limit)
+    return a.explained(column, () => this.withReadSpans(a, entry, this.rankSpans(a, entry, column))).slice(0, limit)
+  }
+
+  /**
+   * A head that reads others (`LabelEntry.reads`) names each read head that lifted it by that
+   * head's strongest span, weighted by what the read added to the log-odds (added to the head's
+   * own span over the same range, if any). Without reads, `spans` as they are.
+   */
+  private withReadSpans(a: ModelSetAnalysis, entry: TrainedEntry, spans: Array<Contribution>): Array<Contribution> {
+    if (entry.reads === undefined) return spans
+    let changed = false
+    for (const r of entry.reads) {
+      const weight = Math.round(r.weight * Math.max(0, this.logOddsOf(r.label, a)) * 1e4) / 1e4
+      const top = weight > 0 ? this.explain(a, r.label, 1)[0] : undefined
+      if (top === undefined) continue
+      changed = true
+      const same = spans.findIndex((s) => s.begin === top.begin && s.end === top.end)
+      if (same >= 0) spans[same] = { begin: top.begin, end: top.end, weight: Math.round((spans[same]!.weight + weight) * 1e4) / 1e4 }
+      else spans.push({ begin: top.begin, end: top.end, weight })
+    }
+    return changed ? spans.sort((x, y) => y.weight - x.weight || x.begin - y.begin) : spans
   }
 
   /** Every span of a trained head's explanation (`explain`), strongest first. */
-  private rankSpans(a: ModelSetAnalysis, entry: Extract<LabelEntry, { readonly kind: "trained" }>, column: number): Array<Contribution> {
+  private rankSpans(a: ModelSetAnalysis, entry: TrainedEntry, column: number): Array<Contribution> {
     const norm = a.tokens
     const scale = this.scales[column]!
     const C = this.columns
@@ -446,6 +492,37 @@ export class ModelSet {
     }
     return spans.sort((x, y) => y.weight - x.weight || x.begin - y.begin)
   }
+}
+
+type TrainedEntry = Extract<LabelEntry, { readonly kind: "trained" }>
+
+/**
+ * Refuses reads the runtime cannot compute (`LabelEntry.reads`): a read of a label that is not a
+ * trained head, a negative or non-finite weight, a head reading itself, or a cycle of reads.
+ */
+const checkReads = (labels: Manifest["labels"]): void => {
+  const state = new Map<string, "visiting" | "done">()
+  const visit = (label: string, path: ReadonlyArray<string>): void => {
+    if (state.get(label) === "done") return
+    if (state.get(label) === "visiting") {
+      const cycle = [...path.slice(path.indexOf(label)), label]
+      throw new Error(cycle.length === 2 ? `model manifest: ${label} reads itself` : `model manifest: a cycle of reads (${cycle.join(" reads ")})`)
+    }
+    const entry = labels[label as ModelLabel]
+    if (entry?.kind !== "trained" || entry.reads === undefined) {
+      state.set(label, "done")
+      return
+    }
+    state.set(label, "visiting")
+    for (const r of entry.reads) {
+      const target = labels[r.label]
+      if (target?.kind !== "trained") throw new Error(`model manifest: ${label} reads ${r.label}, which is not a trained head`)
+      if (!Number.isFinite(r.weight) || r.weight < 0) throw new Error(`model manifest: ${label} reads ${r.label} with weight ${r.weight}; a read's weight must be finite and non-negative`)
+      visit(r.label, [...path, label])
+    }
+    state.set(label, "done")
+  }
+  for (const label of Object.keys(labels)) visit(label, [])
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { BALANCE_CAP, BALANCE_MIN_ROWS, blendsOf, chooseBlend, combine, convexTrainingRows, devParts, gridOf, identityBalance, identityTermsOf, nbRatios, NB_CLIP, TOXICITY_FLOOR } from "../../training/convex.js"
+import { BALANCE_CAP, BALANCE_MIN_ROWS, blendsOf, chooseBlend, chooseReadWeight, combine, convexTrainingRows, devParts, gridOf, identityBalance, identityTermsOf, nbRatios, NB_CLIP, READ_GRID, TOXICITY_FLOOR, type DevSets } from "../../training/convex.js"
 import { Normalizer } from "../../src/internal/model/normalize.js"
 
 describe("local-2026.12 toxicity recipe (training/convex.ts)", () => {
@@ -199,5 +199,46 @@ describe("local-2026.12 toxicity recipe (training/convex.ts)", () => {
     for (const [[, l], values] of both) if (l === "THREAT" || l === "IDENTITY_ATTACK") expect(Math.min(...values)).toBe(0)
     // the other heads are not changed by the options
     expect(gridOf("INSULT", { balance: true, stack: true })).toEqual(gridOf("INSULT", {}))
+  })
+
+  describe("12.7: the weight with which TOXICITY reads IDENTITY_ATTACK, chosen on dev (chooseReadWeight)", () => {
+    // per text: [target, TOXICITY's raw log-odds, max(0, z_IA)]
+    const rows: Record<string, readonly [number, number, number]> = {
+      n1: [1, 3, 0], n2: [1, -1, 2], n3: [0, 0, 0], n4: [0, 0.5, 0], n5: [0, -2, 0], n6: [0, -3, 0],
+      e1: [1, 2, 0], e2: [0, -1, 0], c1: [1, 1, 0], c2: [0, -1, 0],
+      p1: [1, 1, 0], p2: [0, 0, 5]
+    }
+    const set = (name: string, texts: ReadonlyArray<string>, reference: number) => ({ name, texts, y: texts.map((t) => rows[t]![0]), reference })
+    const dev: DevSets = {
+      inDomain: [set("natural", ["n1", "n2", "n3", "n4", "n5", "n6"], 0.8), set("enriched", ["e1", "e2"], 0.8)],
+      cross: [set("OLID", ["c1", "c2"], 0.8)],
+      pairs: set("contrastive dev pairs", ["p1", "p2"], 0.5)
+    }
+    const asked: Array<string> = []
+    const score = (texts: ReadonlyArray<string>) => {
+      asked.push(...texts)
+      return { base: texts.map((t) => rows[t]![1]), read: texts.map((t) => rows[t]![2]) }
+    }
+
+    it("takes the read that lifts a confident identity attack ranked below benign texts, and logs every grid point", () => {
+      const lines: Array<string> = []
+      // without the read natural dev AUC is 0.75, below the baseline's 0.8; from 0.5 on it wins, at 1 by most
+      const { parts, weight } = chooseReadWeight("TOXICITY", READ_GRID, dev, score, (l) => lines.push(l))
+      expect(weight).toBe(1)
+      expect(parts.find(([n]) => n === "natural")![1]).toBe(1)
+      expect(lines).toHaveLength(READ_GRID.length)
+      expect(lines[0]).toContain("read weight 0: smallest required margin -0.05000")
+      // the choice scores the dev sets' texts and nothing else
+      expect(new Set(asked)).toEqual(new Set(Object.keys(rows)))
+    })
+
+    it("leaves the read out (0) when it only lifts negatives, or changes nothing", () => {
+      // the read fires on the counter-speech pair's benign side only: the pairs fall, nothing else moves
+      const hurts = { ...dev, inDomain: [set("natural", ["n1", "n3", "n4", "n5"], 0.8), dev.inDomain[1]!] }
+      expect(chooseReadWeight("TOXICITY", READ_GRID, hurts, score).weight).toBe(0)
+      const inert = { inDomain: [set("natural", ["n1", "n3"], 0.8)], cross: [] }
+      expect(chooseReadWeight("TOXICITY", READ_GRID, inert, score).weight).toBe(0)
+      expect(READ_GRID[0]).toBe(0)
+    })
   })
 })

@@ -53,6 +53,17 @@ export type LabelEntry =
        * `calibration(raw + weight * strength)`, strength in [0, 1] (see `evidence.ts`).
        */
       readonly evidence?: { readonly kind: EvidenceKind; readonly weight: number }
+      /**
+       * Other trained heads this head reads, rectified (local-2026.12.7: TOXICITY reads
+       * IDENTITY_ATTACK): each adds `weight * max(0, z_label)` to the head's raw log-odds before its
+       * calibration, with the evidence above, where `z_label` is the read head's calibrated log-odds,
+       * `logit(p_label)` of the probability returned for that label (for a Platt head `a * raw' + b`
+       * exactly, `raw'` its raw log-odds plus its own evidence and reads). The head rises when the
+       * read head is confident and never falls because a text is not of that kind. Weights are
+       * non-negative; a head that reads itself, a cycle of reads, or a read of a label that is not
+       * a trained head is refused at load. Absent in manifests before 12.7 (nothing is added).
+       */
+      readonly reads?: ReadonlyArray<{ readonly label: ModelLabel; readonly weight: number }>
     }
   | { readonly kind: "alias"; readonly of: ModelLabel }
   | { readonly kind: "max"; readonly of: ReadonlyArray<ModelLabel> }
