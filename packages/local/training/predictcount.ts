@@ -5,8 +5,15 @@
  *
  *   npx esbuild packages/local/training/predictcount.ts --bundle --platform=node --format=esm \
  *     --packages=external --outfile=packages/local/training/.out/predictcount.mjs
- *   valgrind --tool=callgrind --smc-check=all-non-file node --single-threaded \
+ *   valgrind --tool=callgrind --smc-check=all-non-file node --single-threaded --predictable \
  *     packages/local/training/.out/predictcount.mjs DIR N [LABELS]
+ *
+ * `--predictable` (V8: no timing-driven GC or compilation decisions) makes the count repeatable:
+ * two runs of the same set and N differed by 703 instructions in 9.45 billion (12.7's
+ * measurement, docs/models.md); without it runs of the same set differed by up to 0.9 billion
+ * (start-up and GC work outside the scored loop), as much as 500 comments cost. Two sets can
+ * still differ by a whole major GC at start-up; `node packages/local/training/callgrindOutsideGc.mjs
+ * callgrind.out.*` prints each count with the collector's instructions taken out.
  *
  * LABELS (comma-separated, e.g. TOXICITY) counts a request for those labels only; every label by default.
  */

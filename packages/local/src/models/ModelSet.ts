@@ -355,7 +355,7 @@ export class ModelSet {
     return out
   }
 
-  /** The label's raw log-odds (trained heads, through aliases; NaN otherwise). For evaluation. */
+  /** The label's raw log-odds: its own column, without its evidence or reads (trained heads, through aliases; NaN otherwise). For evaluation. */
   raw(input: string | TextAnalysis, label: ModelLabel): number {
     let target: ModelLabel = label
     let entry = this.entries.get(label)
