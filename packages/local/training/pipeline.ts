@@ -35,7 +35,8 @@ export const dataDir = (): string => {
  * IDENTITY_ATTACK head rectified, `c * max(0, z_IA)` added to its raw log-odds before the map onto
  * Perspective's scale (z_IA the shipped IDENTITY_ATTACK head's calibrated log-odds; manifest field
  * `reads`, c chosen on dev in training/train.ts, `--no-reads` leaves it out and builds 12.6's
- * files). 12.6 (commit a097fe1 builds it): 12.5's recipe with the INSULT direction that
+ * files). Evaluated on dev and its test split read once: it ties the plain baseline on THREAT at
+ * natural prevalence, so it is not shipped (docs/models.md). 12.6 (commit a097fe1 builds it): 12.5's recipe with the INSULT direction that
  * TOXICITY reads identity-balanced too (`allB[INSULT]`), so that every fit TOXICITY reads that has
  * a balanced form is balanced. Evaluated on dev only and not shipped (1 guardrail failure,
  * docs/models.md; its test split was not read). 12.5 (commit 569896a builds it): 12.4's recipe and training rows, with
