@@ -513,6 +513,7 @@ const checkReads = (labels: Manifest["labels"]): void => {
       state.set(label, "done")
       return
     }
+    if (!Array.isArray(entry.reads as unknown)) throw new Error(`model manifest: ${label}'s reads must be a list of { label, weight }`)
     state.set(label, "visiting")
     for (const r of entry.reads) {
       const target = labels[r.label]

@@ -107,5 +107,8 @@ describe("LabelEntry.reads", () => {
       setOf({ TOXICITY: reading([{ label: "OBSCENE", weight: 0.5 }]), IDENTITY_ATTACK: IA, INSULT, OBSCENE: { kind: "alias", of: "INSULT" } })
     ).toThrow("model manifest: TOXICITY reads OBSCENE, which is not a trained head")
     expect(() => setOf({ TOXICITY: reading([{ label: "IDENTITY_ATTACK", weight: -0.5 }]), IDENTITY_ATTACK: IA })).toThrow("must be finite and non-negative")
+    // a hand-edited manifest whose reads is not a list
+    const notAList = { ...TOX, reads: { label: "IDENTITY_ATTACK", weight: 1 } } as unknown as LabelEntry
+    expect(() => setOf({ TOXICITY: notAList, IDENTITY_ATTACK: IA })).toThrow("model manifest: TOXICITY's reads must be a list of { label, weight }")
   })
 })
