@@ -181,8 +181,13 @@ const serveProcess = async (options: ServeOptions): Promise<void> => {
   const exit = await Effect.runPromise(Fiber.await(fiber))
   process.off("SIGINT", stop)
   process.off("SIGTERM", stop)
-  // A cluster worker's channel to the primary would keep it alive once the server has closed.
-  if (cluster.isWorker) cluster.worker?.disconnect()
+  // A cluster worker's channel to the primary would keep it alive once the server has closed. The
+  // primary may already be gone (Ctrl-C in a terminal or `pkill` signals every process at once):
+  // then there is nothing to tell it, and a failed send must not end the worker with a stack trace.
+  if (cluster.isWorker && cluster.worker !== undefined) {
+    cluster.worker.on("error", () => {})
+    if (process.connected) cluster.worker.disconnect()
+  }
   if (Exit.isFailure(exit) && !Cause.isInterruptedOnly(exit.cause)) {
     const failure = Cause.failureOption(exit.cause)
     throw new Error(failure._tag === "Some" ? describeFailure(failure.value) : Cause.pretty(exit.cause))
