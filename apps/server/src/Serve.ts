@@ -173,11 +173,17 @@ const serveProcess = async (options: ServeOptions): Promise<void> => {
   )
   // Logs go to stderr in logfmt, so stdout carries only the banner (and scripts can read it).
   const fiber = Effect.runFork(program.pipe(Effect.provide(Logger.replace(Logger.defaultLogger, Logger.withConsoleError(Logger.logfmtLogger)))))
+  // Every signal is handled until the server has closed, and only the first stops it: a second
+  // one (`npx` forwards the signal `pkill` also sent to this process; a primary signals the workers
+  // a terminal's Ctrl-C already reached) must not end the process by default while it drains.
+  let stopping = false
   const stop = () => {
+    if (stopping) return
+    stopping = true
     Effect.runFork(Fiber.interrupt(fiber))
   }
-  process.once("SIGINT", stop)
-  process.once("SIGTERM", stop)
+  process.on("SIGINT", stop)
+  process.on("SIGTERM", stop)
   const exit = await Effect.runPromise(Fiber.await(fiber))
   process.off("SIGINT", stop)
   process.off("SIGTERM", stop)
@@ -219,10 +225,14 @@ const servePrimary = async (count: number, killAfterMs: number): Promise<void> =
   const finished = new Promise<void>((resolve) => (finish = resolve))
   const live = () => Object.values(cluster.workers ?? {}).filter((w) => w !== undefined && !w.isDead())
 
-  const stop = () => {
+  const stop = (signal?: NodeJS.Signals) => {
     if (stopping) return
     stopping = true
-    for (const worker of live()) worker!.process.kill("SIGTERM")
+    const workers = live()
+    if (signal !== undefined && workers.length > 0) {
+      process.stderr.write(`decorum: ${signal}, stopping: waiting for ${workers.length} server processes to finish their requests\n`)
+    }
+    for (const worker of workers) worker!.process.kill("SIGTERM")
     if (live().length === 0) return finish()
     const kill = setTimeout(() => {
       for (const worker of live()) {
@@ -268,8 +278,9 @@ const servePrimary = async (count: number, killAfterMs: number): Promise<void> =
     if (life < QUICK_DEATH_MS) setTimeout(() => stopping || fork(), 1_000)
     else fork()
   })
-  process.once("SIGINT", stop)
-  process.once("SIGTERM", stop)
+  // Handled until every worker has exited (see serveProcess): a second signal changes nothing.
+  process.on("SIGINT", stop)
+  process.on("SIGTERM", stop)
   for (let i = 0; i < count; i++) fork()
   await finished
   process.off("SIGINT", stop)

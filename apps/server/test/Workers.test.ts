@@ -29,6 +29,15 @@ const children = (pid: number): Array<number> =>
     }
   })
 
+/** Whether process `pid` still runs (not gone, not a zombie). */
+const alive = (pid: number) => {
+  try {
+    return !readFileSync(`/proc/${pid}/stat`, "utf8").includes(") Z ")
+  } catch {
+    return false
+  }
+}
+
 /** Resolves once the server's output (every worker's included) matches `pattern`. */
 const waitForOutput = (server: Running, pattern: RegExp) =>
   new Promise<void>((resolve, reject) => {
@@ -192,13 +201,50 @@ describe.runIf(process.platform === "linux")("decorum serve --workers 2", () => 
     expect(await stop(server)).toBe(0)
     expect(Date.now() - sent).toBeGreaterThanOrEqual(10_000)
     expect(server.output()).toMatch(/still running 10000 ms after SIGTERM; killing it/)
-    const alive = (pid: number) => {
-      try {
-        return !readFileSync(`/proc/${pid}/stat`, "utf8").includes(") Z ")
-      } catch {
-        return false
-      }
-    }
     await until(() => !workers.some(alive), "the killed workers to be gone", 10_000)
+  })
+
+  it("finishes its in-flight request and exits 0, quietly, when every process gets SIGTERM twice (pkill on `npx decorum serve`)", async () => {
+    // `pkill -f "decorum serve"` signals every process (as a terminal's Ctrl-C signals the group);
+    // `npx`, signalled too, forwards it to the primary once more, and the primary's own stop sends
+    // each worker another. A second signal used to end a process in the middle of its drain: a
+    // worker dropped its in-flight request, or the primary died and its workers printed
+    // "write EPIPE" stack traces telling it they disconnect. No timer orders the signals: the
+    // second ones are sent once the primary has said it stops and a worker that it drains.
+    const server = await startServe(["--db", join(dir, "twice.db"), "--workers", "2"], {}, { detached: true })
+    const pid = server.child.pid!
+    const workers = children(pid)
+    expect(workers).toHaveLength(2)
+    const closed = new Promise<void>((resolve) => server.child.once("close", () => resolve()))
+    const key = /^\s+(dk_\S+)\s*$/m.exec(server.output())![1]!
+    const body = JSON.stringify({ comment: { text: "you are an idiot" }, requestedAttributes: { TOXICITY: {} } })
+    const answered = new Promise<number>((resolve, reject) => {
+      const req = request(`${server.url}/v1alpha1/comments:analyze?key=${key}`, {
+        method: "POST",
+        agent: false,
+        headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body), expect: "100-continue" }
+      }, (res) => {
+        res.resume()
+        res.on("end", () => resolve(res.statusCode!))
+      })
+      req.on("error", reject)
+      req.once("continue", () => {
+        req.write(body.slice(0, 10))
+        process.kill(-pid, "SIGTERM")
+        Promise.all([
+          waitForOutput(server, /stopping: waiting for 2 server processes/),
+          waitForOutput(server, /Shutdown: draining 1 request\(s\) in flight/)
+        ]).then(() => {
+          for (const p of [pid, ...workers]) process.kill(p, "SIGTERM")
+          req.end(body.slice(10))
+        }, reject)
+      })
+      req.flushHeaders()
+    })
+    expect(await answered).toBe(200)
+    await closed
+    expect(server.child.exitCode).toBe(0)
+    expect(server.output()).not.toMatch(/EPIPE|ERR_IPC|Error \[|\n\s+at /)
+    expect(workers.filter(alive)).toEqual([])
   })
 })

@@ -52,13 +52,18 @@ export interface Running {
   readonly output: () => string
 }
 
-/** Starts `decorum serve` and resolves once it has printed its banner. */
-export const startServe = async (args: ReadonlyArray<string>, env: Record<string, string> = {}): Promise<Running> => {
+/**
+ * Starts `decorum serve` and resolves once it has printed its banner. `detached` makes it the leader
+ * of a process group of its own, so a test can signal it and its workers at once, as Ctrl-C in a
+ * terminal or `pkill` does.
+ */
+export const startServe = async (args: ReadonlyArray<string>, env: Record<string, string> = {}, options: { readonly detached?: boolean } = {}): Promise<Running> => {
   const cli = await bundleCli()
   // One process unless a test asks for workers: the suite stays light on CI's two cores.
   const workers = args.includes("--workers") ? [] : ["--workers", "1"]
   const child = spawn(process.execPath, [cli, "serve", "--port", "0", "--host", "127.0.0.1", ...workers, ...args], {
     cwd: root,
+    detached: options.detached ?? false,
     // The bundle lives elsewhere than the sources, so point it at the shipped model files.
     env: { ...process.env, DECORUM_ENGINE: "local", DECORUM_MODEL_DIR: join(root, "packages/local/models"), ...env }
   })
