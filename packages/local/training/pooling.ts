@@ -1,0 +1,99 @@
+/**
+ * `node packages/local/training/run.mjs pooling [--models DIR] [--cat]`: does a long comment
+ * dilute its one offensive sentence? TOXICITY scores a whole comment as one bag of features, so a
+ * toxic sentence inside a long, otherwise civil comment shares its weight with everything around
+ * it. This scores every comment whole and sentence by sentence (`splitSentences`, as the runtime
+ * splits) and ranks by the pooled log-odds `(1 - a) * whole + a * max(whole, best sentence)`, for
+ * the model set (default: the shipped one) and for the plain baseline's TOXICITY head (trained on
+ * the same rows as `npm run eval`'s, cached in training/.cache), on every dev set of
+ * `npm run eval` that labels TOXICITY. Nothing is trained and nothing is chosen here: a recipe
+ * that adopts pooling must choose `a` on these dev sets.
+ *
+ * `--cat` also prints the Wikipedia CAT report half (evaluation only: issue 11 allows CAT rows for
+ * evaluation and the monotone map, never for a choice).
+ */
+import { splitSentences } from "@decorum/core"
+import type { ModelLabel } from "../src/AttributeModel.js"
+import { loadModelSet } from "../src/models/TrainedModel.js"
+import { rocAuc } from "./fit.js"
+import { dataDir, loadSplits, MODELS_DIR } from "./pipeline.js"
+import { labelled, protocols } from "./protocols.js"
+import { trainBaseline } from "./versus.js"
+
+/** The weights of the sentence maximum this tool prints. */
+export const POOLING_GRID: ReadonlyArray<number> = [0, 0.25, 0.5, 0.75, 1]
+
+/** The sentences of `text` as strings, or none when it has fewer than two (then the whole is its only sentence). */
+export const sentencesOf = (text: string): Array<string> => {
+  const spans = splitSentences(text)
+  return spans.length < 2 ? [] : spans.map((s) => text.slice(s.begin, s.end))
+}
+
+/** `(1 - a) * whole + a * max(whole, best sentence)`; the whole when there are no sentences. */
+export const pooled = (whole: number, sentences: ReadonlyArray<number>, a: number): number => {
+  let best = whole
+  for (const s of sentences) if (s > best) best = s
+  return (1 - a) * whole + a * best
+}
+
+const logit = (p: number) => {
+  const q = Math.min(Math.max(p, 1e-12), 1 - 1e-12)
+  return Math.log(q / (1 - q))
+}
+
+/** Whole-text and per-sentence scores of `texts`, from a batch scorer. */
+const scoreAll = (texts: ReadonlyArray<string>, score: (batch: ReadonlyArray<string>) => ArrayLike<number>) => {
+  const parts = texts.map(sentencesOf)
+  const whole = score(texts)
+  const flat = score(parts.flat())
+  let k = 0
+  return texts.map((_, i) => ({ whole: whole[i]!, sentences: parts[i]!.map(() => flat[k++]!) }))
+}
+
+const main = () => {
+  const log = (s: string) => process.stderr.write(s + "\n")
+  const started = Date.now()
+  const dir = dataDir()
+  const modelsDir = process.argv.includes("--models") ? process.argv[process.argv.indexOf("--models") + 1]! : MODELS_DIR
+  const set = loadModelSet(modelsDir)
+  const splits = loadSplits(dir, log)
+  const label: ModelLabel = "TOXICITY"
+  log("plain baseline, TOXICITY head (cached after the first run)")
+  const baseline = trainBaseline(splits.toxTrain, [label], log)
+  const jigsawSource = "jigsaw-toxic-comment-2018-random-11k"
+  const p = protocols(
+    dir,
+    "dev",
+    splits.toxCalib.filter((e) => e.source === jigsawSource),
+    splits.toxCalib.filter((e) => e.source !== jigsawSource),
+    splits.toxTrain.map((e) => e.text)
+  )
+  const sets = p.sets.map((s) => ({ name: `${s.protocol} ${s.name}`, rows: s.rows }))
+  if (process.argv.includes("--cat")) sets.push({ name: "Wikipedia CAT report half (evaluation only)", rows: splits.gcReport })
+
+  const scorers: ReadonlyArray<readonly [string, (batch: ReadonlyArray<string>) => ArrayLike<number>]> = [
+    [set.version, (batch) => batch.map((t) => logit(set.predict(t, [label])[label]!))],
+    ["plain baseline", (batch) => baseline.score(batch).get(label)!]
+  ]
+  console.log(`# Sentence pooling of ${label}: ROC AUC of (1 - a) * whole + a * max(whole, best sentence)\n`)
+  console.log(`Model set ${set.version} (${modelsDir}); dev sets of \`npm run eval\`; sentences by \`splitSentences\`.\n`)
+  const header = ["set", "rows", "positives", "with 2+ sentences", "scorer", ...POOLING_GRID.map((a) => `a = ${a}`)]
+  console.log(`| ${header.join(" | ")} |`)
+  console.log(`|${header.map(() => "---").join("|")}|`)
+  for (const s of sets) {
+    const { rows, y } = labelled({ protocol: "in-domain", name: s.name, rows: s.rows }, label)
+    if (rows.length === 0 || y.every((v) => v === y[0])) continue
+    const texts = rows.map((i) => s.rows[i]!.text)
+    const multi = texts.filter((t) => sentencesOf(t).length > 0).length
+    for (const [name, score] of scorers) {
+      const t0 = Date.now()
+      const scored = scoreAll(texts, score)
+      const aucs = POOLING_GRID.map((a) => rocAuc(scored.map((r) => pooled(r.whole, r.sentences, a)), y).toFixed(4))
+      console.log(`| ${s.name} | ${rows.length} | ${y.filter((v) => v === 1).length} | ${multi} | ${name} | ${aucs.join(" | ")} |`)
+      log(`  ${s.name}, ${name}: ${((Date.now() - t0) / 1000).toFixed(1)} s`)
+    }
+  }
+  console.log(`\n(${((Date.now() - started) / 1000).toFixed(0)} s)`)
+}
+
+if (process.argv[1]?.endsWith("pooling.mjs")) main()
