@@ -53,6 +53,32 @@ const waitForOutput = (server: Running, pattern: RegExp) =>
     check()
   })
 
+/**
+ * An analyze request known to be in a worker's hands while `meanwhile` runs: it asks
+ * `Expect: 100-continue`, a worker writes "100 Continue" when it hands the request to the app (the
+ * drain counts it from then on), and only once `meanwhile` is done is the rest of the body sent.
+ * Resolves with the answer's status.
+ */
+const analyzeInFlight = (server: Running, meanwhile: () => Promise<void>) =>
+  new Promise<number>((resolve, reject) => {
+    const key = /^\s+(dk_\S+)\s*$/m.exec(server.output())![1]!
+    const body = JSON.stringify({ comment: { text: "you are an idiot" }, requestedAttributes: { TOXICITY: {} } })
+    const req = request(`${server.url}/v1alpha1/comments:analyze?key=${key}`, {
+      method: "POST",
+      agent: false,
+      headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body), expect: "100-continue" }
+    }, (res) => {
+      res.resume()
+      res.on("end", () => resolve(res.statusCode!))
+    })
+    req.on("error", reject)
+    req.once("continue", () => {
+      req.write(body.slice(0, 10))
+      meanwhile().then(() => req.end(body.slice(10)), reject)
+    })
+    req.flushHeaders()
+  })
+
 /** Waits, yielding to the event loop, until `check` holds. */
 const until = async (check: () => boolean, what: string, limitMs = START_DEADLINE_MS) => {
   const deadline = Date.now() + limitMs
@@ -87,24 +113,9 @@ describe.runIf(process.platform === "linux")("decorum serve --workers 2", () => 
       // writes "100 Continue" when it hands the request to the app (the drain counts it from then
       // on). Only then comes SIGTERM, and only once a worker has logged that it drains one request
       // is the rest of the body sent.
-      const key = /^\s+(dk_\S+)\s*$/m.exec(server.output())![1]!
-      const body = JSON.stringify({ comment: { text: "you are an idiot" }, requestedAttributes: { TOXICITY: {} } })
-      const answered = new Promise<number>((resolve, reject) => {
-        const req = request(`${server.url}/v1alpha1/comments:analyze?key=${key}`, {
-          method: "POST",
-          agent: false,
-          headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body), expect: "100-continue" }
-        }, (res) => {
-          res.resume()
-          res.on("end", () => resolve(res.statusCode!))
-        })
-        req.on("error", reject)
-        req.once("continue", () => {
-          req.write(body.slice(0, 10))
-          server.child.kill("SIGTERM")
-          waitForOutput(server, /Shutdown: draining 1 request\(s\) in flight/).then(() => req.end(body.slice(10)), reject)
-        })
-        req.flushHeaders()
+      const answered = analyzeInFlight(server, async () => {
+        server.child.kill("SIGTERM")
+        await waitForOutput(server, /Shutdown: draining 1 request\(s\) in flight/)
       })
       expect(await answered).toBe(200)
       await until(() => exited !== undefined, "the primary to exit")
@@ -216,30 +227,13 @@ describe.runIf(process.platform === "linux")("decorum serve --workers 2", () => 
     const workers = children(pid)
     expect(workers).toHaveLength(2)
     const closed = new Promise<void>((resolve) => server.child.once("close", () => resolve()))
-    const key = /^\s+(dk_\S+)\s*$/m.exec(server.output())![1]!
-    const body = JSON.stringify({ comment: { text: "you are an idiot" }, requestedAttributes: { TOXICITY: {} } })
-    const answered = new Promise<number>((resolve, reject) => {
-      const req = request(`${server.url}/v1alpha1/comments:analyze?key=${key}`, {
-        method: "POST",
-        agent: false,
-        headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body), expect: "100-continue" }
-      }, (res) => {
-        res.resume()
-        res.on("end", () => resolve(res.statusCode!))
-      })
-      req.on("error", reject)
-      req.once("continue", () => {
-        req.write(body.slice(0, 10))
-        process.kill(-pid, "SIGTERM")
-        Promise.all([
-          waitForOutput(server, /stopping: waiting for 2 server processes/),
-          waitForOutput(server, /Shutdown: draining 1 request\(s\) in flight/)
-        ]).then(() => {
-          for (const p of [pid, ...workers]) process.kill(p, "SIGTERM")
-          req.end(body.slice(10))
-        }, reject)
-      })
-      req.flushHeaders()
+    const answered = analyzeInFlight(server, async () => {
+      process.kill(-pid, "SIGTERM")
+      await Promise.all([
+        waitForOutput(server, /stopping: waiting for 2 server processes/),
+        waitForOutput(server, /Shutdown: draining 1 request\(s\) in flight/)
+      ])
+      for (const p of [pid, ...workers]) process.kill(p, "SIGTERM")
     })
     expect(await answered).toBe(200)
     await closed
