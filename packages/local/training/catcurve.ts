@@ -18,6 +18,7 @@
  */
 import type { ModelLabel } from "../src/AttributeModel.js"
 import { loadModelSet } from "../src/models/TrainedModel.js"
+import { loadBaseline, saveBaseline } from "./baseline.js"
 import type * as D from "./data.js"
 import { rocAuc } from "./fit.js"
 import { dataDir, loadSplits, MODELS_DIR } from "./pipeline.js"
@@ -82,7 +83,8 @@ const main = () => {
     const toxRows = rows.filter((e) => e.labels.TOXICITY !== undefined && !Number.isNaN(e.labels.TOXICITY))
     const t0 = Date.now()
     log(`${name}, fraction ${fraction}: training the TOXICITY head on ${rows.length} rows (${toxRows.length} with a TOXICITY label)`)
-    const b = trainBaseline(rows, HEADS, log)
+    // through the cache's float32 form even when just trained, so a fresh run and a cached run print the same AUCs
+    const b = loadBaseline(saveBaseline(trainBaseline(rows, HEADS, log)))
     log(`  fitted in ${((Date.now() - t0) / 1000).toFixed(0)} s; scoring and ${boot} bootstrap resamples`)
     const catScores = b.score(reportTexts).get("TOXICITY")!
     const devScores = b.score(devTexts).get("TOXICITY")!
