@@ -39,6 +39,7 @@ const HEADS: ReadonlyArray<ModelLabel> = ["TOXICITY"]
 
 const f3 = (x: number) => (Number.isNaN(x) ? "n/a" : x.toFixed(3))
 const signed = (x: number) => (Number.isNaN(x) ? "n/a" : `${x >= 0 ? "+" : ""}${x.toFixed(3)}`)
+const signed4 = (x: number) => (Number.isNaN(x) ? "n/a" : `${x >= 0 ? "+" : ""}${x.toFixed(4)}`)
 const int = (n: number) => n.toLocaleString("en-US")
 
 interface Point {
@@ -133,7 +134,7 @@ const main = () => {
     const lastRows = curve.x === "TOXICITY-labelled rows" ? last.toxRows : last.wikiRows
     let verdict: string
     if (points.length < 2 || Number.isNaN(line.slope)) verdict = "fewer than two distinct points: no line."
-    else if (line.slope <= 0) verdict = `the line does not rise (slope ${signed(line.slope)} per doubling): no extrapolation.`
+    else if (line.slope <= 0) verdict = `the line does not rise (slope ${signed4(line.slope)} per doubling): no extrapolation.`
     else if (atMax >= target) verdict = `the line is already at or above Perspective's ${f3(target)} at the largest point.`
     else {
       const d = (target - atMax) / line.slope
@@ -143,7 +144,7 @@ const main = () => {
     }
     console.log(
       `Least-squares line of CAT report ROC AUC against log2(${curve.x}) over ${points.length} points: ` +
-        `slope ${signed(line.slope)} per doubling, ${f3(atMax)} at the largest point; ${verdict}\n`
+        `slope ${signed4(line.slope)} per doubling, ${f3(atMax)} at the largest point; ${verdict}\n`
     )
   }
 
