@@ -21,13 +21,16 @@ export type Scorer = (texts: ReadonlyArray<string>) => Map<ModelLabel, Float64Ar
 /** Sources the baseline does not train on: our own templates, Perspective's scores, moderator corrections. */
 const NOT_BASELINE = new Set(["decorum-augmentation", "wikipedia-talk-context-toxicity-cat", "moderator-corrections"])
 
+/** The rows of a training set the baseline trains on: the shared-data corpora only. */
+export const baselineRows = (train: ReadonlyArray<D.Example>): Array<D.Example> => train.filter((e) => !NOT_BASELINE.has(e.source))
+
 /**
  * The baseline of issue 11 on the shared-data rows of a training set. A trained baseline is kept in
  * `training/.cache/` under the sha256 of its training rows and labels, so re-running the evaluation
  * on the same rows (the dev split, then the test split) trains it once.
  */
 export const trainBaseline = (train: ReadonlyArray<D.Example>, heads: ReadonlyArray<ModelLabel>, log: (s: string) => void): PlainBaseline => {
-  const rows = train.filter((e) => !NOT_BASELINE.has(e.source))
+  const rows = baselineRows(train)
   const hash = createHash("sha256").update(`baseline-v1 C=4 ${heads.join(",")}\n`)
   for (const e of rows) hash.update(`${e.text}\u0000${heads.map((h) => e.labels[h] ?? "").join(",")}\n`)
   const file = join(PACKAGE_DIR, "training", ".cache", `baseline-${hash.digest("hex").slice(0, 16)}.bin`)
