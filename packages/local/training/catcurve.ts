@@ -60,6 +60,7 @@ const main = () => {
     .sort((a, b) => a - b)
   if (fractions.some((f) => !(f > 0 && f <= 1))) throw new Error("--fractions: numbers in (0, 1]")
   const boot = Number(arg("--boot") ?? 2000)
+  if (!Number.isInteger(boot) || boot < 1) throw new Error("--boot: a whole number of resamples, at least 1")
   const dir = dataDir()
   const splits = loadSplits(dir, log)
   const train = baselineRows(splits.toxTrain)

@@ -54,7 +54,8 @@ const main = () => {
   const log = (s: string) => process.stderr.write(s + "\n")
   const started = Date.now()
   const dir = dataDir()
-  const modelsDir = process.argv.includes("--models") ? process.argv[process.argv.indexOf("--models") + 1]! : MODELS_DIR
+  const modelsDir = process.argv.includes("--models") ? process.argv[process.argv.indexOf("--models") + 1] : MODELS_DIR
+  if (modelsDir === undefined || modelsDir.startsWith("--")) throw new Error("--models: the directory of a model set")
   const set = loadModelSet(modelsDir)
   const splits = loadSplits(dir, log)
   const label: ModelLabel = "TOXICITY"
