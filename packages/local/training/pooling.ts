@@ -9,6 +9,8 @@
  * `npm run eval` that labels TOXICITY. Nothing is trained and nothing is chosen here: a recipe
  * that adopts pooling must choose `a` on these dev sets.
  *
+ * `--cost` prints instead what pooling done the naive way (each sentence featurised again) costs.
+ *
  * `--cat` also prints the Wikipedia CAT report half (evaluation only: issue 11 allows CAT rows for
  * evaluation and the monotone map, never for a choice).
  */
@@ -50,6 +52,46 @@ const scoreAll = (texts: ReadonlyArray<string>, score: (batch: ReadonlyArray<str
   return texts.map((_, i) => ({ whole: whole[i]!, sentences: parts[i]!.map(() => flat[k++]!) }))
 }
 
+/**
+ * `--cost`: what pooling as measured here costs a request for every label, on the natural dev
+ * texts: wall time of all labels alone, and of all labels plus a TOXICITY score of each sentence of
+ * a comment with two or more (a second featurisation, the naive way). Five rounds each,
+ * interleaved, after a warm-up; medians. One process and one core; wall time, so run it on an idle
+ * machine.
+ */
+const cost = (set: ReturnType<typeof loadModelSet>, texts: ReadonlyArray<string>) => {
+  const labels = set.labels
+  const plain = () => {
+    for (const t of texts) set.predict(t, labels)
+  }
+  const withSentences = () => {
+    for (const t of texts) {
+      set.predict(t, labels)
+      for (const s of sentencesOf(t)) set.predict(s, ["TOXICITY"])
+    }
+  }
+  plain()
+  withSentences()
+  const times: { plain: Array<number>; pooled: Array<number> } = { plain: [], pooled: [] }
+  for (let round = 0; round < 5; round++) {
+    for (const [name, run] of [["plain", plain], ["pooled", withSentences]] as const) {
+      const t0 = performance.now()
+      run()
+      times[name].push(performance.now() - t0)
+    }
+  }
+  const median = (v: Array<number>) => [...v].sort((a, b) => a - b)[2]!
+  const perComment = (ms: number) => ((1000 * ms) / texts.length).toFixed(0)
+  const p = median(times.plain)
+  const q = median(times.pooled)
+  console.log(`# Cost of naive sentence pooling (${set.version}, ${texts.length} natural dev comments, all ${labels.length} labels)\n`)
+  console.log(`| request | median of 5 rounds | per comment |`)
+  console.log(`|---|---|---|`)
+  console.log(`| all labels | ${p.toFixed(0)} ms | ${perComment(p)} µs |`)
+  console.log(`| all labels + TOXICITY of each sentence | ${q.toFixed(0)} ms | ${perComment(q)} µs |`)
+  console.log(`\nPooling as measured here costs ${((100 * (q - p)) / p).toFixed(0)}% more per all-labels request.`)
+}
+
 const main = () => {
   const log = (s: string) => process.stderr.write(s + "\n")
   const started = Date.now()
@@ -59,6 +101,7 @@ const main = () => {
   const set = loadModelSet(modelsDir)
   const splits = loadSplits(dir, log)
   const label: ModelLabel = "TOXICITY"
+  if (process.argv.includes("--cost")) return cost(set, splits.toxCalib.filter((e) => e.source === "jigsaw-toxic-comment-2018-random-11k").map((e) => e.text))
   log("plain baseline, TOXICITY head (cached after the first run)")
   const baseline = trainBaseline(splits.toxTrain, [label], log)
   const jigsawSource = "jigsaw-toxic-comment-2018-random-11k"
