@@ -14,7 +14,7 @@ import type { ModelLabel } from "../src/AttributeModel.js"
 import { rocAuc } from "./fit.js"
 import { fitLogistic, type LogisticFit, type TfidfMatrix } from "./baseline.js"
 import { dataDir, featurise, loadSplits, makeFeaturizer, MODELS_DIR, TOXICITY_LABELS } from "./pipeline.js"
-import { labelled, protocols } from "./protocols.js"
+import { labelled, splitProtocols } from "./protocols.js"
 import { baselineScorer, compare, report, trainBaseline, type Scorer } from "./versus.js"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
@@ -64,7 +64,7 @@ const main = () => {
     }
     return s
   }
-  const dev = protocols(dir, "dev", splits.toxCalib.filter((e) => e.source === "jigsaw-toxic-comment-2018-random-11k"), splits.toxCalib.filter((e) => e.source !== "jigsaw-toxic-comment-2018-random-11k"), splits.toxTrain.map((e) => e.text))
+  const dev = splitProtocols(dir, "dev", splits)
   // beta per head on the enriched dev set
   const enriched = dev.sets.find((s) => s.name === "enriched")!
   const beta = new Map<ModelLabel, number>([["TOXICITY", 0]])

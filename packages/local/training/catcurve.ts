@@ -22,6 +22,7 @@ import { loadBaseline, saveBaseline } from "./baseline.js"
 import type * as D from "./data.js"
 import { rocAuc } from "./fit.js"
 import { dataDir, loadSplits, MODELS_DIR } from "./pipeline.js"
+import { JIGSAW_RANDOM as JIGSAW } from "./protocols.js"
 import { bootstrapAuc, inFraction, lineFit, pairedBootstrap } from "./resample.js"
 import { baselineRows, printTable, trainBaseline } from "./versus.js"
 
@@ -34,7 +35,6 @@ const arg = (name: string): string | undefined => {
 }
 
 const SEED = 20261126
-const JIGSAW = "jigsaw-toxic-comment-2018-random-11k"
 const HEADS: ReadonlyArray<ModelLabel> = ["TOXICITY"]
 
 const f3 = (x: number) => (Number.isNaN(x) ? "n/a" : x.toFixed(3))

@@ -34,7 +34,7 @@ import type { Featurizer } from "../src/internal/model/features.js"
 import { fitLogistic, type TfidfMatrix } from "./baseline.js"
 import type * as D from "./data.js"
 import { rocAuc, type LinearModel } from "./fit.js"
-import { labelled, protocols } from "./protocols.js"
+import { labelled, splitProtocols } from "./protocols.js"
 import { Normalizer } from "../src/internal/model/normalize.js"
 import { table } from "./data.js"
 import { identityEvidence, threatEvidence, type EvidenceKind } from "../src/internal/model/evidence.js"
@@ -685,13 +685,7 @@ export const trainConvexToxicity = (dir: string, f: Featurizer, splits: Splits, 
   }
 
   // ---- dev selection
-  const jigsawSource = "jigsaw-toxic-comment-2018-random-11k"
-  const dev = protocols(
-    dir, "dev",
-    splits.toxCalib.filter((e) => e.source === jigsawSource),
-    splits.toxCalib.filter((e) => e.source !== jigsawSource),
-    splits.toxTrain.map((e) => e.text)
-  )
+  const dev = splitProtocols(dir, "dev", splits)
   const baseline = trainBaseline(splits.toxTrain, TOXICITY_LABELS, log)
   const comps: Array<readonly [string, ModelLabel, Fit]> = []
   for (const [k, fit] of fits) {

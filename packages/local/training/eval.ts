@@ -18,7 +18,7 @@ import {
 import { applyCalibration } from "../src/internal/calibration.js"
 import { GUARDRAILS, KNOWN_FAILURES, OBFUSCATIONS, OBFUSCATION_TOLERANCE, check } from "../test/models/guardrails.js"
 import * as D from "./data.js"
-import { protocols, recordTestRead, testReads, type Split } from "./protocols.js"
+import { recordTestRead, splitProtocols, testReads, type Split } from "./protocols.js"
 import { baselineScorer, compare, report, reportSuite, trainBaseline, type Scorer } from "./versus.js"
 import {
   C3_LABELS, dataDir, featurise, loadSplits, makeFeaturizer, MODELS_DIR, rawScore, TOXICITY_LABELS, trainHeads,
@@ -52,10 +52,7 @@ const main = () => {
   const baseline = trainBaseline(splits.toxTrain, TOXICITY_LABELS, log)
   log(`  trained in ${((Date.now() - t0) / 1000).toFixed(0)} s`)
   {
-    const jigsawSource = "jigsaw-toxic-comment-2018-random-11k"
-    const natural = split === "dev" ? splits.toxCalib.filter((e) => e.source === jigsawSource) : splits.jigsawTest
-    const others = splits.toxCalib.filter((e) => e.source !== jigsawSource)
-    const p = protocols(dir, split, natural, others, splits.toxTrain.map((e) => e.text))
+    const p = splitProtocols(dir, split, splits)
     // one counter per repository (models/test-reads.json), also for a candidate evaluated from another directory
     const reads = split === "test" ? recordTestRead(MODELS_DIR, set.version) : (testReads(MODELS_DIR)[set.version] ?? 0)
     console.log(`## Toxicity heads vs the plain baseline, ${split} split

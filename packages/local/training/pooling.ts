@@ -17,10 +17,11 @@
 import { splitSentences } from "@decorum/core"
 import type { ModelLabel } from "../src/AttributeModel.js"
 import { loadModelSet } from "../src/models/TrainedModel.js"
+import { logit } from "../src/internal/calibration.js"
 import { rocAuc } from "./fit.js"
 import { dataDir, loadSplits, MODELS_DIR } from "./pipeline.js"
-import { labelled, protocols } from "./protocols.js"
-import { trainBaseline } from "./versus.js"
+import { JIGSAW_RANDOM, labelled, splitProtocols } from "./protocols.js"
+import { printTable, trainBaseline } from "./versus.js"
 
 /** The weights of the sentence maximum this tool prints. */
 export const POOLING_GRID: ReadonlyArray<number> = [0, 0.25, 0.5, 0.75, 1]
@@ -36,11 +37,6 @@ export const pooled = (whole: number, sentences: ReadonlyArray<number>, a: numbe
   let best = whole
   for (const s of sentences) if (s > best) best = s
   return (1 - a) * whole + a * best
-}
-
-const logit = (p: number) => {
-  const q = Math.min(Math.max(p, 1e-12), 1 - 1e-12)
-  return Math.log(q / (1 - q))
 }
 
 /** Whole-text and per-sentence scores of `texts`, from a batch scorer. */
@@ -101,18 +97,10 @@ const main = () => {
   const set = loadModelSet(modelsDir)
   const splits = loadSplits(dir, log)
   const label: ModelLabel = "TOXICITY"
-  if (process.argv.includes("--cost")) return cost(set, splits.toxCalib.filter((e) => e.source === "jigsaw-toxic-comment-2018-random-11k").map((e) => e.text))
+  if (process.argv.includes("--cost")) return cost(set, splits.toxCalib.filter((e) => e.source === JIGSAW_RANDOM).map((e) => e.text))
   log("plain baseline, TOXICITY head (cached after the first run)")
   const baseline = trainBaseline(splits.toxTrain, [label], log)
-  const jigsawSource = "jigsaw-toxic-comment-2018-random-11k"
-  const p = protocols(
-    dir,
-    "dev",
-    splits.toxCalib.filter((e) => e.source === jigsawSource),
-    splits.toxCalib.filter((e) => e.source !== jigsawSource),
-    splits.toxTrain.map((e) => e.text)
-  )
-  const sets = p.sets.map((s) => ({ name: `${s.protocol} ${s.name}`, rows: s.rows }))
+  const sets = splitProtocols(dir, "dev", splits).sets.map((s) => ({ name: `${s.protocol} ${s.name}`, rows: s.rows }))
   if (process.argv.includes("--cat")) sets.push({ name: "Wikipedia CAT report half (evaluation only)", rows: splits.gcReport })
 
   const scorers: ReadonlyArray<readonly [string, (batch: ReadonlyArray<string>) => ArrayLike<number>]> = [
@@ -121,23 +109,22 @@ const main = () => {
   ]
   console.log(`# Sentence pooling of ${label}: ROC AUC of (1 - a) * whole + a * max(whole, best sentence)\n`)
   console.log(`Model set ${set.version} (${modelsDir}); dev sets of \`npm run eval\`; sentences by \`splitSentences\`.\n`)
-  const header = ["set", "rows", "positives", "with 2+ sentences", "scorer", ...POOLING_GRID.map((a) => `a = ${a}`)]
-  console.log(`| ${header.join(" | ")} |`)
-  console.log(`|${header.map(() => "---").join("|")}|`)
+  const table: Array<Array<string | number>> = []
   for (const s of sets) {
     const { rows, y } = labelled({ protocol: "in-domain", name: s.name, rows: s.rows }, label)
     if (rows.length === 0 || y.every((v) => v === y[0])) continue
     const texts = rows.map((i) => s.rows[i]!.text)
-    const multi = texts.filter((t) => sentencesOf(t).length > 0).length
     for (const [name, score] of scorers) {
       const t0 = Date.now()
       const scored = scoreAll(texts, score)
+      const multi = scored.filter((r) => r.sentences.length > 0).length
       const aucs = POOLING_GRID.map((a) => rocAuc(scored.map((r) => pooled(r.whole, r.sentences, a)), y).toFixed(4))
-      console.log(`| ${s.name} | ${rows.length} | ${y.filter((v) => v === 1).length} | ${multi} | ${name} | ${aucs.join(" | ")} |`)
+      table.push([s.name, rows.length, y.filter((v) => v === 1).length, multi, name, ...aucs])
       log(`  ${s.name}, ${name}: ${((Date.now() - t0) / 1000).toFixed(1)} s`)
     }
   }
-  console.log(`\n(${((Date.now() - started) / 1000).toFixed(0)} s)`)
+  printTable(["set", "rows", "positives", "with 2+ sentences", "scorer", ...POOLING_GRID.map((a) => `a = ${a}`)], table)
+  console.log(`(${((Date.now() - started) / 1000).toFixed(0)} s)`)
 }
 
 if (process.argv[1]?.endsWith("pooling.mjs")) main()

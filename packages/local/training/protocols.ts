@@ -169,6 +169,27 @@ export const protocols = (
   return { split, sets, droppedDuplicates: dropped }
 }
 
+/** The Jigsaw 2018 random sample: the in-domain natural rows (its dev part sits in the calibration pool). */
+export const JIGSAW_RANDOM = "jigsaw-toxic-comment-2018-random-11k"
+
+/**
+ * The evaluation sets of one split as `npm run eval` builds them from pipeline.loadSplits: the
+ * natural rows are the Jigsaw part of the calibration pool (dev) or the held-out Jigsaw test rows
+ * (test), the other held-out rows are the rest of the calibration pool.
+ */
+export const splitProtocols = (
+  dir: string,
+  split: Split,
+  splits: { readonly toxCalib: ReadonlyArray<D.Example>; readonly jigsawTest: ReadonlyArray<D.Example>; readonly toxTrain: ReadonlyArray<D.Example> }
+): Protocols =>
+  protocols(
+    dir,
+    split,
+    split === "dev" ? splits.toxCalib.filter((e) => e.source === JIGSAW_RANDOM) : splits.jigsawTest,
+    splits.toxCalib.filter((e) => e.source !== JIGSAW_RANDOM),
+    splits.toxTrain.map((e) => e.text)
+  )
+
 /** Rows of `set` that carry `label`, with their 0/1 targets. */
 export const labelled = (set: EvalSet, label: ModelLabel): { rows: Array<number>; y: Array<number> } => {
   const rows: Array<number> = []
