@@ -230,7 +230,7 @@ const servePrimary = async (count: number, killAfterMs: number): Promise<void> =
     stopping = true
     const workers = live()
     if (signal !== undefined && workers.length > 0) {
-      process.stderr.write(`decorum: ${signal}, stopping: waiting for ${workers.length} server processes to finish their requests\n`)
+      process.stderr.write(`decorum: ${signal}, stopping: waiting for ${workers.length} server process${workers.length === 1 ? "" : "es"} to finish their requests\n`)
     }
     for (const worker of workers) worker!.process.kill("SIGTERM")
     if (live().length === 0) return finish()
