@@ -5,10 +5,9 @@
  */
 import { Adaptation } from "@decorum/core"
 import { Perspective } from "@decorum/domain"
-import { Engine, EngineConfig } from "@decorum/engine"
 import { Command, Options } from "@effect/cli"
 import { Console, Effect, Layer, Option } from "effect"
-import { accountOf, db, email, failWithMessage, storeLayer, typed } from "./Shared.js"
+import { accountOf, db, email, engine, failWithMessage, storeLayer, typed } from "./Shared.js"
 
 // Parsed to the canonical name as a plain string: the option's type is part of `Cli`'s exports.
 const attribute: Options.Options<Option.Option<string>> = typed("attribute", "ATTRIBUTE", (raw): Option.Option<string> => Option.fromNullable(Perspective.resolveAttribute(raw)), "a Perspective attribute (TOXICITY, INSULT, ...)").pipe(
@@ -32,7 +31,7 @@ export const command = Command.make("adapt", { email, attribute, reset, db }, (a
       yield* Console.log(JSON.stringify(report, null, 2))
     }).pipe(
       Effect.provide(
-        Layer.unwrapEffect(Effect.map(EngineConfig.config, (settings) => Engine.adaptLayer(settings))).pipe(
+        Layer.unwrapEffect(Effect.flatMap(engine, ({ Engine, EngineConfig }) => Effect.map(EngineConfig.config, (settings) => Engine.adaptLayer(settings)))).pipe(
           Layer.provideMerge(storeLayer(args.db))
         )
       )

@@ -4,10 +4,16 @@
  * store alone.
  */
 import type { DecorumError } from "@decorum/domain"
-import { Engine, EngineConfig } from "@decorum/engine"
 import { AccountStore } from "@decorum/core"
 import { Command, HelpDoc, Options, ValidationError } from "@effect/cli"
 import { ConfigError, Data, Effect, Either, Layer, Option, Redacted } from "effect"
+
+/**
+ * The engine package (configuration, store, models), loaded when a command first needs it: the
+ * option parser, `--help` and `--version` never load it, and in the bundled command
+ * (`scripts/bundle-cli.mjs`) it is a chunk of its own.
+ */
+export const engine = Effect.promise(() => import("@decorum/engine"))
 
 /** The command line was wrong in a way the option parser cannot see (exit 2). */
 export class UsageError extends Data.TaggedError("UsageError")<{ readonly message: string }> {}
@@ -19,10 +25,11 @@ export const db = Options.text("db").pipe(
   Options.withPseudoName("PATH|URL"),
   Options.withDescription("The store: a SQLite file path (default ./decorum.db, or $DECORUM_DB) or a postgres:// URL."),
   Options.mapEffect((raw) =>
-    Either.match(EngineConfig.checkDb(raw), {
-      onLeft: (reason) => Effect.fail(ValidationError.invalidValue(HelpDoc.p(`--db ${reason}, got "${raw.replace(/\/\/([^:@/]+):[^@/]+@/, "//$1:***@")}"`))),
-      onRight: Effect.succeed
-    })
+    Effect.flatMap(engine, ({ EngineConfig }) =>
+      Either.match(EngineConfig.checkDb(raw), {
+        onLeft: (reason) => Effect.fail(ValidationError.invalidValue(HelpDoc.p(`--db ${reason}, got "${raw.replace(/\/\/([^:@/]+):[^@/]+@/, "//$1:***@")}"`))),
+        onRight: Effect.succeed
+      }))
   ),
   Options.optional
 )
@@ -39,19 +46,16 @@ export const email = Options.text("email").pipe(
 /** `--db`, else the configured store (`DECORUM_DB`, `DATABASE_URL`, `./decorum.db`). */
 export const storeLayer = (db: Option.Option<string>) =>
   Layer.unwrapEffect(
-    Effect.map(EngineConfig.storeConfig, (store) => Engine.storeLayer(Option.match(db, { onNone: () => store.db, onSome: Redacted.make })))
+    Effect.flatMap(engine, ({ Engine, EngineConfig }) =>
+      Effect.map(EngineConfig.storeConfig, (store) => Engine.storeLayer(Option.match(db, { onNone: () => store.db, onSome: Redacted.make }))))
   )
 
 /** Typed engine, store and configuration failures become a `CommandFailure` carrying their message. */
 export const failWithMessage = <A, R>(effect: Effect.Effect<A, DecorumError | CommandFailure | ConfigError.ConfigError, R>) =>
   Effect.catchAll(effect, (e) =>
-    Effect.fail(
-      ConfigError.isConfigError(e)
-        ? new CommandFailure({ message: `bad configuration:\n${EngineConfig.describe(e)}` })
-        : e._tag === "CommandFailure"
-        ? e
-        : new CommandFailure({ message: e.message })
-    ))
+    ConfigError.isConfigError(e)
+      ? Effect.flatMap(engine, ({ EngineConfig }) => new CommandFailure({ message: `bad configuration:\n${EngineConfig.describe(e)}` }))
+      : Effect.fail(e._tag === "CommandFailure" ? e : new CommandFailure({ message: e.message })))
 
 /** Runs an effect against the store only (the key, topic-listing and feedback commands never load the models). */
 export const withStore = <A, R>(db: Option.Option<string>, effect: Effect.Effect<A, DecorumError | CommandFailure, R>) =>

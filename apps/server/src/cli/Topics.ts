@@ -1,11 +1,10 @@
 /** `decorum topics create|list|delete`: article contexts (the topic a comment is judged against). */
 import { ArticleContexts } from "@decorum/core"
 import type { DecorumError } from "@decorum/domain"
-import { Engine, EngineConfig } from "@decorum/engine"
 import { Args, Command, Options } from "@effect/cli"
 import { FileSystem } from "@effect/platform"
 import { Console, Effect, Layer, Option } from "effect"
-import { accountOf, CommandFailure, db, email, failWithMessage, group, json, storeLayer, withStore } from "./Shared.js"
+import { accountOf, CommandFailure, db, email, engine, failWithMessage, group, json, storeLayer, withStore } from "./Shared.js"
 
 /** The article's text, given inline or as a file to read: exactly one of the two. */
 const source = Options.text("text").pipe(
@@ -30,7 +29,9 @@ const readSource = (input: typeof source extends Options.Options<infer A> ? A : 
 const withTopicEngine = <A, R>(db: Option.Option<string>, effect: Effect.Effect<A, DecorumError | CommandFailure, R>) =>
   failWithMessage(Effect.provide(
     effect,
-    Layer.unwrapEffect(Effect.map(EngineConfig.fetchConfig, (fetch) => Engine.topicLayer({ fetch }))).pipe(Layer.provideMerge(storeLayer(db)))
+    Layer.unwrapEffect(Effect.flatMap(engine, ({ Engine, EngineConfig }) => Effect.map(EngineConfig.fetchConfig, (fetch) => Engine.topicLayer({ fetch })))).pipe(
+      Layer.provideMerge(storeLayer(db))
+    )
   ))
 
 const create = Command.make(
