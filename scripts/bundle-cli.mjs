@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Bundles the `decorum` command (apps/server/src/bin.ts and everything it imports, npm packages
- * included) with esbuild into apps/server/dist/cli/, one entry plus lazily loaded chunks, so a
+ * included) with esbuild into apps/server/dist/bundle/, one entry plus lazily loaded chunks, so a
  * command resolves a few files instead of the thousands of modules of effect, @effect/* and the
  * workspaces (issue 26: `decorum --version` spent most of its time in Node's module resolution).
  * Run by the root `prepare` script after `tsc -b`; the shim (apps/server/bin/decorum.mjs) prefers
@@ -18,9 +18,9 @@ import { fileURLToPath } from "node:url"
 import { sourceAliasesWithSubpaths } from "./workspaces.mjs"
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..")
-// `--outdir DIR` bundles elsewhere (the test of the bundle does); default apps/server/dist/cli.
+// `--outdir DIR` bundles elsewhere (the test of the bundle does); default apps/server/dist/bundle.
 const at = process.argv.indexOf("--outdir")
-const outdir = at > 0 && process.argv[at + 1] ? resolve(process.argv[at + 1]) : join(root, "apps/server/dist/cli")
+const outdir = at > 0 && process.argv[at + 1] ? resolve(process.argv[at + 1]) : join(root, "apps/server/dist/bundle")
 
 /** `import.meta.url` in a workspace source means that source's own place, not the chunk's. */
 const ownUrl = {
