@@ -137,7 +137,7 @@ export class MethodNotAllowed extends Schema.TaggedError<MethodNotAllowed>()("Me
  * extensions over the parser's limit (`chunkExtensionsTooLarge`).
  */
 export class MalformedHttp extends Schema.TaggedError<MalformedHttp>()("MalformedHttp", {
-  reason: Schema.Literal("malformed", "malformedBody", "headersTooLarge", "expectation", "timeout", "chunkExtensionsTooLarge"),
+  reason: Schema.Literal("malformed", "malformedBody", "missingHost", "headersTooLarge", "expectation", "timeout", "chunkExtensionsTooLarge"),
   message: Schema.String
 }) {}
 
