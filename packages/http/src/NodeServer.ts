@@ -174,7 +174,7 @@ export const install = (server: Server): Server => {
   const marked = server as Server & { [ANSWERED]?: true }
   if (marked[ANSWERED] === undefined) {
     marked[ANSWERED] = true
-    const emit = server.emit
+    const emit = server.emit as (this: Server, event: string | symbol, ...args: Array<unknown>) => boolean
     server.emit = function(this: Server, event: string | symbol, ...args: Array<unknown>): boolean {
       if (event === "request" && missesHost(args[0] as IncomingMessage)) {
         refuse(args[0] as IncomingMessage, args[1] as ServerResponse, "missingHost")
