@@ -141,6 +141,14 @@ export class MalformedHttp extends Schema.TaggedError<MalformedHttp>()("Malforme
   message: Schema.String
 }) {}
 
+/**
+ * A background refit that could not finish (its worker failed, or it ran past its time limit). No
+ * request ends in it: the account keeps the adapters in force, and the refitter logs it.
+ */
+export class RefitFailure extends Schema.TaggedError<RefitFailure>()("RefitFailure", {
+  message: Schema.String
+}) {}
+
 /** Every error a request can end in. */
 export type DecorumError =
   | MissingParameter
