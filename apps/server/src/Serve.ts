@@ -99,7 +99,10 @@ export const layerWith = (options: Pick<ServeOptions, "refitWorkerEntry"> = {}):
     // DECORUM_ADAPT_EVERY: a fiber of this process refits adapters in the background, off the
     // request path (a correction's answer never waits for it), each fit on a worker thread of its
     // own when the host gives the script to start it on (so no answer waits for the fit's CPU either).
-    const runner = options.refitWorkerEntry === undefined ? undefined : RefitWorker.layer(options.refitWorkerEntry)
+    // (Not with the `memory` store, which only this thread can see.)
+    const runner = options.refitWorkerEntry === undefined || Redacted.value(settings.store.db) === "memory"
+      ? undefined
+      : RefitWorker.layer(options.refitWorkerEntry, settings.store.db)
     const engine = settings.adaptation.every === null
       ? Engine.layer
       : Engine.refitLayer(settings.adaptation.every, runner).pipe(Layer.provideMerge(Engine.layer))

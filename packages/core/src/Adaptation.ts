@@ -21,8 +21,8 @@
  * analysis: an adapter applies on top of whatever answers (an LLM mode, a retrained or cue model
  * set), and its stored weights must mean the same thing after the model set changes.
  */
-import { type Account, type AccountId, Perspective, RefitFailure, type StoreFailure } from "@decorum/domain"
-import { Context, Duration, Effect, Layer, Option, Queue, Schedule } from "effect"
+import { type Account, type AccountId, Perspective, type ProviderFailure, RefitFailure, type StoreFailure } from "@decorum/domain"
+import { Clock, Context, Duration, Effect, Layer, Option, Queue, Schedule } from "effect"
 import { AttributeScorer } from "./Providers.js"
 import { AccountStore, SuggestionStore } from "./Stores.js"
 
@@ -457,16 +457,18 @@ export const fitCorrections = (attribute: Perspective.Attribute, corrections: Re
   })
 
 /**
- * Where refits compute (a port: the core does not know threads). Absent, `adapt` computes on the
- * calling fiber, cooperatively; a Node host runs them on a worker thread (`@decorum/engine`'s
- * `RefitWorker`), so a refit never takes the serving thread's time.
+ * Where refits read and compute (a port: the core does not know threads). Absent, `adapt` runs
+ * `fitAccount` on the calling fiber, cooperatively; a Node host runs it on a worker thread with
+ * its own connection to the store (`@decorum/engine`'s `RefitWorker`), so a refit never takes the
+ * serving thread's time, not even to read the corrections.
  */
 export class FitRunner extends Context.Tag("@decorum/core/FitRunner")<
   FitRunner,
   {
     /** In words, for the logs ("a worker thread"). */
     readonly where: string
-    readonly fit: (attribute: Perspective.Attribute, corrections: ReadonlyArray<Correction>) => Effect.Effect<Fitted, RefitFailure>
+    /** `fitAccount` (reading the stores itself), elsewhere. */
+    readonly fitAccount: (account: Account, only: Perspective.Attribute | undefined) => Effect.Effect<AccountFit, RefitFailure | StoreFailure | ProviderFailure>
   }
 >() {}
 
@@ -479,6 +481,74 @@ const breather = () => {
   })
 }
 
+/** What reading an account's corrections and fitting each attribute gives, before anything is stored. */
+export interface AccountFit {
+  /** The id of the latest correction read. */
+  readonly through: number
+  /** Corrections left out because the key that sent them has been revoked. */
+  readonly leftOutRows: number
+  readonly attributes: ReadonlyArray<{
+    readonly attribute: Perspective.Attribute
+    readonly fitted: Fitted
+    readonly leftOutRevokedKey: number
+    /** Distinct texts corrected (the fit read at most `MAX_FIT_CORRECTIONS` of them). */
+    readonly texts: number
+  }>
+}
+
+/**
+ * The heavy part of a refit, everything but storing: reads the account's corrections (revoked
+ * keys' left out, the latest correction of a text winning), scores the texts with the shipped
+ * model and fits each attribute. Reads the stores, writes nothing. With `cooperative` it gives
+ * the event loop back every few milliseconds; without, it computes straight through (a thread of
+ * its own).
+ */
+export const fitAccount = (account: Account, only: Perspective.Attribute | undefined, cooperative: boolean) =>
+  Effect.gen(function*() {
+    const suggestions = yield* (yield* SuggestionStore).list({ email: account.email })
+    const revoked = new Set((yield* (yield* AccountStore).listKeys(account.email)).filter((k) => k.revokedAt !== null).map((k) => k.keyId))
+    const breathe = cooperative ? breather() : Effect.void
+    // The latest correction of a text wins: a moderator may change their mind.
+    const byAttribute = new Map<Perspective.Attribute, Map<string, number>>()
+    const leftOut = new Map<Perspective.Attribute, number>()
+    let leftOutRows = 0
+    let through = 0
+    for (const s of suggestions) {
+      through = Math.max(through, s.id)
+      const fromRevoked = s.keyId !== null && revoked.has(s.keyId)
+      let counted = false
+      for (const [name, value] of Object.entries(s.attributeScores)) {
+        const attribute = Perspective.resolveAttribute(name)
+        if (attribute === undefined || (only !== undefined && attribute !== only)) continue
+        if (fromRevoked) {
+          leftOut.set(attribute, (leftOut.get(attribute) ?? 0) + 1)
+          counted = true
+          continue
+        }
+        const m = byAttribute.get(attribute) ?? new Map<string, number>()
+        // Re-inserted, so the map is in the order of each text's latest correction.
+        m.delete(s.commentText)
+        m.set(s.commentText, value)
+        byAttribute.set(attribute, m)
+      }
+      if (counted) leftOutRows++
+    }
+    for (const attribute of leftOut.keys()) if (!byAttribute.has(attribute)) byAttribute.set(attribute, new Map())
+    if (only !== undefined && !byAttribute.has(only)) byAttribute.set(only, new Map())
+    const attributes: Array<AccountFit["attributes"][number]> = []
+    for (const [attribute, corrections] of [...byAttribute].sort((a, b) => a[0].localeCompare(b[0]))) {
+      // The latest texts corrected, at most MAX_FIT_CORRECTIONS: a refit's cost is bounded.
+      const latest = [...corrections].slice(-MAX_FIT_CORRECTIONS)
+      // In an order that depends on the texts alone, not on the order requests happened to be stored
+      // (clients send corrections concurrently): the folds, and so the report, are reproducible.
+      const ordered = latest.sort((a, b) => fnv1a(a[0]) - fnv1a(b[0]) || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+      yield* breathe
+      const fitted = yield* fitCorrections(attribute, ordered, cooperative)
+      attributes.push({ attribute, fitted, leftOutRevokedKey: leftOut.get(attribute) ?? 0, texts: corrections.size })
+    }
+    return { through, leftOutRows, attributes } satisfies AccountFit
+  })
+
 /**
  * Fits an account's adapters from its corrections (all attributes it corrected, or one) and
  * stores those that are adopted; an attribute whose new fit is not adopted returns to the shipped
@@ -488,67 +558,30 @@ const breather = () => {
  * the event loop back every few milliseconds, so it can run inside a server.
  */
 export const adapt = Effect.fn("Adaptation.adapt")(function*(account: Account, only?: Perspective.Attribute) {
-  const suggestions = yield* (yield* SuggestionStore).list({ email: account.email })
-  const revoked = new Set((yield* (yield* AccountStore).listKeys(account.email)).filter((k) => k.revokedAt !== null).map((k) => k.keyId))
-  const store = yield* AdapterStore
-  const breathe = breather()
-  // The latest correction of a text wins: a moderator may change their mind.
-  const byAttribute = new Map<Perspective.Attribute, Map<string, number>>()
-  const leftOut = new Map<Perspective.Attribute, number>()
-  let leftOutRows = 0
-  let through = 0
-  for (const s of suggestions) {
-    through = Math.max(through, s.id)
-    const fromRevoked = s.keyId !== null && revoked.has(s.keyId)
-    let counted = false
-    for (const [name, value] of Object.entries(s.attributeScores)) {
-      const attribute = Perspective.resolveAttribute(name)
-      if (attribute === undefined || (only !== undefined && attribute !== only)) continue
-      if (fromRevoked) {
-        leftOut.set(attribute, (leftOut.get(attribute) ?? 0) + 1)
-        counted = true
-        continue
-      }
-      const m = byAttribute.get(attribute) ?? new Map<string, number>()
-      // Re-inserted, so the map is in the order of each text's latest correction.
-      m.delete(s.commentText)
-      m.set(s.commentText, value)
-      byAttribute.set(attribute, m)
-    }
-    if (counted) leftOutRows++
-  }
-  for (const attribute of leftOut.keys()) if (!byAttribute.has(attribute)) byAttribute.set(attribute, new Map())
-  if (only !== undefined && !byAttribute.has(only)) byAttribute.set(only, new Map())
-  const reports: Array<AttributeReport> = []
   const runner = yield* Effect.serviceOption(FitRunner)
-  for (const [attribute, corrections] of [...byAttribute].sort((a, b) => a[0].localeCompare(b[0]))) {
-    // The latest texts corrected, at most MAX_FIT_CORRECTIONS: a refit's cost is bounded.
-    const latest = [...corrections].slice(-MAX_FIT_CORRECTIONS)
-    // In an order that depends on the texts alone, not on the order requests happened to be stored
-    // (clients send corrections concurrently): the folds, and so the report, are reproducible.
-    const ordered = latest.sort((a, b) => fnv1a(a[0]) - fnv1a(b[0]) || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
-    yield* breathe
-    const fitted = Option.isSome(runner) ? yield* runner.value.fit(attribute, ordered) : yield* fitCorrections(attribute, ordered, true)
-    const leftOutRevokedKey = leftOut.get(attribute) ?? 0
+  const fitted = Option.isSome(runner) ? yield* runner.value.fitAccount(account, only) : yield* fitAccount(account, only, true)
+  const store = yield* AdapterStore
+  const reports: Array<AttributeReport> = []
+  for (const { attribute, fitted: fit, leftOutRevokedKey, texts } of fitted.attributes) {
     let adapterId: number | null = null
-    if (fitted.params !== null) {
-      adapterId = yield* store.save({ accountId: account.id, attribute, params: fitted.params, report: { ...fitted.report, adapterId: null, leftOutRevokedKey } })
-    } else if (fitted.report.corrections >= MIN_CORRECTIONS || leftOutRevokedKey > 0) {
+    if (fit.params !== null) {
+      adapterId = yield* store.save({ accountId: account.id, attribute, params: fit.params, report: { ...fit.report, adapterId: null, leftOutRevokedKey } })
+    } else if (fit.report.corrections >= MIN_CORRECTIONS || leftOutRevokedKey > 0) {
       // A refit that no longer beats the shipped model retires the previous adapter, and so does
       // one whose corrections came from a key since revoked.
       yield* store.reset(account.id, attribute)
     }
-    const capped = corrections.size > MAX_FIT_CORRECTIONS ? ` (fitted on the latest ${MAX_FIT_CORRECTIONS} of ${corrections.size} texts corrected)` : ""
+    const capped = texts > MAX_FIT_CORRECTIONS ? ` (fitted on the latest ${MAX_FIT_CORRECTIONS} of ${texts} texts corrected)` : ""
     const reason = (leftOutRevokedKey === 0
-      ? fitted.report.reason
-      : `${fitted.report.reason} (${leftOutRevokedKey} correction${leftOutRevokedKey === 1 ? "" : "s"} left out: sent with a key since revoked)`) + capped
-    reports.push({ ...fitted.report, reason, adapterId, leftOutRevokedKey })
+      ? fit.report.reason
+      : `${fit.report.reason} (${leftOutRevokedKey} correction${leftOutRevokedKey === 1 ? "" : "s"} left out: sent with a key since revoked)`) + capped
+    reports.push({ ...fit.report, reason, adapterId, leftOutRevokedKey })
   }
   // Every correction up to `through` has now been considered: automatic refits count from here.
-  if (only === undefined) yield* store.recordFit(account.id, through)
+  if (only === undefined) yield* store.recordFit(account.id, fitted.through)
   const optionalRefresh = yield* Effect.serviceOption(SiteAdapters)
   if (Option.isSome(optionalRefresh)) yield* optionalRefresh.value.refresh
-  return { email: account.email, leftOutRevokedKey: leftOutRows, attributes: reports } satisfies AdaptReport
+  return { email: account.email, leftOutRevokedKey: fitted.leftOutRows, attributes: reports } satisfies AdaptReport
 })
 
 /** `decorum adapt --reset`: the account returns to the shipped scores. */
@@ -618,7 +651,7 @@ export const makeRefits = (options: RefitOptions) =>
         const pending = yield* store.pending(account.id)
         if (pending < options.every) return false
         // Rate-limited per account: a refit due sooner than `minInterval` after the last one waits.
-        const now = Date.now()
+        const now = yield* Clock.currentTimeMillis
         const last = lastStarted.get(account.id)
         if (last !== undefined && now - last < minInterval) {
           if (!waiting.has(account.id)) {
