@@ -200,12 +200,14 @@ const serveProcess = async (options: ServeOptions): Promise<void> => {
     stopping = true
     Effect.runFork(Fiber.interrupt(fiber))
     // The drain closes every connection at its limit; should closing the engine or the store then
-    // hang, the process still ends (with 1: something did not close) rather than outlive it.
+    // hang, the process still ends (with 1: something did not close) rather than outlive it. A
+    // second later than a cluster primary's own kill, so that in a cluster the primary says which.
     if (limitMs !== undefined) {
+      const margin = STOP_MARGIN_MS + 1_000
       setTimeout(() => {
-        process.stderr.write(`decorum: still closing ${STOP_MARGIN_MS} ms past the drain limit (${limitMs} ms); exiting\n`)
+        process.stderr.write(`decorum: still closing ${margin} ms past the drain limit (${limitMs} ms); exiting\n`)
         process.exit(1)
-      }, limitMs + STOP_MARGIN_MS).unref()
+      }, limitMs + margin).unref()
     }
   }
   process.on("SIGINT", stop)
