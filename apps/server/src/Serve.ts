@@ -4,8 +4,8 @@
  * start with no account it creates one and prints a key and a curl line that works.
  */
 import { AccountStore, Auth, EngineInfo, ENGINE_VERSION } from "@decorum/core"
-import { DEFAULT_DRAIN_TIMEOUT_MS, Engine, EngineConfig, type EngineSettings } from "@decorum/engine"
-import { HttpApp, HttpConfig, NodeServer, Observability, Telemetry } from "@decorum/http"
+import { DEFAULT_DRAIN_TIMEOUT_MS, Engine, EngineConfig, type EngineSettings, RefitWorker } from "@decorum/engine"
+import { HttpApp, HttpConfig, NodeServer, Observability, Readiness, Telemetry } from "@decorum/http"
 import { FastPath, Listen } from "@decorum/http/node"
 import { HttpApiBuilder, HttpServer } from "@effect/platform"
 import { Cause, Config, ConfigError, Context, Effect, Exit, Fiber, Layer, Logger, Redacted } from "effect"
@@ -28,6 +28,11 @@ export interface ServeOptions {
   readonly workers?: number
   /** Over `DECORUM_FAST_PATH`: the fast path for the hot routes (tests and benchmarks compare both). */
   readonly fastPath?: boolean
+  /**
+   * The script refit worker threads start on (it must run `RefitWorker.runRefitWorker` for them, as
+   * the `decorum` command's `bin.ts` does). Unset: automatic refits compute on the serving thread.
+   */
+  readonly refitWorkerEntry?: string | URL
 }
 
 export const FIRST_ACCOUNT_EMAIL = "admin@localhost"
@@ -62,7 +67,7 @@ export const observabilityLayer = (settings: EngineSettings) =>
 export const telemetryLayer = (settings: EngineSettings, serviceVersion: string) =>
   Telemetry.layer(settings.observability.otlp && { ...settings.observability.otlp, serviceVersion })
 
-/** `/metrics` alone on its own port (`--metrics-port`, `DECORUM_METRICS_PORT`), beside the API. */
+/** `/metrics` alone on its own port (`--metrics-port`, `DECORUM_METRICS_PORT`) and interface (`DECORUM_METRICS_HOST`, loopback by default), beside the API. */
 export class MetricsServer extends Context.Tag("@decorum/server/MetricsServer")<MetricsServer, HttpServer.HttpServer | null>() {}
 
 /** Built after the API (it needs its `EngineInfo`), never beside it: a failing start must not race a listener. */
@@ -71,7 +76,7 @@ const metricsListener = (settings: EngineSettings) =>
     ? Layer.succeed(MetricsServer, null)
     : Layer.effect(MetricsServer, HttpServer.HttpServer).pipe(
       Layer.provideMerge(HttpServer.serve(Observability.metricsApp)),
-      Layer.provide(Listen.layer(NodeServer.createServer(), { port: settings.observability.metricsPort, host: settings.server.host }))
+      Layer.provide(Listen.layer(NodeServer.createServer(), { port: settings.observability.metricsPort, host: settings.observability.metricsHost }))
     )
 
 /** In a cluster worker with metrics on, `/metrics` reports the whole server (gathered by the primary). */
@@ -82,26 +87,36 @@ const workerMetrics = (settings: EngineSettings) =>
 export class NodeListener extends Context.Tag("@decorum/server/NodeListener")<NodeListener, Server>() {}
 
 /** The whole server on the `EngineConfig` service. */
-export const layer: Layer.Layer<
+export const layerWith = (options: Pick<ServeOptions, "refitWorkerEntry"> = {}): Layer.Layer<
   HttpServer.HttpServer | EngineInfo | AccountStore | MetricsServer | NodeListener,
   ConfigError.ConfigError | StoreFailure | ServeError,
   EngineConfig
-> = Layer.unwrapEffect(
+> => Layer.unwrapEffect(
   Effect.map(EngineConfig, (settings) => {
     // Node's server with its own parser rejections (400, 431, 417, ...) answered in an envelope.
     const server = NodeServer.createServer()
     const inFlight = Drain.track(server)
     // DECORUM_ADAPT_EVERY: a fiber of this process refits adapters in the background, off the
-    // request path (a correction's answer never waits for it).
-    const engine = settings.adaptation.every === null ? Engine.layer : Engine.refitLayer(settings.adaptation.every).pipe(Layer.provideMerge(Engine.layer))
+    // request path (a correction's answer never waits for it), each fit on a worker thread of its
+    // own when the host gives the script to start it on (so no answer waits for the fit's CPU either).
+    // (Not with the `memory` store, which only this thread can see.)
+    const runner = options.refitWorkerEntry === undefined || Redacted.value(settings.store.db) === "memory"
+      ? undefined
+      : RefitWorker.layer(options.refitWorkerEntry, settings.store.db)
+    const engine = settings.adaptation.every === null
+      ? Engine.layer
+      : Engine.refitLayer(settings.adaptation.every, runner).pipe(Layer.provideMerge(Engine.layer))
     return HttpApiBuilder.serve().pipe(
       Layer.provide(HttpApp.layer),
       Layer.provide(FastPath.layer(server, { enabled: settings.server.fastPath })),
-      Layer.provideMerge(Layer.mergeAll(engine, httpLayer(settings), observabilityLayer(settings), workerMetrics(settings))),
+      Layer.provideMerge(
+        Layer.mergeAll(engine, httpLayer(settings), observabilityLayer(settings), workerMetrics(settings), Readiness.layer(inFlight.stopping))
+      ),
       Layer.provideMerge(Listen.layer(server, { port: settings.server.port, host: settings.server.host })),
       // Layers are released in reverse: the drain before the app (which still answers while it
       // runs), the engine and its store, and the listener.
-      (api) => Drain.layer(server, inFlight, settings.server.drainTimeoutMs).pipe(Layer.provideMerge(api)),
+      (api) =>
+        Drain.layer(server, inFlight, { timeoutMs: settings.server.drainTimeoutMs, graceMs: settings.server.drainGraceMs }).pipe(Layer.provideMerge(api)),
       (api) => metricsListener(settings).pipe(Layer.provideMerge(api)),
       Layer.merge(Layer.succeed(NodeListener, server)),
       // With no OTLP endpoint nothing reads the spans: they are turned off (building, timing and
@@ -116,7 +131,7 @@ export const layer: Layer.Layer<
 export const serverLayer = (
   options: ServeOptions = {}
 ): Layer.Layer<HttpServer.HttpServer | EngineInfo | AccountStore | EngineConfig | MetricsServer | NodeListener, ConfigError.ConfigError | StoreFailure | ServeError> =>
-  layer.pipe(Layer.provideMerge(EngineConfig.layerConfig(configWith(options))))
+  layerWith(options).pipe(Layer.provideMerge(EngineConfig.layerConfig(configWith(options))))
 
 const banner = (options: { url: string; db: string; model: string; version: string }) =>
   `Decorum ${options.version} listening on ${options.url}\n  models: ${options.model}\n  store:  ${options.db.replace(/\/\/([^:@/]+):[^@/]+@/, "//$1:***@")}\n  docs:   ${options.url}/docs\n  playground: ${options.url}/playground (paste a comment, see every evaluation)`
@@ -153,9 +168,12 @@ interface Listening {
 
 /** One server process until SIGINT or SIGTERM; a cluster worker reports to the primary instead of printing. */
 const serveProcess = async (options: ServeOptions): Promise<void> => {
+  // The drain limit, once the configuration is read: the process never outlives it by much.
+  let limitMs: number | undefined
   const program = Effect.scoped(
     Effect.gen(function*() {
       const context = yield* Layer.build(serverLayer(options))
+      limitMs = Context.get(context, EngineConfig).server.drainTimeoutMs
       const address = Context.get(context, HttpServer.HttpServer).address
       const info = Context.get(context, EngineInfo)
       const db = Redacted.value(Context.get(context, EngineConfig).store.db)
@@ -181,6 +199,16 @@ const serveProcess = async (options: ServeOptions): Promise<void> => {
     if (stopping) return
     stopping = true
     Effect.runFork(Fiber.interrupt(fiber))
+    // The drain closes every connection at its limit; should closing the engine or the store then
+    // hang, the process still ends (with 1: something did not close) rather than outlive it. A
+    // second later than a cluster primary's own kill, so that in a cluster the primary says which.
+    if (limitMs !== undefined) {
+      const margin = STOP_MARGIN_MS + 1_000
+      setTimeout(() => {
+        process.stderr.write(`decorum: still closing ${margin} ms past the drain limit (${limitMs} ms); exiting\n`)
+        process.exit(1)
+      }, limitMs + margin).unref()
+    }
   }
   process.on("SIGINT", stop)
   process.on("SIGTERM", stop)
@@ -203,8 +231,11 @@ const serveProcess = async (options: ServeOptions): Promise<void> => {
 /** A worker that dies sooner than this after its start is restarted after a pause, not at once. */
 const QUICK_DEATH_MS = 5_000
 
-/** How long past its drain timeout a worker told to stop may take (closing the store, exiting) before it is killed. */
-const STOP_MARGIN_MS = 10_000
+/**
+ * How long past its drain limit a worker told to stop may take (closing the store, exiting) before
+ * it is killed. Its drain ends at the limit whatever its clients do, so this is only for closing.
+ */
+const STOP_MARGIN_MS = 2_000
 
 /**
  * The cluster primary: forks `count` workers running this same command (they share the port),
@@ -281,6 +312,13 @@ const servePrimary = async (count: number, killAfterMs: number): Promise<void> =
   // Handled until every worker has exited (see serveProcess): a second signal changes nothing.
   process.on("SIGINT", stop)
   process.on("SIGTERM", stop)
+  // Each worker accepts from the shared listening socket itself (rather than the primary accepting
+  // and handing each connection over, node:cluster's default on Linux). With the hand-over, a
+  // SIGTERM reset the connections the primary had accepted and not yet handed over, and left
+  // unanswered the ones a worker refused because it had stopped listening: a rolling deploy lost
+  // requests whose bytes had arrived. Now every connection in the queue when the workers stop is
+  // taken by one of them and answered (Drain.ts).
+  cluster.schedulingPolicy = cluster.SCHED_NONE
   for (let i = 0; i < count; i++) fork()
   await finished
   process.off("SIGINT", stop)

@@ -12,6 +12,10 @@ if (refused !== undefined) {
   // A worker thread of `decorum score` (started on this same script): it scores, it runs no command.
   const { runWorker } = await import("./Score.js")
   await runWorker(parentPort)
+} else if (!isMainThread && parentPort !== null && (workerData as Record<string, unknown> | null)?.["decorum-refit-worker"] === true) {
+  // A refit's worker thread (started by `decorum serve` on this same script): it fits, and ends.
+  const { RefitWorker } = await import("@decorum/engine")
+  await RefitWorker.runRefitWorker(parentPort, (workerData as { job: Parameters<typeof RefitWorker.runRefitWorker>[1] }).job)
 } else {
   const { run } = await import("./Cli.js")
   run(process.argv.slice(2)).then(

@@ -197,7 +197,7 @@ describe.runIf(process.platform === "linux")("decorum serve --workers 2", () => 
     }
   })
 
-  it("kills a worker still alive 10 s past its drain timeout after SIGTERM, so the primary always exits", async () => {
+  it("kills a worker still alive 2 s past its drain limit after SIGTERM, so the primary always exits (never twice the limit)", async () => {
     // A worker whose server has stopped but whose process something keeps alive, as a listen that
     // completed after shutdown once did (CI then waited on the primary until its time ran out).
     const keeper = join(dir, "keep-alive.mjs")
@@ -210,8 +210,8 @@ describe.runIf(process.platform === "linux")("decorum serve --workers 2", () => 
     expect(workers).toHaveLength(2)
     const sent = Date.now()
     expect(await stop(server)).toBe(0)
-    expect(Date.now() - sent).toBeGreaterThanOrEqual(10_000)
-    expect(server.output()).toMatch(/still running 10000 ms after SIGTERM; killing it/)
+    expect(Date.now() - sent).toBeGreaterThanOrEqual(2_000)
+    expect(server.output()).toMatch(/still running 2000 ms after SIGTERM; killing it/)
     await until(() => !workers.some(alive), "the killed workers to be gone", 10_000)
   })
 

@@ -21,8 +21,8 @@
  * analysis: an adapter applies on top of whatever answers (an LLM mode, a retrained or cue model
  * set), and its stored weights must mean the same thing after the model set changes.
  */
-import { type Account, type AccountId, Perspective, type StoreFailure } from "@decorum/domain"
-import { Context, Duration, Effect, Layer, Option, Queue, Schedule } from "effect"
+import { type Account, type AccountId, Perspective, type ProviderFailure, RefitFailure, type StoreFailure } from "@decorum/domain"
+import { Clock, Context, Duration, Effect, Layer, Option, Queue, Schedule } from "effect"
 import { AttributeScorer } from "./Providers.js"
 import { AccountStore, SuggestionStore } from "./Stores.js"
 
@@ -103,45 +103,75 @@ function* fitModel(samples: ReadonlyArray<Sample>, withFeatures: boolean): Gener
   const n = samples.length
   let scale = 1
   let bias = 0
-  const weights = new Map<number, number>()
   const lambdaPlatt = 1 / n
   const lambdaW = 4 / n
   const xs = samples.map((s) => logit(s.base))
   const norms = samples.map((s) => (s.features.length > 0 ? 1 / Math.sqrt(s.features.length) : 0))
   const iterations = withFeatures ? 300 : 200
+  // The hashed buckets present, numbered in the order they first occur (the order the weights are
+  // reported in), so that each iteration indexes typed arrays rather than hash maps (about ten
+  // times faster; the same arithmetic in the same order, so the same adapter).
+  const index = new Map<number, number>()
+  const buckets: Array<number> = []
+  const offsets = new Int32Array(n + 1)
+  const flat: Array<number> = []
+  for (let i = 0; i < n; i++) {
+    offsets[i] = flat.length
+    if (withFeatures) {
+      for (const f of samples[i]!.features) {
+        let k = index.get(f)
+        if (k === undefined) {
+          k = buckets.length
+          index.set(f, k)
+          buckets.push(f)
+        }
+        flat.push(k)
+      }
+    }
+  }
+  offsets[n] = flat.length
+  const ks = Int32Array.from(flat)
+  const weights = new Float64Array(buckets.length)
   // Per-parameter AdaGrad keeps rare words from being under-trained without tuning a rate.
-  const g2 = new Map<number, number>()
+  const g2 = new Float64Array(buckets.length).fill(1e-8)
+  const gw = new Float64Array(buckets.length)
   let g2s = 1e-8
   let g2b = 1e-8
   const rate = 0.5
   for (let it = 0; it < iterations; it++) {
     let gs = lambdaPlatt * (scale - 1)
     let gb = 0
-    const gw = new Map<number, number>()
+    gw.fill(0)
     for (let i = 0; i < n; i++) {
-      const s = samples[i]!
       let z = scale * xs[i]! + bias
-      if (withFeatures) for (const f of s.features) z += (weights.get(f) ?? 0) * norms[i]!
-      const err = (sigmoid(z) - s.target) / n
+      const norm = norms[i]!
+      for (let j = offsets[i]!; j < offsets[i + 1]!; j++) z += weights[ks[j]!]! * norm
+      const err = (sigmoid(z) - samples[i]!.target) / n
       gs += err * xs[i]!
       gb += err
-      if (withFeatures) for (const f of s.features) gw.set(f, (gw.get(f) ?? 0) + err * norms[i]!)
+      for (let j = offsets[i]!; j < offsets[i + 1]!; j++) {
+        const k = ks[j]!
+        gw[k] = gw[k]! + err * norm
+      }
     }
     g2s += gs * gs
     g2b += gb * gb
     scale -= (rate * gs) / Math.sqrt(g2s)
     bias -= (rate * gb) / Math.sqrt(g2b)
-    for (const [f, g] of gw) {
-      const w = weights.get(f) ?? 0
-      const grad = g + lambdaW * w
-      const acc = (g2.get(f) ?? 1e-8) + grad * grad
-      g2.set(f, acc)
-      weights.set(f, w - (rate * grad) / Math.sqrt(acc))
+    for (let k = 0; k < buckets.length; k++) {
+      const w = weights[k]!
+      const grad = gw[k]! + lambdaW * w
+      const acc = g2[k]! + grad * grad
+      g2[k] = acc
+      weights[k] = w - (rate * grad) / Math.sqrt(acc)
     }
     yield
   }
   const kept: Record<string, number> = {}
-  for (const [f, w] of weights) if (Math.abs(w) > 1e-4) kept[String(f)] = Math.round(w * 1e5) / 1e5
+  buckets.forEach((f, k) => {
+    const w = weights[k]!
+    if (Math.abs(w) > 1e-4) kept[String(f)] = Math.round(w * 1e5) / 1e5
+  })
   return {
     kind: withFeatures ? "logistic" : "platt",
     scale,
@@ -396,6 +426,52 @@ export interface AdaptReport {
 
 const NO_CONTEXT = { article: null, parent: null, entries: [] as ReadonlyArray<string> }
 
+/** A corrected text and the score a moderator gave it. */
+export type Correction = readonly [text: string, target: number]
+
+/**
+ * The most corrections of one attribute a fit reads (the latest texts corrected). Its cost grows
+ * with them (a model call per text, then the fit: docs/adaptation.md); past a few thousand the
+ * adapter barely changes.
+ */
+export const MAX_FIT_CORRECTIONS = 20_000
+
+/**
+ * The heavy part of a refit: scores the corrected texts with the shipped model and fits. With
+ * `cooperative` it gives the event loop back every few milliseconds (for a fit on a thread that
+ * also serves); without, it computes straight through (on a thread of its own).
+ */
+export const fitCorrections = (attribute: Perspective.Attribute, corrections: ReadonlyArray<Correction>, cooperative: boolean) =>
+  Effect.gen(function*() {
+    const scorer = yield* AttributeScorer
+    const breathe = cooperative ? breather() : Effect.void
+    const samples: Array<Sample> = []
+    for (const [text, target] of corrections) {
+      const scored = yield* scorer.analyze({ text, attributes: [attribute], spans: [], context: NO_CONTEXT })
+      const base = scored.value[attribute]?.summary
+      if (base === undefined) continue
+      samples.push({ base, target, features: features(text) })
+      yield* breathe
+    }
+    return cooperative ? yield* fitAttributeCooperative(attribute, samples) : fitAttribute(attribute, samples)
+  })
+
+/**
+ * Where refits read and compute (a port: the core does not know threads). Absent, `adapt` runs
+ * `fitAccount` on the calling fiber, cooperatively; a Node host runs it on a worker thread with
+ * its own connection to the store (`@decorum/engine`'s `RefitWorker`), so a refit never takes the
+ * serving thread's time, not even to read the corrections.
+ */
+export class FitRunner extends Context.Tag("@decorum/core/FitRunner")<
+  FitRunner,
+  {
+    /** In words, for the logs ("a worker thread"). */
+    readonly where: string
+    /** `fitAccount` (reading the stores itself), elsewhere. */
+    readonly fitAccount: (account: Account, only: Perspective.Attribute | undefined) => Effect.Effect<AccountFit, RefitFailure | StoreFailure | ProviderFailure>
+  }
+>() {}
+
 /** Gives the event loop a timer turn when the fiber has computed for `SLICE_MILLIS`. */
 const breather = () => {
   let since = Date.now()
@@ -404,6 +480,74 @@ const breather = () => {
     return Effect.zipRight(Effect.sleep(Duration.zero), Effect.sync(() => (since = Date.now())))
   })
 }
+
+/** What reading an account's corrections and fitting each attribute gives, before anything is stored. */
+export interface AccountFit {
+  /** The id of the latest correction read. */
+  readonly through: number
+  /** Corrections left out because the key that sent them has been revoked. */
+  readonly leftOutRows: number
+  readonly attributes: ReadonlyArray<{
+    readonly attribute: Perspective.Attribute
+    readonly fitted: Fitted
+    readonly leftOutRevokedKey: number
+    /** Distinct texts corrected (the fit read at most `MAX_FIT_CORRECTIONS` of them). */
+    readonly texts: number
+  }>
+}
+
+/**
+ * The heavy part of a refit, everything but storing: reads the account's corrections (revoked
+ * keys' left out, the latest correction of a text winning), scores the texts with the shipped
+ * model and fits each attribute. Reads the stores, writes nothing. With `cooperative` it gives
+ * the event loop back every few milliseconds; without, it computes straight through (a thread of
+ * its own).
+ */
+export const fitAccount = (account: Account, only: Perspective.Attribute | undefined, cooperative: boolean) =>
+  Effect.gen(function*() {
+    const suggestions = yield* (yield* SuggestionStore).list({ email: account.email })
+    const revoked = new Set((yield* (yield* AccountStore).listKeys(account.email)).filter((k) => k.revokedAt !== null).map((k) => k.keyId))
+    const breathe = cooperative ? breather() : Effect.void
+    // The latest correction of a text wins: a moderator may change their mind.
+    const byAttribute = new Map<Perspective.Attribute, Map<string, number>>()
+    const leftOut = new Map<Perspective.Attribute, number>()
+    let leftOutRows = 0
+    let through = 0
+    for (const s of suggestions) {
+      through = Math.max(through, s.id)
+      const fromRevoked = s.keyId !== null && revoked.has(s.keyId)
+      let counted = false
+      for (const [name, value] of Object.entries(s.attributeScores)) {
+        const attribute = Perspective.resolveAttribute(name)
+        if (attribute === undefined || (only !== undefined && attribute !== only)) continue
+        if (fromRevoked) {
+          leftOut.set(attribute, (leftOut.get(attribute) ?? 0) + 1)
+          counted = true
+          continue
+        }
+        const m = byAttribute.get(attribute) ?? new Map<string, number>()
+        // Re-inserted, so the map is in the order of each text's latest correction.
+        m.delete(s.commentText)
+        m.set(s.commentText, value)
+        byAttribute.set(attribute, m)
+      }
+      if (counted) leftOutRows++
+    }
+    for (const attribute of leftOut.keys()) if (!byAttribute.has(attribute)) byAttribute.set(attribute, new Map())
+    if (only !== undefined && !byAttribute.has(only)) byAttribute.set(only, new Map())
+    const attributes: Array<AccountFit["attributes"][number]> = []
+    for (const [attribute, corrections] of [...byAttribute].sort((a, b) => a[0].localeCompare(b[0]))) {
+      // The latest texts corrected, at most MAX_FIT_CORRECTIONS: a refit's cost is bounded.
+      const latest = [...corrections].slice(-MAX_FIT_CORRECTIONS)
+      // In an order that depends on the texts alone, not on the order requests happened to be stored
+      // (clients send corrections concurrently): the folds, and so the report, are reproducible.
+      const ordered = latest.sort((a, b) => fnv1a(a[0]) - fnv1a(b[0]) || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+      yield* breathe
+      const fitted = yield* fitCorrections(attribute, ordered, cooperative)
+      attributes.push({ attribute, fitted, leftOutRevokedKey: leftOut.get(attribute) ?? 0, texts: corrections.size })
+    }
+    return { through, leftOutRows, attributes } satisfies AccountFit
+  })
 
 /**
  * Fits an account's adapters from its corrections (all attributes it corrected, or one) and
@@ -414,69 +558,30 @@ const breather = () => {
  * the event loop back every few milliseconds, so it can run inside a server.
  */
 export const adapt = Effect.fn("Adaptation.adapt")(function*(account: Account, only?: Perspective.Attribute) {
-  const suggestions = yield* (yield* SuggestionStore).list({ email: account.email })
-  const revoked = new Set((yield* (yield* AccountStore).listKeys(account.email)).filter((k) => k.revokedAt !== null).map((k) => k.keyId))
+  const runner = yield* Effect.serviceOption(FitRunner)
+  const fitted = Option.isSome(runner) ? yield* runner.value.fitAccount(account, only) : yield* fitAccount(account, only, true)
   const store = yield* AdapterStore
-  const scorer = yield* AttributeScorer
-  const breathe = breather()
-  // The latest correction of a text wins: a moderator may change their mind.
-  const byAttribute = new Map<Perspective.Attribute, Map<string, number>>()
-  const leftOut = new Map<Perspective.Attribute, number>()
-  let leftOutRows = 0
-  let through = 0
-  for (const s of suggestions) {
-    through = Math.max(through, s.id)
-    const fromRevoked = s.keyId !== null && revoked.has(s.keyId)
-    let counted = false
-    for (const [name, value] of Object.entries(s.attributeScores)) {
-      const attribute = Perspective.resolveAttribute(name)
-      if (attribute === undefined || (only !== undefined && attribute !== only)) continue
-      if (fromRevoked) {
-        leftOut.set(attribute, (leftOut.get(attribute) ?? 0) + 1)
-        counted = true
-        continue
-      }
-      const m = byAttribute.get(attribute) ?? new Map<string, number>()
-      m.set(s.commentText, value)
-      byAttribute.set(attribute, m)
-    }
-    if (counted) leftOutRows++
-  }
-  for (const attribute of leftOut.keys()) if (!byAttribute.has(attribute)) byAttribute.set(attribute, new Map())
-  if (only !== undefined && !byAttribute.has(only)) byAttribute.set(only, new Map())
   const reports: Array<AttributeReport> = []
-  for (const [attribute, corrections] of [...byAttribute].sort((a, b) => a[0].localeCompare(b[0]))) {
-    const samples: Array<Sample> = []
-    // In an order that depends on the texts alone, not on the order requests happened to be stored
-    // (clients send corrections concurrently): the folds, and so the report, are reproducible.
-    const ordered = [...corrections].sort((a, b) => fnv1a(a[0]) - fnv1a(b[0]) || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
-    for (const [text, target] of ordered) {
-      const scored = yield* scorer.analyze({ text, attributes: [attribute], spans: [], context: NO_CONTEXT })
-      const base = scored.value[attribute]?.summary
-      if (base === undefined) continue
-      samples.push({ base, target, features: features(text) })
-      yield* breathe
-    }
-    const fitted = yield* fitAttributeCooperative(attribute, samples)
-    const leftOutRevokedKey = leftOut.get(attribute) ?? 0
+  for (const { attribute, fitted: fit, leftOutRevokedKey, texts } of fitted.attributes) {
     let adapterId: number | null = null
-    if (fitted.params !== null) {
-      adapterId = yield* store.save({ accountId: account.id, attribute, params: fitted.params, report: { ...fitted.report, adapterId: null, leftOutRevokedKey } })
-    } else if (samples.length >= MIN_CORRECTIONS || leftOutRevokedKey > 0) {
+    if (fit.params !== null) {
+      adapterId = yield* store.save({ accountId: account.id, attribute, params: fit.params, report: { ...fit.report, adapterId: null, leftOutRevokedKey } })
+    } else if (fit.report.corrections >= MIN_CORRECTIONS || leftOutRevokedKey > 0) {
       // A refit that no longer beats the shipped model retires the previous adapter, and so does
       // one whose corrections came from a key since revoked.
       yield* store.reset(account.id, attribute)
     }
-    const reason = leftOutRevokedKey === 0
-      ? fitted.report.reason
-      : `${fitted.report.reason} (${leftOutRevokedKey} correction${leftOutRevokedKey === 1 ? "" : "s"} left out: sent with a key since revoked)`
-    reports.push({ ...fitted.report, reason, adapterId, leftOutRevokedKey })
+    const capped = texts > MAX_FIT_CORRECTIONS ? ` (fitted on the latest ${MAX_FIT_CORRECTIONS} of ${texts} texts corrected)` : ""
+    const reason = (leftOutRevokedKey === 0
+      ? fit.report.reason
+      : `${fit.report.reason} (${leftOutRevokedKey} correction${leftOutRevokedKey === 1 ? "" : "s"} left out: sent with a key since revoked)`) + capped
+    reports.push({ ...fit.report, reason, adapterId, leftOutRevokedKey })
   }
   // Every correction up to `through` has now been considered: automatic refits count from here.
-  if (only === undefined) yield* store.recordFit(account.id, through)
+  if (only === undefined) yield* store.recordFit(account.id, fitted.through)
   const optionalRefresh = yield* Effect.serviceOption(SiteAdapters)
   if (Option.isSome(optionalRefresh)) yield* optionalRefresh.value.refresh
-  return { email: account.email, leftOutRevokedKey: leftOutRows, attributes: reports } satisfies AdaptReport
+  return { email: account.email, leftOutRevokedKey: fitted.leftOutRows, attributes: reports } satisfies AdaptReport
 })
 
 /** `decorum adapt --reset`: the account returns to the shipped scores. */
@@ -505,7 +610,16 @@ export interface RefitOptions {
   readonly leaseMillis?: number
   /** This instance's name in claims. Default: a random one. */
   readonly owner?: string
+  /** The least time between two refits of one account (a key holder cannot keep a server refitting). Default 5 minutes. */
+  readonly minIntervalMillis?: number
+  /** The longest a refit may run; past it, it is stopped and the adapters in force stay. Default 10 minutes. */
+  readonly timeLimitMillis?: number
 }
+
+/** `RefitOptions.minIntervalMillis` by default. */
+export const REFIT_MIN_INTERVAL_MILLIS = 5 * 60_000
+/** `RefitOptions.timeLimitMillis` by default. */
+export const REFIT_TIME_LIMIT_MILLIS = 10 * 60_000
 
 /**
  * The background refitter: one fiber per instance takes accounts that received a correction, and
@@ -524,11 +638,40 @@ export const makeRefits = (options: RefitOptions) =>
     const lease = options.leaseMillis ?? 120_000
     const queue = yield* Effect.acquireRelease(Queue.unbounded<Account>(), Queue.shutdown)
     const queued = new Set<AccountId>()
+    const minInterval = options.minIntervalMillis ?? REFIT_MIN_INTERVAL_MILLIS
+    const timeLimit = options.timeLimitMillis ?? REFIT_TIME_LIMIT_MILLIS
+    /** When each account's last refit started here: at most one per `minInterval`. */
+    const lastStarted = new Map<AccountId, number>()
+    /** Accounts waiting out their interval (a fiber offers each again when it ends). */
+    const waiting = new Set<AccountId>()
+    const where = Option.match(Context.getOption(context, FitRunner), { onNone: () => "the serving thread", onSome: (r) => r.where })
 
     const refit = (account: Account) =>
       Effect.gen(function*() {
-        if ((yield* store.pending(account.id)) < options.every) return false
+        const pending = yield* store.pending(account.id)
+        if (pending < options.every) return false
+        // Rate-limited per account: a refit due sooner than `minInterval` after the last one waits.
+        const now = yield* Clock.currentTimeMillis
+        const last = lastStarted.get(account.id)
+        if (last !== undefined && now - last < minInterval) {
+          if (!waiting.has(account.id)) {
+            waiting.add(account.id)
+            yield* Effect.logInfo("Adaptation: refit deferred (at most one per account per interval)", {
+              email: account.email,
+              inMillis: minInterval - (now - last)
+            })
+            yield* Effect.forkScoped(
+              Effect.sleep(Duration.millis(minInterval - (now - last))).pipe(
+                Effect.zipRight(Effect.sync(() => waiting.delete(account.id))),
+                Effect.zipRight(offer(account))
+              )
+            )
+          }
+          return false
+        }
         if (!(yield* store.claim(account.id, owner, lease))) return false
+        lastStarted.set(account.id, now)
+        yield* Effect.logInfo("Adaptation: refitting automatically", { email: account.email, corrections: pending, on: where })
         yield* Effect.gen(function*() {
           yield* store.claim(account.id, owner, lease).pipe(
             Effect.delay(Duration.millis(lease / 3)),
@@ -536,7 +679,12 @@ export const makeRefits = (options: RefitOptions) =>
             Effect.ignore,
             Effect.forkScoped
           )
-          const report = yield* adapt(account)
+          const report = yield* adapt(account).pipe(
+            Effect.timeoutFail({
+              duration: Duration.millis(timeLimit),
+              onTimeout: () => new RefitFailure({ message: `the refit ran past its time limit of ${timeLimit} ms` })
+            })
+          )
           yield* Effect.logInfo("Adaptation: refitted automatically", {
             email: account.email,
             attributes: report.attributes.map((a) => `${a.attribute}:${a.adopted ? `adopted ${a.adapterId}` : "not adopted"}`).join(" "),

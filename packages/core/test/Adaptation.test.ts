@@ -4,11 +4,11 @@
  * revoked key are left out, and `Refits` refits in the background after every N corrections
  * without a correction's answer waiting for the fit.
  */
-import { AccountStore, Adaptation, Auth, MemoryStores, Suggest } from "@decorum/core"
+import { AccountStore, Adaptation, AttributeScorer, Auth, MemoryStores, Suggest, SuggestionStore } from "@decorum/core"
 import { AdaptationCorpus, TestProviders } from "@decorum/core/testing"
 import type { Account, Perspective } from "@decorum/domain"
 import { describe, expect, it } from "@effect/vitest"
-import { Deferred, Duration, Effect, Layer, Schedule } from "effect"
+import { Deferred, Duration, Effect, Layer, Option, Queue, Schedule, TestClock } from "effect"
 
 const { corpus, PROBE } = AdaptationCorpus
 const BASE = 0.05 // the test scorer's score of a text with no insulting word
@@ -150,6 +150,52 @@ describe("Adaptation.Refits (DECORUM_ADAPT_EVERY)", () => {
         expect(active.some((a) => a.accountId === other.account.id)).toBe(false)
         // The fit read every correction stored before it started; the one sent during it is pending.
         expect(yield* store.pending(account.id)).toBe(1)
+      }).pipe(Effect.provide(layer))
+    }))
+
+  it.effect("runs at most one refit per account per interval, on the FitRunner, and stops one past its time limit", () =>
+    Effect.gen(function*() {
+      // Each fit the runner is asked for is announced here; the second never ends on its own.
+      const calls = yield* Queue.unbounded<number>()
+      let count = 0
+      const runner = Layer.effect(
+        Adaptation.FitRunner,
+        Effect.map(Effect.context<AccountStore | SuggestionStore | AttributeScorer>(), (context) => ({
+          where: "a test runner",
+          fitAccount: (account: Account, only: Perspective.Attribute | undefined) =>
+            Effect.suspend(() => {
+              count++
+              if (count === 2) return Effect.zipRight(Queue.offer(calls, -1), Effect.never)
+              return Adaptation.fitAccount(account, only, false).pipe(
+                Effect.tap((fit) => Queue.offer(calls, fit.attributes.reduce((n, a) => n + a.fitted.report.corrections, 0))),
+                Effect.provide(context)
+              )
+            })
+        }))
+      )
+      const layer = Adaptation.refitsLayer({ every: 1, minIntervalMillis: 60_000, timeLimitMillis: 30_000 }).pipe(
+        Layer.provideMerge(runner.pipe(Layer.provideMerge(Layer.merge(MemoryStores.layer, TestProviders.layer()))))
+      )
+      yield* Effect.gen(function*() {
+        const { account, keyId } = yield* Auth.createKey("busy@example.com", "tool")
+        yield* correct(account, keyId, "first", 1)
+        // The first refit runs at once, on the runner, with the one correction.
+        expect(yield* Queue.take(calls)).toBe(1)
+        // Corrections keep coming: the next refit waits out the interval (then reads all three).
+        yield* correct(account, keyId, "second", 0)
+        yield* correct(account, keyId, "third", 1)
+        yield* TestClock.adjust(Duration.seconds(59))
+        expect(Option.isNone(yield* Queue.poll(calls))).toBe(true)
+        yield* TestClock.adjust(Duration.seconds(1))
+        expect(yield* Queue.take(calls)).toBe(-1)
+        // That fit never ends: past the time limit it is stopped and the account's claim released.
+        yield* TestClock.adjust(Duration.seconds(30))
+        const store = yield* Adaptation.AdapterStore
+        yield* store.claim(account.id, "another instance", 1_000).pipe(
+          Effect.filterOrFail((claimed) => claimed),
+          Effect.retry({ schedule: Schedule.recurs(100).pipe(Schedule.addDelay(() => Duration.zero)) })
+        )
+        expect(count).toBe(2)
       }).pipe(Effect.provide(layer))
     }))
 })

@@ -137,7 +137,15 @@ export class MethodNotAllowed extends Schema.TaggedError<MethodNotAllowed>()("Me
  * extensions over the parser's limit (`chunkExtensionsTooLarge`).
  */
 export class MalformedHttp extends Schema.TaggedError<MalformedHttp>()("MalformedHttp", {
-  reason: Schema.Literal("malformed", "malformedBody", "headersTooLarge", "expectation", "timeout", "chunkExtensionsTooLarge"),
+  reason: Schema.Literal("malformed", "malformedBody", "missingHost", "headersTooLarge", "expectation", "timeout", "chunkExtensionsTooLarge"),
+  message: Schema.String
+}) {}
+
+/**
+ * A background refit that could not finish (its worker failed, or it ran past its time limit). No
+ * request ends in it: the account keeps the adapters in force, and the refitter logs it.
+ */
+export class RefitFailure extends Schema.TaggedError<RefitFailure>()("RefitFailure", {
   message: Schema.String
 }) {}
 

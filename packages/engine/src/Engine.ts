@@ -134,8 +134,12 @@ export const topicLayer = (settings: Pick<EngineSettings, "fetch">) => LocalEngi
  * an engine's stores and its local model set: like `decorum adapt`, it scores the corrected texts
  * with the shipped models whatever `DECORUM_ENGINE` says.
  */
-export const refitLayer = (every: number): Layer.Layer<Adaptation.Refits, never, AttributeModel | AccountStore | SuggestionStore | Adaptation.AdapterStore> =>
-  Adaptation.refitsLayer({ every }).pipe(Layer.provide(LocalAttributeScorer))
+export const refitLayer = (
+  every: number,
+  /** Where fits compute (`RefitWorker.layer`: a worker thread); without one, on the serving fiber, cooperatively. */
+  runner: Layer.Layer<Adaptation.FitRunner> = Layer.empty as unknown as Layer.Layer<Adaptation.FitRunner>
+): Layer.Layer<Adaptation.Refits, never, AttributeModel | AccountStore | SuggestionStore | Adaptation.AdapterStore> =>
+  Adaptation.refitsLayer({ every }).pipe(Layer.provide(Layer.merge(LocalAttributeScorer, runner)))
 
 /** What `decorum adapt` needs besides the store: the shipped models, to score the corrected texts. */
 export const adaptLayer = (settings: Pick<EngineSettings, "model">) => LocalEngine.layer({ model: settings.model })

@@ -17,6 +17,12 @@ import { Config, ConfigError, Context, Effect, Either, Layer, Option, Redacted }
 /** How long shutdown waits for requests in flight by default (ms). */
 export const DEFAULT_DRAIN_TIMEOUT_MS = 10_000
 
+/** How long the listener stays open on shutdown before it stops accepting, by default (ms). */
+export const DEFAULT_DRAIN_GRACE_MS = 0
+
+/** The interface `/metrics` listens on by default when it has its own port: loopback only. */
+export const DEFAULT_METRICS_HOST = "127.0.0.1"
+
 /** The settings, every default filled in. */
 export interface EngineSettings {
   readonly store: {
@@ -35,6 +41,12 @@ export interface EngineSettings {
      * before their connections are closed.
      */
     readonly drainTimeoutMs: number
+    /**
+     * `DECORUM_DRAIN_GRACE_MS`, default 0: on shutdown, how long the listener stays open (serving
+     * as usual, every answer with `Connection: close`, `/readyz` 503) before it stops accepting, so
+     * a load balancer has time to stop sending. Part of `drainTimeoutMs`, never beyond it.
+     */
+    readonly drainGraceMs: number
     /**
      * `DECORUM_FAST_PATH`, default true: the Node server answers Perspective's analyze and
      * suggestscore without the per-request HttpApi machinery (same handlers, same answers;
@@ -82,6 +94,8 @@ export interface ObservabilitySettings {
   readonly metrics: boolean
   /** `DECORUM_METRICS_PORT` (the CLI's `--metrics-port`): serve `/metrics` on this port instead; null: none. */
   readonly metricsPort: number | null
+  /** `DECORUM_METRICS_HOST`: the interface the `/metrics` listener binds to. Default `127.0.0.1` (loopback only). */
+  readonly metricsHost: string
   /** `DECORUM_ACCESS_LOG`: one log line per request (method, path, route, status, duration; never keys). Default false. */
   readonly accessLog: boolean
   /** `OTEL_EXPORTER_OTLP_ENDPOINT` (with `OTEL_SERVICE_NAME`, `OTEL_EXPORTER_OTLP_HEADERS`): OTLP/HTTP export; null: none. */
@@ -300,14 +314,16 @@ const otlpHeaders: Check<Record<string, string>> = (raw) => {
 const observabilityConfig: Config.Config<ObservabilitySettings> = Config.all({
   metrics: withDefault(variable("DECORUM_METRICS", boolean), false),
   metricsPort: Config.map(variable("DECORUM_METRICS_PORT", wholeNumber(0, 65535)), Option.getOrNull),
+  metricsHost: withDefault(variable("DECORUM_METRICS_HOST", anyText), DEFAULT_METRICS_HOST),
   accessLog: withDefault(variable("DECORUM_ACCESS_LOG", boolean), false),
   endpoint: variable("OTEL_EXPORTER_OTLP_ENDPOINT", httpUrl),
   serviceName: withDefault(variable("OTEL_SERVICE_NAME", anyText), "decorum"),
   headers: withDefault(variable("OTEL_EXPORTER_OTLP_HEADERS", otlpHeaders, { secret: true }), {})
 }).pipe(
-  Config.map(({ accessLog, endpoint, headers, metrics, metricsPort, serviceName }): ObservabilitySettings => ({
+  Config.map(({ accessLog, endpoint, headers, metrics, metricsHost, metricsPort, serviceName }): ObservabilitySettings => ({
     metrics,
     metricsPort,
+    metricsHost,
     accessLog,
     otlp: Option.match(endpoint, { onNone: () => null, onSome: (url) => ({ endpoint: url, serviceName, headers }) })
   }))
@@ -320,6 +336,7 @@ const config: Config.Config<EngineSettings> = Config.all({
     port: withDefault(variable("PORT", checkPort), 8080),
     host: withDefault(variable("HOST", anyText), "0.0.0.0"),
     drainTimeoutMs: withDefault(variable("DECORUM_DRAIN_TIMEOUT_MS", wholeNumber(0)), DEFAULT_DRAIN_TIMEOUT_MS),
+    drainGraceMs: withDefault(variable("DECORUM_DRAIN_GRACE_MS", wholeNumber(0)), DEFAULT_DRAIN_GRACE_MS),
     fastPath: withDefault(variable("DECORUM_FAST_PATH", boolean), true)
   }),
   http: Config.all({
@@ -352,6 +369,8 @@ export interface EngineOptions {
   readonly host?: string
   /** On shutdown, how long requests in flight may run (ms). Default 10000. */
   readonly drainTimeoutMs?: number
+  /** On shutdown, how long the listener stays open before it stops accepting (ms, part of `drainTimeoutMs`). Default 0. */
+  readonly drainGraceMs?: number
   /** The Node server's fast path for Perspective's analyze and suggestscore. Default true. */
   readonly fastPath?: boolean
   readonly publicUrl?: string | null
@@ -402,6 +421,7 @@ const make = (options: EngineOptions = {}): Effect.Effect<EngineSettings, Config
         port: yield* checked("port", options.port, checkPort, 8080),
         host: options.host ?? "0.0.0.0",
         drainTimeoutMs: yield* checked("drainTimeoutMs", options.drainTimeoutMs, wholeNumber(0), DEFAULT_DRAIN_TIMEOUT_MS),
+        drainGraceMs: yield* checked("drainGraceMs", options.drainGraceMs, wholeNumber(0), DEFAULT_DRAIN_GRACE_MS),
         fastPath: options.fastPath ?? true
       },
       http: {
@@ -457,6 +477,7 @@ const make = (options: EngineOptions = {}): Effect.Effect<EngineSettings, Config
         metricsPort: observability.metricsPort === undefined || observability.metricsPort === null
           ? null
           : yield* checked("observability.metricsPort", observability.metricsPort, wholeNumber(0, 65535), 0),
+        metricsHost: observability.metricsHost ?? DEFAULT_METRICS_HOST,
         accessLog: observability.accessLog ?? false,
         otlp: otlp === null ? null : { ...otlp, endpoint: yield* checked("observability.otlp.endpoint", otlp.endpoint, httpUrl, "") }
       }

@@ -5,3 +5,4 @@
 export * from "./EngineConfig.js"
 export * as Engine from "./Engine.js"
 export type { EngineServices } from "./Engine.js"
+export * as RefitWorker from "./RefitWorker.js"

@@ -24,7 +24,7 @@ describe("EngineConfig from the environment", () => {
       const settings = yield* Effect.flatMap(read({}), Either.match({ onLeft: Effect.die, onRight: Effect.succeed }))
       assert.deepStrictEqual(plain(settings), {
         store: { db: "./decorum.db", source: "default" },
-        server: { port: 8080, host: "0.0.0.0", drainTimeoutMs: 10_000, fastPath: true },
+        server: { port: 8080, host: "0.0.0.0", drainTimeoutMs: 10_000, drainGraceMs: 0, fastPath: true },
         http: { publicUrl: null, trustProxy: [], bodyLimitBytes: null, rateLimit: null, authFailureLimit: { perMinute: 30 } },
         model: "trained",
         fetch: { allowPrivate: false, timeoutMs: 10_000, maxBytes: 5_242_880 },
@@ -46,7 +46,7 @@ describe("EngineConfig from the environment", () => {
           baseBackoffMs: 250,
           headers: undefined
         },
-        observability: { metrics: false, metricsPort: null, accessLog: false, otlp: null },
+        observability: { metrics: false, metricsPort: null, metricsHost: "127.0.0.1", accessLog: false, otlp: null },
         adaptation: { every: null }
       })
     }))

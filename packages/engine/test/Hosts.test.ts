@@ -34,6 +34,7 @@ const environment = (port: number): Record<string, string> => ({
   PORT: String(port),
   HOST: "127.0.0.1",
   DECORUM_DRAIN_TIMEOUT_MS: "2500",
+  DECORUM_DRAIN_GRACE_MS: "100",
   DECORUM_FAST_PATH: "false",
   DATABASE_URL: "memory",
   DECORUM_PUBLIC_URL: "https://moderation.example.com/",
@@ -63,6 +64,7 @@ const environment = (port: number): Record<string, string> => ({
   DECORUM_FETCH_MAX_BYTES: "4096",
   DECORUM_METRICS: "true",
   DECORUM_METRICS_PORT: "0",
+  DECORUM_METRICS_HOST: "127.0.0.2",
   DECORUM_ACCESS_LOG: "true",
   DECORUM_ADAPT_EVERY: "25",
   // Nothing listens on the discard port: the exports fail quietly, the hosts still start.
@@ -73,7 +75,7 @@ const environment = (port: number): Record<string, string> => ({
 
 const expected = (port: number) => ({
   store: { db: "memory", source: "DATABASE_URL" },
-  server: { port, host: "127.0.0.1", drainTimeoutMs: 2500, fastPath: false },
+  server: { port, host: "127.0.0.1", drainTimeoutMs: 2500, drainGraceMs: 100, fastPath: false },
   http: { publicUrl: "https://moderation.example.com/", trustProxy: ["10.0.0.0/8", "::1"], bodyLimitBytes: 2048, rateLimit: { perMinute: 1, burst: 2 }, authFailureLimit: { perMinute: 2 } },
   model: { directory: join(root, "packages/local/models") },
   fetch: { allowPrivate: true, timeoutMs: 777, maxBytes: 4096 },
@@ -98,6 +100,7 @@ const expected = (port: number) => ({
   observability: {
     metrics: true,
     metricsPort: 0,
+    metricsHost: "127.0.0.2",
     accessLog: true,
     otlp: { endpoint: "http://127.0.0.1:9", serviceName: "decorum-hosts", headers: { "x-api-key": "abc def" } }
   },
@@ -153,11 +156,12 @@ describe("one EngineConfig in every host", () => {
         statuses.push(res.status)
       }
       assert.deepStrictEqual(statuses, [200, 200, 429], "DECORUM_RATE_LIMIT_BURST=2 requests, then 429")
-      // DECORUM_METRICS on the API's port, DECORUM_METRICS_PORT on its own listener.
+      // DECORUM_METRICS on the API's port, DECORUM_METRICS_PORT on its own listener, on DECORUM_METRICS_HOST.
       const metrics = yield* Effect.promise(() => fetch(`${url}/metrics`).then((r) => r.text()))
       assert.include(metrics, `decorum_http_requests_total{route="/v0.2/usercheck",family="native",status="429"} 1`)
       const listener = Context.get(context, MetricsServer)!.address
-      const apart = yield* Effect.promise(() => fetch(`http://127.0.0.1:${listener._tag === "TcpAddress" ? listener.port : 0}/metrics`).then((r) => r.text()))
+      assert.strictEqual(listener._tag === "TcpAddress" ? listener.hostname : "", "127.0.0.2")
+      const apart = yield* Effect.promise(() => fetch(`http://127.0.0.2:${listener._tag === "TcpAddress" ? listener.port : 0}/metrics`).then((r) => r.text()))
       assert.include(apart, "# TYPE decorum_http_requests_total counter")
       const wrong: Array<number> = []
       for (let i = 0; i < 3; i++) {

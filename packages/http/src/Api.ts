@@ -61,10 +61,10 @@ const ANALYSE: ReadonlyArray<Tag> = [...AUTH, ...BODY, ...PERSPECTIVE]
 const SUGGEST: ReadonlyArray<Tag> = [...AUTH, ...BODY, "InvalidComment", "UnsupportedAttribute"]
 const BATCH: ReadonlyArray<Tag> = ["InvalidRequest", "UnsupportedMediaType", "PayloadTooLarge"]
 
-/** `/readyz` when the store does not answer or cannot write: not an error envelope, the readiness body with a reason. */
+/** `/readyz` when the store does not answer or cannot write, or the server is shutting down: not an error envelope, the readiness body with a reason. */
 const NotReady = Schema.Struct({ status: Schema.Literal("unavailable"), model: Schema.String, reason: Schema.String }).annotations({
   identifier: "NotReady",
-  description: "The store does not answer"
+  description: "The store does not answer, or the server is shutting down"
 })
 
 export const MegacallResponse = Schema.Struct({

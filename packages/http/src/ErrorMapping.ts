@@ -58,6 +58,7 @@ const table: { readonly [K in Tag]: Entry<K> } = {
     rows: {
       malformed: { status: 400, category: "Bad Request", googleStatus: "INVALID_ARGUMENT" },
       malformedBody: { status: 400, category: "Bad Request", googleStatus: "INVALID_ARGUMENT" },
+      missingHost: { status: 400, category: "Bad Request", googleStatus: "INVALID_ARGUMENT" },
       headersTooLarge: { status: 431, category: "Request Header Fields Too Large", googleStatus: "INVALID_ARGUMENT" },
       expectation: { status: 417, category: "Expectation Failed", googleStatus: "FAILED_PRECONDITION" },
       timeout: { status: 408, category: "Request Timeout", googleStatus: "DEADLINE_EXCEEDED" },

@@ -5,13 +5,14 @@
 import { Analyze, ArticleContexts, type Auth, EngineInfo, Evaluations, Megacall, StoreHealth, Suggest } from "@decorum/core"
 import { type Account, type DecorumError, type Evaluated, Native, Perspective } from "@decorum/domain"
 import { HttpApiBuilder, HttpServerRequest, type HttpServerResponse } from "@effect/platform"
-import { Effect, Either, type Exit, type Schema } from "effect"
+import { Effect, Either, type Exit, Option, type Schema } from "effect"
 import { DecorumApi } from "./Api.js"
 import * as Batch from "./Batch.js"
 import * as Body from "./Body.js"
 import * as Credentials from "./Credentials.js"
 import { googleCaller, googleCallerNow, headerAccount, headerCaller, headerCallerNow } from "./Credentials.js"
 import { discoveryDocument } from "./Discovery.js"
+import { Readiness } from "./Readiness.js"
 import { render } from "./ErrorMapping.js"
 import { evaluated, inFamily, json, provenanceHeaders } from "./Respond.js"
 
@@ -269,6 +270,10 @@ export const OpsLive = HttpApiBuilder.group(DecorumApi, "ops", (handlers) =>
     .handleRaw("readyz", () =>
       Effect.gen(function*() {
         const info = yield* EngineInfo
+        const readiness = yield* Effect.serviceOption(Readiness)
+        if (Option.isSome(readiness) && readiness.value.stopping()) {
+          return json({ status: "unavailable", model: info.modelVersion, reason: "The server is shutting down." }, 503)
+        }
         const health = yield* StoreHealth
         return yield* health.ping.pipe(
           Effect.as(json({ status: "ready", model: info.modelVersion })),

@@ -4,8 +4,8 @@
  *
  * Node's HTTP parser refuses some requests before any route sees them: a malformed request line
  * or header (400), a broken chunk in a body (400), headers over its limit (431), chunk extensions
- * over its limit (413), a request that does not arrive in time (408), and an `Expect` other than
- * `100-continue` (417). By default
+ * over its limit (413), a request that does not arrive in time (408), an `Expect` other than
+ * `100-continue` (417), and an HTTP/1.1 request without `Host` (400, RFC 9112 3.2). By default
  * it answers them with a bare status line and an empty body. Here they are answered with a
  * complete HTTP/1.1 response (`Content-Type`, `Content-Length`, `Connection: close`, and
  * `X-Engine-Version`; no model was run, so there is no `X-Model-Version`) whose body is
@@ -39,6 +39,7 @@ const reasonOfCode = (code: string | undefined): Reason => {
 const MESSAGES: Readonly<Record<Reason, string>> = {
   malformed: "The request is not valid HTTP/1.1 (its request line or a header is malformed).",
   malformedBody: "The request body is not valid HTTP/1.1 framing (a malformed chunk).",
+  missingHost: "An HTTP/1.1 request must have a Host header.",
   headersTooLarge: "The request's headers are larger than the server accepts.",
   expectation: "The request's Expect header asks for something this server does not do; only 100-continue is supported.",
   timeout: "The request did not arrive in time.",
@@ -131,25 +132,59 @@ export const onClientError = (error: ParserError, socket: Duplex): void => {
   }
 }
 
-/** Node's `checkExpectation` (an `Expect` other than `100-continue`): 417 in the envelope of the request's path. */
-export const onCheckExpectation = (request: IncomingMessage, response: ServerResponse): void => {
+/** Answers `request` with the envelope of its path for `reason`, and closes the connection after it. */
+const refuse = (request: IncomingMessage, response: ServerResponse, reason: Reason): void => {
   try {
-    const raw = rawErrorResponse(familyOfRequest(`${request.method ?? "GET"} ${request.url ?? "/"}`), "expectation")
-    const body = raw.slice(raw.indexOf("\r\n\r\n") + 4)
+    const family = familyOfRequest(`${request.method ?? "GET"} ${request.url ?? "/"}`)
+    const rendered = render(family, new MalformedHttp({ reason, message: MESSAGES[reason] }))
+    const body = JSON.stringify(rendered.body)
     response.shouldKeepAlive = false
-    response.writeHead(417, { "content-type": "application/json", "content-length": Buffer.byteLength(body), connection: "close", "x-engine-version": ENGINE_VERSION })
+    response.writeHead(rendered.status, {
+      ...rendered.headers,
+      "content-type": "application/json",
+      "content-length": Buffer.byteLength(body),
+      connection: "close",
+      "x-engine-version": ENGINE_VERSION
+    })
     response.end(body)
   } catch {
     request.socket.destroy()
   }
 }
 
-/** Installs the envelope answers on `server` (once). */
+/** Node's `checkExpectation` (an `Expect` other than `100-continue`): 417 in the envelope of the request's path. */
+export const onCheckExpectation = (request: IncomingMessage, response: ServerResponse): void => refuse(request, response, "expectation")
+
+/**
+ * An HTTP/1.1 request without `Host` (RFC 9112 3.2: 400). Node's own check (`requireHostHeader`)
+ * answers it with an empty body, so it is off on this server and this one answers in the envelope.
+ */
+export const missesHost = (request: IncomingMessage): boolean =>
+  request.httpVersionMajor === 1 && request.httpVersionMinor === 1 && request.headers.host === undefined
+
+const ANSWERED = Symbol.for("@decorum/http/NodeServer/answered")
+
+/**
+ * Installs the envelope answers on `server` (once). A request without `Host` is answered before any
+ * `request` listener sees it (those are the routes), so none of them runs for it.
+ */
 export const install = (server: Server): Server => {
   if (!server.listeners("clientError").includes(onClientError as never)) server.on("clientError", onClientError)
   if (!server.listeners("checkExpectation").includes(onCheckExpectation as never)) server.on("checkExpectation", onCheckExpectation)
+  const marked = server as Server & { [ANSWERED]?: true }
+  if (marked[ANSWERED] === undefined) {
+    marked[ANSWERED] = true
+    const emit = server.emit as (this: Server, event: string | symbol, ...args: Array<unknown>) => boolean
+    server.emit = function(this: Server, event: string | symbol, ...args: Array<unknown>): boolean {
+      if (event === "request" && missesHost(args[0] as IncomingMessage)) {
+        refuse(args[0] as IncomingMessage, args[1] as ServerResponse, "missingHost")
+        return true
+      }
+      return emit.call(this, event, ...args)
+    } as Server["emit"]
+  }
   return server
 }
 
-/** A `node:http` server for the contract, with the envelope answers installed. */
-export const createServer = (): Server => install(createNodeServer())
+/** A `node:http` server for the contract, with the envelope answers installed (Node's bare `Host` check off: see `missesHost`). */
+export const createServer = (): Server => install(createNodeServer({ requireHostHeader: false }))

@@ -15,7 +15,7 @@ import { FastCheck as fc } from "effect"
 import { Agent } from "node:http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { startHttpHost, type TestHost } from "./harness.js"
-import { bigBody, heapAfterGc, send, type WireAnswer, type WireRequest } from "./wire.js"
+import { bigBody, heapAfterGc, raw, send, type WireAnswer, type WireRequest } from "./wire.js"
 
 /** A small body limit keeps oversize bodies cheap to send, so that many can be. */
 const LIMIT = 64 * 1024
@@ -295,7 +295,84 @@ const fuzz = (runs: number, seed: number | undefined) =>
     { numRuns: runs, ...(seed !== undefined ? { seed } : {}), endOnFailure: true }
   )
 
+// ---------------------------------------------------------------- requests Node's parser refuses
+
+/**
+ * Requests Node's HTTP parser (or its server) refuses before any route sees them, written on raw
+ * sockets since no client sends them: no `Host` on HTTP/1.1 (issue 25), a malformed header line, a
+ * bad header name, headers over the parser's limit, an `Expect` other than `100-continue`, a
+ * broken chunk, a bad Content-Length, both Content-Length and chunked, a bad HTTP version.
+ */
+const rejected = fc.record({
+  route: fc.constantFrom(...ROUTES),
+  flaw: fc.constantFrom("noHost", "badHeaderLine", "badHeaderName", "hugeHeader", "expect", "brokenChunk", "badLength", "lengthAndChunked", "badVersion"),
+  query: fc.constantFrom("", `?key=k`, "?x=%zz")
+}).map(({ route, flaw, query }) => {
+  const [method, path] = route
+  const target = path.replace("{id}", "ac_0000000000") + query
+  const host = flaw === "noHost" ? "" : "Host: x\r\n"
+  const version = flaw === "badVersion" ? "HTTP/1.7x" : "HTTP/1.1"
+  const headers = {
+    noHost: "Content-Length: 2\r\n\r\n{}",
+    badHeaderLine: "Bad Header\r\nContent-Length: 2\r\n\r\n{}",
+    badHeaderName: "Bad(Name): 1\r\nContent-Length: 2\r\n\r\n{}",
+    hugeHeader: `X-Filler: ${"a".repeat(20_000)}\r\n\r\n`,
+    expect: "Expect: 100-foo\r\nContent-Length: 2\r\n\r\n{}",
+    brokenChunk: "Transfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n",
+    badLength: "Content-Length: 1x\r\n\r\n{}",
+    lengthAndChunked: "Content-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n",
+    badVersion: "Content-Length: 2\r\n\r\n{}"
+  }[flaw]
+  return { route, flaw, bytes: `${method} ${target} ${version}\r\n${host}${headers}` }
+})
+
+/**
+ * Why the last response of a raw answer is not a complete 4xx in the route's envelope, or null. (A
+ * route that answers without reading the body, `/healthz`, answers first; the broken body after it
+ * is then refused: the refusal is the last response.)
+ */
+const rawProblem = (route: readonly [string, string, Family], answer: string): string | null => {
+  const starts = [...answer.matchAll(/(?:^|\r\n\r\n|\})(HTTP\/1\.1 \d{3} )/g)].map((m) => m.index + m[0].length - m[1]!.length)
+  const text = answer.slice(starts.at(-1) ?? 0)
+  const end = text.indexOf("\r\n\r\n")
+  if (end < 0) return `no complete answer: ${JSON.stringify(text.slice(0, 200))}`
+  const [statusLine, ...lines] = text.slice(0, end).split("\r\n")
+  const status = Number(/^HTTP\/1\.1 (\d{3}) /.exec(statusLine!)?.[1])
+  const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]))
+  if (!(status >= 400 && status < 500)) return `answered ${statusLine}`
+  if (headers["x-engine-version"] === undefined) return `no X-Engine-Version on ${statusLine}`
+  if (headers["connection"] !== "close") return `no Connection: close on ${statusLine}`
+  let body: unknown
+  try {
+    body = JSON.parse(text.slice(end + 4, end + 4 + Number(headers["content-length"])))
+  } catch {
+    return `a body that is not JSON: ${JSON.stringify(text.slice(end + 4, end + 204))}`
+  }
+  const family = route[2]
+  if (status === 431) return isNativeError(body, status) || isGoogleError(body, status) ? null : "431 outside every envelope"
+  if (family === "native" || family === "ops") return isNativeError(body, status) ? null : `${status} outside the native envelope: ${JSON.stringify(body)}`
+  return isGoogleError(body, status) ? null : `${status} outside the Google envelope: ${JSON.stringify(body)}`
+}
+
 describe("fuzzing the HTTP host (issue 10)", () => {
+  it("answers every request Node's parser refuses (no Host, bad framing, ...) with a 4xx in its family's envelope", async () => {
+    const seen = new Set<string>()
+    await fc.assert(
+      fc.asyncProperty(fc.array(rejected, { minLength: 10, maxLength: 10 }), async (cases) => {
+        const answers = await Promise.all(cases.map((c) => raw(host.url, c.bytes)))
+        answers.forEach((text, i) => {
+          const c = cases[i]!
+          seen.add(c.flaw)
+          const why = rawProblem(c.route, text)
+          if (why !== null) throw new Error(`${c.flaw} on ${c.route[0]} ${c.route[1]}: ${why}`)
+        })
+      }),
+      { numRuns: 40, endOnFailure: true }
+    )
+    expect(seen.size).toBe(9)
+    expect((await fetch(`${host.url}/healthz`)).status).toBe(200)
+  })
+
   it("answers over 10,000 hostile requests with no 5xx, every error in its envelope, and the heap returned", async () => {
     const seed = process.env["FUZZ_SEED"] ? Number(process.env["FUZZ_SEED"]) : undefined
     // A first tenth warms up (compiled code, caches, the stores' first rows); the heap is measured

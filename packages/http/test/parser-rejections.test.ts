@@ -59,6 +59,20 @@ describe("Node's parser rejections in the error envelope", () => {
     await serverStillServes()
   })
 
+  it("an HTTP/1.1 request without Host: 400 in the family's envelope (issue 25), and HTTP/1.0 needs none", async () => {
+    const native = parse(await raw(host.url, "POST /v0.2/antispam HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}"))
+    expect(native.status).toBe(400)
+    expect(native.body).toEqual({ error: "Bad Request", message: expect.stringContaining("Host"), code: 400 })
+    const google = parse(await raw(host.url, "POST /v1alpha1/comments:analyze?key=k HTTP/1.1\r\nContent-Length: 2\r\n\r\n{}"))
+    expect(google.status).toBe(400)
+    expect(google.body.error).toMatchObject({ code: 400, status: "INVALID_ARGUMENT", message: expect.stringContaining("Host") })
+    const ops = parse(await raw(host.url, "GET /healthz HTTP/1.1\r\n\r\n"))
+    expect(ops.status).toBe(400)
+    // HTTP/1.0 has no Host requirement: served as usual.
+    expect(await raw(host.url, "GET /healthz HTTP/1.0\r\n\r\n")).toMatch(/^HTTP\/1\.1 200 /)
+    await serverStillServes()
+  })
+
   it("headers over the parser's limit: 431 in the family's envelope", async () => {
     const big = `X-Filler: ${"a".repeat(20_000)}\r\n`
     const native = parse(await raw(host.url, `POST /v0.2/antispam HTTP/1.1\r\nHost: x\r\n${big}\r\n`))

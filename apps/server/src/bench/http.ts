@@ -12,7 +12,7 @@
  * Besides requests/s and latency (which move with everything else the machine runs), each row gives
  * the CPU time the server processes spent per request answered while measured (user + system, from
  * `/proc/<pid>/stat` of the server and its worker processes, Linux only): far less sensitive to
- * the machine's load. The load average is printed beside every row.
+ * the machine's load; and the largest peak RSS of any server process so far (VmHWM, Linux only). The load average is printed beside every row.
  *
  * Options (env): BENCH_DURATION (seconds, default 10), BENCH_CONNECTIONS (default 32), BENCH_STEPS=0
  * (skip the per-route table), BENCH_HTTPAPI=0 (skip the same server with the fast path off,
@@ -96,6 +96,26 @@ const cpuSeconds = (pid: number): number | undefined => {
   return ticks / TICKS_PER_SECOND
 }
 
+/** The largest peak resident set (VmHWM) of a process and its direct children (the cluster's workers), in MB. */
+const peakRssMb = (pid: number): number | undefined => {
+  const hwm = (p: number) => {
+    try {
+      const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${p}/status`, "utf8"))?.[1]
+      return kb === undefined ? undefined : Number(kb) / 1024
+    } catch {
+      return undefined
+    }
+  }
+  let peak = hwm(pid)
+  if (peak === undefined) return undefined
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue
+    const stat = procStat(Number(entry))
+    if (stat !== undefined && stat[0] === pid) peak = Math.max(peak, hwm(Number(entry)) ?? 0)
+  }
+  return peak
+}
+
 interface Result {
   readonly rps: number
   readonly p50: number
@@ -106,6 +126,8 @@ interface Result {
   readonly cpuPerRequest: number | undefined
   /** The one-minute load average at the end of the measurement. */
   readonly load: number
+  /** The largest peak RSS of any server process so far, in MB. */
+  readonly peakRss: number | undefined
 }
 
 const load = async (
@@ -121,7 +143,8 @@ const load = async (
   const r = await autocannon({ ...options, duration })
   const after = pid === undefined ? undefined : cpuSeconds(pid)
   const cpuPerRequest = before !== undefined && after !== undefined && r.requests.total > 0 ? ((after - before) * 1e6) / r.requests.total : undefined
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx, cpuPerRequest, load: loadavg()[0]! }
+  const peakRss = pid === undefined ? undefined : peakRssMb(pid)
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx, cpuPerRequest, load: loadavg()[0]!, peakRss }
 }
 
 const main = async () => {
@@ -148,7 +171,8 @@ const main = async () => {
     console.log(`Load average before: ${loadavg().map((l) => l.toFixed(2)).join(", ")} (${availableParallelism()} cores)\n`)
     const row = (name: string, r: Result) =>
       `${name.padEnd(34)} ${r.rps.toFixed(0).padStart(8)} req/s   p50 ${String(r.p50).padStart(4)} ms   p99 ${String(r.p99).padStart(4)} ms   ` +
-      `CPU ${r.cpuPerRequest === undefined ? "   ?" : r.cpuPerRequest.toFixed(0).padStart(5)} µs/req   load ${r.load.toFixed(1)}`
+      `CPU ${r.cpuPerRequest === undefined ? "   ?" : r.cpuPerRequest.toFixed(0).padStart(5)} µs/req   load ${r.load.toFixed(1)}   ` +
+      `peak RSS/process ${r.peakRss === undefined ? "?" : r.peakRss.toFixed(0)} MB`
     const base = await load(bare.pid, `${bareUrl}/v1alpha1/comments:analyze`, { "content-type": "application/json" })
     console.log(row("bare node:http JSON", base))
     const analyze = async (attributes: ReadonlyArray<string>, server = { pid: decorum.pid, url: decorumUrl }, label = "") => {

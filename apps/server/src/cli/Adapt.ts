@@ -7,7 +7,7 @@ import { Adaptation } from "@decorum/core"
 import { Perspective } from "@decorum/domain"
 import { Command, Options } from "@effect/cli"
 import { Console, Effect, Layer, Option } from "effect"
-import { accountOf, db, email, engine, failWithMessage, storeLayer, typed } from "./Shared.js"
+import { accountOf, CommandFailure, db, email, engine, failWithMessage, storeLayer, typed } from "./Shared.js"
 
 // Parsed to the canonical name as a plain string: the option's type is part of `Cli`'s exports.
 const attribute: Options.Options<Option.Option<string>> = typed("attribute", "ATTRIBUTE", (raw): Option.Option<string> => Option.fromNullable(Perspective.resolveAttribute(raw)), "a Perspective attribute (TOXICITY, INSULT, ...)").pipe(
@@ -27,7 +27,10 @@ export const command = Command.make("adapt", { email, attribute, reset, db }, (a
         yield* Console.log(JSON.stringify({ email: account.email, reset: only ?? "all" }, null, 2))
         return
       }
-      const report = yield* Adaptation.adapt(account, only)
+      // In this process, with no worker thread, a fit cannot fail as a worker does; kept typed anyway.
+      const report = yield* Adaptation.adapt(account, only).pipe(
+        Effect.catchTag("RefitFailure", (e) => Effect.fail(new CommandFailure({ message: e.message })))
+      )
       yield* Console.log(JSON.stringify(report, null, 2))
     }).pipe(
       Effect.provide(

@@ -42,7 +42,9 @@ export const command = Command.make("serve", { port, host, db, metricsPort, work
         ...Option.match(args.host, { onNone: () => ({}), onSome: (host) => ({ host }) }),
         ...Option.match(args.db, { onNone: () => ({}), onSome: (db) => ({ db }) }),
         ...Option.match(args.metricsPort, { onNone: () => ({}), onSome: (metricsPort) => ({ metricsPort }) }),
-        ...Option.match(args.workers, { onNone: () => ({}), onSome: (workers) => ({ workers }) })
+        ...Option.match(args.workers, { onNone: () => ({}), onSome: (workers) => ({ workers }) }),
+        // Refits run on worker threads started on this same script (bin.ts dispatches them).
+        ...(process.argv[1] === undefined ? {} : { refitWorkerEntry: process.argv[1] })
       })
     },
     catch: (e) => new CommandFailure({ message: e instanceof Error ? e.message : String(e) })
