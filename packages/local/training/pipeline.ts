@@ -36,7 +36,9 @@ export const dataDir = (): string => {
  * Perspective's scale (z_IA the shipped IDENTITY_ATTACK head's calibrated log-odds; manifest field
  * `reads`, c chosen on dev in training/train.ts, `--no-reads` leaves it out and builds 12.6's
  * files). Evaluated on dev and its test split read once: it ties the plain baseline on THREAT at
- * natural prevalence, so it is not shipped (docs/models.md). 12.6 (commit a097fe1 builds it): 12.5's recipe with the INSULT direction that
+ * natural prevalence (9 positives), so under the rule written before that read it was not shipped;
+ * issue 30 shipped it under issue 27's release rule (it beats 11.3 on test overall and loses nowhere
+ * by more than 0.002; docs/models.md, docs/experiments/toxicity-log.md). 12.6 (commit a097fe1 builds it): 12.5's recipe with the INSULT direction that
  * TOXICITY reads identity-balanced too (`allB[INSULT]`), so that every fit TOXICITY reads that has
  * a balanced form is balanced. Evaluated on dev only and not shipped (1 guardrail failure,
  * docs/models.md; its test split was not read). 12.5 (commit 569896a builds it): 12.4's recipe and training rows, with
@@ -52,7 +54,8 @@ export const dataDir = (): string => {
  * with every blend chosen on dev only and the first contrastive augmentation; evaluated on dev only
  * and not shipped (guardrails, docs/models.md; its test split was not read). 12.2 (commit b8e0192 builds it)
  * was evaluated on dev only and not shipped (guardrails, docs/models.md; its test split was not read). 12.1 (commit defbd60 builds it) was
- * evaluated on dev and test and not shipped. The shipped files are local-2026.11.3, built by the
+ * evaluated on dev and test and not shipped. The shipped files are local-2026.12.7, built by
+ * `npm run train -- --ship` from this recipe; local-2026.11.3 (shipped before it) is built by the
  * code at 3ddfc65.
  */
 export const VERSION = "local-2026.12.7"
