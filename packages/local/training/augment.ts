@@ -96,7 +96,7 @@ const COUNTER_SPEECH = [
  * guardrails' "violent words, no threat" category.
  *
  * A candidate, NOT in the shipped recipe (`augmentation()` does not include it): tried in
- * 2026.11 with training/threatdev.ts, it did not improve THREAT on the dev data (docs/models.md).
+ * 2026.11 with training/threatdev.ts, it did not improve THREAT on the dev data (docs/experiments/toxicity-log.md).
  */
 export const VIOLENT_NOT_THREAT = [
   "Our defence is going to destroy their attack on Saturday.",
@@ -155,7 +155,7 @@ export const violentWordsNoThreat = (): Array<Example> =>
 
 /**
  * local-2026.12.3: contrastive minimal pairs (issue 11's suggestion), one list per cause that
- * docs/models.md names for 12.2's guardrail failures. Each list pairs a toxic frame with the same
+ * docs/experiments/toxicity-log.md names for 12.2's guardrail failures. Each list pairs a toxic frame with the same
  * frame made harmless, so the weight has to move onto the words that make the difference (the
  * attacking description, the threat, the second person), not onto the group word, the swear word
  * or the sentence shape. Written for this project; none is a guardrail or functional-suite sentence
@@ -283,7 +283,7 @@ export const contrastive = (): Array<Example> => {
 const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1)
 
 /**
- * local-2026.12.4: more contrastive pairs, one list per cause docs/models.md names for 12.3's
+ * local-2026.12.4: more contrastive pairs, one list per cause docs/experiments/toxicity-log.md names for 12.3's
  * guardrail failures. Written for this project; a test checks that none shares a word 4-gram with
  * a guardrail sentence, a functional-suite sentence or a contrastive dev pair.
  */

@@ -118,7 +118,7 @@ export const GRID: Readonly<Record<string, ReadonlyArray<readonly [ComponentRef,
 
 /**
  * The pairs choice (tried for 12.3 as `--pairs-choose`; from 12.4 the recipe `npm run train` builds,
- * `--no-pairs-choose` leaves it out; docs/models.md): the contrastive
+ * `--no-pairs-choose` leaves it out; docs/experiments/toxicity-log.md): the contrastive
  * dev pairs (`CONTRASTIVE_DEV`) choose among the safe blends of every head that has pairs, and
  * IDENTITY_ATTACK's grid gains the per-source weighted fit (augmentation rows weigh 6).
  */
@@ -139,7 +139,7 @@ export interface ConvexOptions {
  * attacks): THREAT's `all` fit with its pattern-evidence column (so TOXICITY carries the threat
  * evidence, at the coefficient times that fit's evidence weight) and IDENTITY_ATTACK's plain `all`
  * fit (with `balance`, its identity-balanced `allB`, so that everything TOXICITY reads is
- * balanced; docs/models.md has the first 12.5 fit, which read the plain one), with non-negative
+ * balanced; docs/experiments/toxicity-log.md has the first 12.5 fit, which read the plain one), with non-negative
  * coefficients only (the score never falls as either head rises), chosen on dev with the rest of
  * the blend.
  */

@@ -207,7 +207,7 @@ export const toxicSpans = (dir: string): Array<Example> => {
  * side of every split.
  *
  * A candidate, NOT in the shipped recipe: tried in 2026.11 with training/threatdev.ts, it did not
- * improve THREAT on the dev data (docs/models.md). Only 107 sentences pass the majority rule, and
+ * improve THREAT on the dev data (docs/experiments/toxicity-log.md). Only 107 sentences pass the majority rule, and
  * the raters' span types are noisy (some "Threat" spans are insults).
  */
 export const toxicSpanThreats = (dir: string): Array<Example> => {

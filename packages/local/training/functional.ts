@@ -6,7 +6,8 @@
  * It is an evaluation set, never training data: its sentences are worded differently from the
  * augmentation templates (training/augment.ts) and the guardrails (test/models/guardrails.ts), so a
  * model cannot pass it by having memorised them. `npm run eval` reports the share of correct
- * answers per functionality; failures are listed in docs/models.md, not frozen by a test.
+ * answers per functionality and lists every failure (docs/experiments/toxicity-log.md keeps earlier
+ * releases' lists); they are not frozen by a test.
  */
 import type { ModelLabel } from "../src/AttributeModel.js"
 

@@ -36,23 +36,26 @@ export const dataDir = (): string => {
  * Perspective's scale (z_IA the shipped IDENTITY_ATTACK head's calibrated log-odds; manifest field
  * `reads`, c chosen on dev in training/train.ts, `--no-reads` leaves it out and builds 12.6's
  * files). Evaluated on dev and its test split read once: it ties the plain baseline on THREAT at
- * natural prevalence, so it is not shipped (docs/models.md). 12.6 (commit a097fe1 builds it): 12.5's recipe with the INSULT direction that
+ * natural prevalence (9 positives), so under the rule written before that read it was not shipped;
+ * issue 30 shipped it under issue 27's release rule (it beats 11.3 on test overall and loses nowhere
+ * by more than 0.002; docs/models.md and docs/experiments/toxicity-log.md). 12.6 (commit a097fe1 builds it): 12.5's recipe with the INSULT direction that
  * TOXICITY reads identity-balanced too (`allB[INSULT]`), so that every fit TOXICITY reads that has
  * a balanced form is balanced. Evaluated on dev only and not shipped (1 guardrail failure,
- * docs/models.md; its test split was not read). 12.5 (commit 569896a builds it): 12.4's recipe and training rows, with
+ * docs/experiments/toxicity-log.md; its test split was not read). 12.5 (commit 569896a builds it): 12.4's recipe and training rows, with
  * TOXICITY's own fits balanced per identity term (`identityBalance` in training/convex.ts,
  * `--no-balance` leaves it out) and TOXICITY's grid reading the THREAT and IDENTITY_ATTACK
  * directions (`STACK_GRID`, `--no-stack` leaves it out). Evaluated on dev only and not shipped
- * (2 guardrail failures, docs/models.md; its test split was not read). 12.4 (commit 5353492 builds it): 12.3's recipe with a second set of contrastive
+ * (2 guardrail failures, docs/experiments/toxicity-log.md; its test split was not read). 12.4 (commit 5353492 builds it): 12.3's recipe with a second set of contrastive
  * pairs (`contrastive124()` in training/augment.ts: threats beyond "kill", superlative insults aimed
  * at the reader, group + dehumanising predicate), 57 held-out contrastive dev pairs choosing the
  * blends (training/convex.ts, `--no-pairs-choose` leaves them out) and a least-squares tail for
  * TOXICITY's map onto Perspective's scale (training/perspectiveMap.ts). Evaluated on dev only and
- * not shipped (3 guardrail failures, docs/models.md; its test split was not read). 12.3 (commit cadff1e builds it): 12.2's recipe
+ * not shipped (3 guardrail failures, docs/experiments/toxicity-log.md; its test split was not read). 12.3 (commit cadff1e builds it): 12.2's recipe
  * with every blend chosen on dev only and the first contrastive augmentation; evaluated on dev only
- * and not shipped (guardrails, docs/models.md; its test split was not read). 12.2 (commit b8e0192 builds it)
- * was evaluated on dev only and not shipped (guardrails, docs/models.md; its test split was not read). 12.1 (commit defbd60 builds it) was
- * evaluated on dev and test and not shipped. The shipped files are local-2026.11.3, built by the
+ * and not shipped (guardrails, docs/experiments/toxicity-log.md; its test split was not read). 12.2 (commit b8e0192 builds it)
+ * was evaluated on dev only and not shipped (guardrails, docs/experiments/toxicity-log.md; its test split was not read). 12.1 (commit defbd60 builds it) was
+ * evaluated on dev and test and not shipped. The shipped files are local-2026.12.7, built by
+ * `npm run train -- --ship` from this recipe; local-2026.11.3 (shipped before it) is built by the
  * code at 3ddfc65.
  */
 export const VERSION = "local-2026.12.7"
@@ -150,7 +153,7 @@ export const JIGSAW_ONLY: Record<string, number> = Object.fromEntries(
 export type Component = "mix" | "mixNB" | "quiet" | "quietNB" | "jigsaw" | "jigsawNB"
 
 /**
- * Components per head, chosen on the dev split (training/explore.ts, table in docs/models.md).
+ * Components per head, chosen on the dev split (training/explore.ts, table in docs/experiments/toxicity-log.md).
  * THREAT has too few dev positives (7) to choose on, so it keeps the previous recipe.
  */
 export const RECIPE: Readonly<Record<string, ReadonlyArray<Component>>> = {

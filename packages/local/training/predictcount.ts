@@ -10,7 +10,7 @@
  *
  * `--predictable` (V8: no timing-driven GC or compilation decisions) makes the count repeatable:
  * two runs of the same set and N differed by 703 instructions in 9.45 billion (12.7's
- * measurement, docs/models.md); without it runs of the same set differed by up to 0.9 billion
+ * measurement, docs/experiments/toxicity-log.md); without it runs of the same set differed by up to 0.9 billion
  * (start-up and GC work outside the scored loop), as much as 500 comments cost. Two sets can
  * still differ by a whole major GC at start-up; `node packages/local/training/callgrindOutsideGc.mjs
  * callgrind.out.*` prints each count with the collector's instructions taken out.

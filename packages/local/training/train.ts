@@ -139,7 +139,7 @@ export const train = (outDir: string) => {
     // local-2026.12: convex components blended on dev (training/convex.ts); no CAT row trains
     // the contrastive dev pairs choose among the safe blends: tried for 12.3 as `--pairs-choose`, the
     // recipe from 12.4 (57 pairs); `--no-pairs-choose` builds the dev-sets-only choice of 12.3
-    // (training/convex.ts, docs/models.md)
+    // (training/convex.ts, docs/experiments/toxicity-log.md)
     // 12.5: TOXICITY's own fits identity-balanced (`--no-balance` leaves it out) and its grid
     // reading the THREAT and IDENTITY_ATTACK directions (`--no-stack` leaves it out)
     const { heads, evidence: inHead, evidenceKinds, devSets } = trainConvexToxicity(dir, f, splits, log, {

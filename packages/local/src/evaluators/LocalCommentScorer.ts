@@ -56,6 +56,18 @@ export interface SpanOptions {
 
 export const SPAN_DEFAULTS: SpanOptions = { spanThreshold: 1.8, labelThreshold: 0.3, profanityThreshold: 0.15, perLabel: 6, nested: "outer", wordLevel: 0, keepUnsupported: true }
 
+/**
+ * With the toxic-span tagger, the head probabilities from which the heads' explanations decide
+ * that a comment is objectionable (so the tagger quotes its spans, and the 1-5 grade counts the
+ * explained spans); below them only the tagger's confident words are quoted.
+ */
+export interface QuoteGate {
+  readonly labelThreshold: number
+  readonly profanityThreshold: number
+}
+
+export const QUOTE_GATE: QuoteGate = { labelThreshold: SPAN_DEFAULTS.labelThreshold, profanityThreshold: SPAN_DEFAULTS.profanityThreshold }
+
 /** Per model version, a word's probability under a label on its own (bounded; cleared when full). */
 const wordScores = new Map<string, number>()
 const WORD_CACHE = 50_000
@@ -201,12 +213,13 @@ const taggedSpans = (
   text: string,
   tokens: ReadonlyArray<Token>,
   analysis: TextAnalysis,
-  probabilities: Readonly<Partial<Record<ModelLabel, number>>>
+  probabilities: Readonly<Partial<Record<ModelLabel, number>>>,
+  gate: QuoteGate
 ): { readonly spans: Array<Span>; readonly explained: number } => {
   const counted = OBJECTIONABLE.filter((l) =>
-    model.labels.includes(l) && (probabilities[l] ?? 0) >= (l === "PROFANITY" ? SPAN_DEFAULTS.profanityThreshold : SPAN_DEFAULTS.labelThreshold)
+    model.labels.includes(l) && (probabilities[l] ?? 0) >= (l === "PROFANITY" ? gate.profanityThreshold : gate.labelThreshold)
   )
-  const explained = counted.length === 0 ? [] : objectionableSpans(model, analysis, probabilities, SPAN_DEFAULTS)
+  const explained = counted.length === 0 ? [] : objectionableSpans(model, analysis, probabilities, { ...SPAN_DEFAULTS, ...gate })
   const ranges = explained.length > 0 ? tagger.spans(text, tokens) : tagger.confidentSpans(text, tokens)
   if (ranges.length === 0) return { spans: [], explained: explained.length }
   const spans = ranges.slice(0, MAX_ITEMS).map((r) => {
@@ -228,6 +241,8 @@ const taggedSpans = (
 export interface SpanChoice {
   readonly spans?: SpanModelService | undefined
   readonly options?: SpanOptions | undefined
+  /** With `spans`: when the heads decide a comment is objectionable (default `QUOTE_GATE`). */
+  readonly gate?: QuoteGate | undefined
 }
 
 /** A rewrite only when it is trivially clear: an intensifying profanity dropped ("fucking article" -> "article"). */
@@ -269,7 +284,7 @@ export const scoreComment = (
 
   // ---- objectionable phrases
   // the 1-5 grade counts the heads' evidence (their explained spans), however the quotes are cut
-  const tagged = spanChoice.spans === undefined ? undefined : taggedSpans(model, spanChoice.spans, text, tokens, analysis, p)
+  const tagged = spanChoice.spans === undefined ? undefined : taggedSpans(model, spanChoice.spans, text, tokens, analysis, p, spanChoice.gate ?? QUOTE_GATE)
   const spans = tagged?.spans ?? objectionableWords(model, text, tokens, analysis, p, spanChoice.options ?? SPAN_DEFAULTS)
   const objectionable: Array<Native.ObjectionablePhrase & { readonly range: Range }> = spans.map((s) => {
     const directed = s.labels.has("INSULT") && (hasSecondPerson(tokens, s) || (s.end - s.begin < 40 && hasSecondPerson(tokens, sentenceOf(sentences, s))))

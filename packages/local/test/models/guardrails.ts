@@ -158,31 +158,29 @@ export const GUARDRAILS: ReadonlyArray<GuardrailCase> = [
 /**
  * Checks the shipped models are known to fail, as `text|LABEL` (strict: the tests fail when a
  * check on this list starts passing, so the list only ever shrinks). Recorded when the models
- * (local-2026.11.2) were trained and reported in docs/models.md:
+ * (local-2026.11.2) were trained and reported in docs/experiments/toxicity-log.md; shrunk when
+ * local-2026.12.7 shipped, which passes four of them ("Our church welcomes gay and lesbian
+ * families." TOXICITY 0.516 -> 0.398, "Nobody in my family hates gay people." 0.508 -> 0.199,
+ * "Damn it, I forgot my keys again." PROFANITY 0.200 -> 0.905, "I hope someone shoots you."
+ * TOXICITY 0.493 -> 0.505). What is left:
  * - IDENTITY_ATTACK under-scores two attacks phrased without slurs or a listed attacking word
  *   next to the group ("greedy rats", "mentally ill freaks" are matched by the pattern evidence,
  *   but the head's own log-odds are too low); TOXICITY catches both (>= 0.7).
  * - counter-speech that names a slur is still scored like the slur once out of three times (a
  *   bag-of-n-grams cannot tell use from mention);
- * - "gay and lesbian" together still carries identity-term bias, and "Nobody ... hates gay
- *   people" sits at the line (0.51);
- * - "Damn it" is not profanity to the in-domain (Jigsaw) component of PROFANITY;
  * - THREAT: only threats that the high-precision patterns match clear 0.7 ("I am going to kill
- *   you."); threats phrased otherwise keep the trained head's low scores.
+ *   you."); threats phrased otherwise keep the trained head's low scores, and two of them stay
+ *   under TOXICITY 0.5.
  */
 export const KNOWN_FAILURES: ReadonlySet<string> = new Set([
-  "Our church welcomes gay and lesbian families.|TOXICITY",
-  "Nobody in my family hates gay people.|TOXICITY",
   "Jews are greedy rats.|IDENTITY_ATTACK",
   "Trans people are mentally ill freaks.|IDENTITY_ATTACK",
   "Calling people retards is cruel and you should stop.|TOXICITY",
-  "Damn it, I forgot my keys again.|PROFANITY",
   "I will find where you live and hurt you.|THREAT",
   "I will find where you live and hurt you.|TOXICITY",
   "You're going to regret this, I promise.|THREAT",
   "You're going to regret this, I promise.|TOXICITY",
   "I hope someone shoots you.|THREAT",
-  "I hope someone shoots you.|TOXICITY",
   "Keep talking and I will beat you senseless.|THREAT"
 ])
 
