@@ -1,0 +1,496 @@
+/**
+ * The AI-written-text detector's featuriser: a fixed list of named style features (length,
+ * sentence-length burstiness, punctuation and function-word profile, hedging and epistemic
+ * markers, connectives, balanced enumerations, headings and lists, informal markers, and the
+ * model's mined "LLM words" and stock phrases) plus, optionally, hashed lower-cased words.
+ *
+ * Every feature is a number measured on the text as given; each feature that can be pointed at
+ * also records where (`Cue`: a UTF-16 range of the text, so `text.slice(begin, end)` is the quote).
+ * Links, @handles and curly vs straight quotes are not features: they mark the sources of the
+ * training sets (tweets with links, typographic quotes of one generator) rather than who wrote.
+ *
+ * Slot layout of the weight table (see `model.ts`): slots `0 .. DENSE_SLOTS - 1` hold the named
+ * features (standardised with the manifest's means and deviations), the hashed words fill the
+ * rest (`hashString` of `internal/model/features.ts`, the package's one hashing scheme).
+ */
+import { hashString } from "../model/features.js"
+import { type Range, type Token, tokenize } from "../text/words.js"
+
+export type CueKind = "word_frequency" | "structural" | "stylistic" | "epistemic"
+
+/** Where a feature was seen: `text.slice(begin, end)` is the quote. */
+export interface Cue extends Range {
+  /** Index into `FEATURE_NAMES`. */
+  readonly feature: number
+  /** How much of the feature this occurrence carries (for ranking quotes of one feature). */
+  readonly weight: number
+}
+
+/** What the model learns from the training data besides its weights. */
+export interface Lexicon {
+  /** Words far more frequent in LLM text than in the human texts they rewrite: word -> log-ratio (> 0). */
+  readonly llmWords: Readonly<Record<string, number>>
+  /** Words far more frequent in human text: word -> log-ratio (> 0). */
+  readonly humanWords: Readonly<Record<string, number>>
+  /** Stock phrases of LLM answers, lower case (HC3's ChatGPT list and mined ones). */
+  readonly llmPhrases: ReadonlyArray<string>
+  /** Phrases of human answers, lower case (HC3's human list). */
+  readonly humanPhrases: ReadonlyArray<string>
+}
+
+export const EMPTY_LEXICON: Lexicon = { llmWords: {}, humanWords: {}, llmPhrases: [], humanPhrases: [] }
+
+/** Function words whose rates form the profile (part of the feature definition). */
+export const FUNCTION_WORDS: ReadonlyArray<string> = [
+  "the", "a", "an", "and", "but", "or", "so", "because", "if", "then", "than", "that", "this", "these", "those",
+  "which", "who", "what", "when", "where", "why", "how", "of", "in", "on", "at", "by", "for", "with", "about",
+  "from", "to", "into", "through", "over", "between", "as", "is", "are", "was", "were", "be", "been", "being",
+  "am", "have", "has", "had", "do", "does", "did", "will", "would", "can", "could", "should", "may", "might",
+  "must", "not", "no", "it", "its", "they", "them", "their", "he", "she", "his", "her", "we", "our", "you",
+  "your", "i", "me", "my", "there", "here", "just", "very", "really", "also", "only", "even", "still", "all",
+  "some", "any", "each", "every", "more", "most", "such", "both", "other", "while", "although", "however",
+  "like", "well", "too", "much", "many", "one", "up", "out", "now", "never", "always", "often", "actually",
+  "probably", "maybe", "pretty", "lot", "thing", "get", "got", "overall", "various", "additionally", "ensure"
+]
+
+/** Hedges: words and phrases that qualify a claim (matched on whole words, lower case). */
+export const HEDGES: ReadonlyArray<string> = [
+  "may", "might", "could potentially", "potentially", "generally", "typically", "often", "usually", "likely",
+  "possibly", "perhaps", "somewhat", "tend to", "tends to", "can be", "can help", "it is possible", "to some extent",
+  "in some cases", "arguably", "it depends", "depending on", "in many cases", "may be", "it seems", "relatively"
+]
+
+/** Epistemic framing typical of assistant prose: importance, balance, caveats. */
+export const EPISTEMIC: ReadonlyArray<string> = [
+  "it is important to", "it's important to", "it is essential to", "it's essential to", "it is worth noting",
+  "it's worth noting", "it is crucial", "it's crucial", "keep in mind", "it is important", "it's important",
+  "crucial", "essential", "vital", "significant", "significantly", "ultimately", "various factors",
+  "a variety of", "a range of", "on the other hand", "overall", "in conclusion", "in summary", "remember that",
+  "while it", "however, it", "nuanced", "complex", "multifaceted", "it is clear", "undoubtedly"
+]
+
+/** Sentence-initial connectives (matched at a sentence start, followed by a comma or a word). */
+export const CONNECTIVES: ReadonlyArray<string> = [
+  "additionally", "furthermore", "moreover", "however", "overall", "in conclusion", "ultimately", "in summary",
+  "therefore", "thus", "consequently", "finally", "firstly", "secondly", "lastly", "in addition", "in essence",
+  "as a result", "notably", "importantly", "meanwhile", "nevertheless", "instead", "similarly", "to summarize"
+]
+
+/** Informal markers (chat slang, missing apostrophes, interjections). */
+export const INFORMAL: ReadonlyArray<string> = [
+  "lol", "lmao", "omg", "gonna", "wanna", "gotta", "kinda", "sorta", "u", "ur", "im", "dont", "cant", "thats",
+  "idk", "tbh", "btw", "imo", "imho", "yeah", "yep", "nope", "ok", "okay", "haha", "hmm", "ugh", "wtf", "dude",
+  "stuff", "damn", "crap", "shit", "fuck", "yea", "nah", "cuz", "coz", "bc", "pls", "plz", "thx", "ya"
+]
+
+/** Uncontracted forms, quoted when a long text never contracts. */
+const UNCONTRACTED = /\b(?:it is|do not|does not|did not|is not|are not|was not|cannot|can not|will not|would not|should not|I am|they are|we are|you are|that is|there is|I have|I will)\b/i
+
+/** Oxford-comma lists of three or more ("fast, cheap, and reliable"): words of up to three per item. */
+const ENUMERATION = /\b[\p{L}'-]+(?: [\p{L}'-]+){0,2}, [\p{L}'-]+(?: [\p{L}'-]+){0,2},? (?:and|or) [\p{L}'-]+(?: [\p{L}'-]+){0,2}/gu
+const NOT_ONLY = /\bnot only\b[^.!?\n]{1,80}\bbut also\b/gi
+const EM_DASH = /\s?(?:\u2014|--)\s?/g
+const ELLIPSIS = /\.{3,}|\u2026/g
+const MULTI_PUNCT = /[!?]{2,}/g
+const REPEATED_LETTERS = /(\p{L})\1{2,}/gu
+const EMOJI = /\p{Extended_Pictographic}/gu
+const URL = /\bhttps?:\/\/\S+|\bwww\.\S+/gi
+const HANDLE = /(?:^|\s)[@#][\w_]+/g
+const BULLET = /^[ \t]*(?:[-*\u2022\u25CF\u25AA]|\d{1,2}[.)])[ \t]+\S/
+const HEADING = /^[ \t]*(?:#{1,6}[ \t]+\S|\*\*[^*\n]{2,80}\*\*:?[ \t]*$)/
+const BOLD = /\*\*[^*\n]{1,80}\*\*/g
+
+/** The named features, in slot order (part of the feature definition). */
+export const FEATURE_NAMES: ReadonlyArray<string> = [
+  "len_log", "word_len_mean", "word_len_sd", "long_word_rate", "short_word_rate", "ttr", "hapax",
+  "sent_count_log", "sent_len_mean", "sent_len_cv", "sent_len_range", "short_sent_rate", "long_sent_rate", "single_sentence",
+  "para_count_log", "newline_rate", "bullet_lines", "heading_lines", "bold",
+  "comma", "semicolon", "colon", "exclam", "question", "dquote", "paren", "em_dash", "spaced_hyphen", "ellipsis",
+  "multi_punct", "digit_tokens", "contractions", "caps_start", "lower_i", "allcaps", "emoji", "informal",
+  "repeated_letters", "pron_1s", "pron_1p", "pron_2", "hedges", "epistemic", "connectives", "enumerations",
+  "not_only", "no_contractions", "llm_words", "human_words", "llm_phrases", "human_phrases", "no_final_punct",
+  ...FUNCTION_WORDS.map((w) => `fw:${w}`)
+]
+
+export const DENSE = FEATURE_NAMES.length
+/** Slots reserved for named features at the start of the weight table. */
+export const DENSE_SLOTS = 256
+const SEED_AI_WORD = 0x7a1e47
+
+export const featureIndex = (name: string): number => {
+  const i = FEATURE_NAMES.indexOf(name)
+  if (i < 0) throw new Error(`unknown feature ${name}`)
+  return i
+}
+
+/** The signal type and a one-sentence description of each feature that is reported as a signal. */
+export const REPORTED: Readonly<Record<string, { readonly kind: CueKind; readonly say: (quote: string) => string }>> = {
+  llm_words: { kind: "word_frequency", say: (q) => `"${q}" is a word LLM rewrites use far more often than the human texts they rewrite.` },
+  llm_phrases: { kind: "word_frequency", say: (q) => `"${q}" is a stock phrase of chat-assistant answers.` },
+  hashed: { kind: "word_frequency", say: (q) => `"${q}" is weighted towards machine-written text by the trained word profile.` },
+  connectives: { kind: "stylistic", say: (q) => `The sentence opens with the connective "${q}", a habit of LLM prose.` },
+  em_dash: { kind: "stylistic", say: (q) => `An em dash ("${q.trim()}") joins clauses, far more frequent in LLM text than in comments people type.` },
+  no_contractions: { kind: "stylistic", say: (q) => `A long text that never contracts ("${q}" rather than the contracted form) reads as formal generated prose.` },
+  word_len_mean: { kind: "stylistic", say: (q) => `Long, formal vocabulary ("${q}") raises the average word length above that of typed comments.` },
+  enumerations: { kind: "structural", say: (q) => `A balanced enumeration ("${q}"), a common shape of LLM sentences.` },
+  not_only: { kind: "structural", say: (q) => `The "not only ... but also" construction ("${q}") is a favourite of LLM prose.` },
+  bullet_lines: { kind: "structural", say: (q) => `The text is laid out as list items ("${q}"), as chat models format answers.` },
+  heading_lines: { kind: "structural", say: (q) => `The text has headings ("${q}"), as chat models format answers.` },
+  bold: { kind: "structural", say: (q) => `Bold markdown ("${q}") of the kind chat models emit.` },
+  sent_len_cv: { kind: "structural", say: () => `Sentences are of very even length (low burstiness), where people's sentence lengths vary more.` },
+  hedges: { kind: "epistemic", say: (q) => `Hedging ("${q}") qualifies the claim in the cautious register of LLM answers.` },
+  epistemic: { kind: "epistemic", say: (q) => `"${q}" frames the point as important or balanced, a stock move of assistant answers.` }
+}
+
+export interface AiFeatures {
+  /** Word tokens (the shared tokenizer's). */
+  readonly words: number
+  /** Raw named feature values, `DENSE` of them. */
+  readonly dense: Float64Array
+  /** Where reportable features were seen. */
+  readonly cues: ReadonlyArray<Cue>
+  /** Hashed word slots (in `[DENSE_SLOTS, 2^bits)`) and values, when words are on. */
+  readonly slots: Int32Array
+  readonly values: Float32Array
+  /** The token of each hashed slot (its first occurrence), for quoting word weights. */
+  readonly slotTokens: ReadonlyArray<Token>
+}
+
+/** Lower case with the same UTF-16 length as the text (a character whose lower case is longer stays as it is), curly apostrophes folded. */
+export const lowerSameLength = (text: string): string => {
+  const l = text.toLowerCase()
+  const folded = l.length === text.length ? l : Array.from(text, (c) => (c.toLowerCase().length === c.length ? c.toLowerCase() : c)).join("")
+  return folded.replace(/\u2019/g, "'")
+}
+
+const isWordChar = (c: string | undefined): boolean => c !== undefined && /[\p{L}\p{N}']/u.test(c)
+
+/** Whole-word occurrences of `phrase` (lower case) in `lower`. */
+const findPhrase = (lower: string, phrase: string, each: (begin: number, end: number) => void): number => {
+  let count = 0
+  for (let at = lower.indexOf(phrase); at >= 0; at = lower.indexOf(phrase, at + 1)) {
+    const end = at + phrase.length
+    const startsWord = isWordChar(phrase[0])
+    const endsWord = isWordChar(phrase[phrase.length - 1])
+    if (startsWord && isWordChar(lower[at - 1])) continue
+    if (endsWord && isWordChar(lower[end])) continue
+    count++
+    each(at, end)
+  }
+  return count
+}
+
+/** Sentence ranges: ends at `.`, `!`, `?`, `…` followed by space, or at a line break (enough for length statistics). */
+export const sentencesOf = (text: string): Array<Range> => {
+  const out: Array<Range> = []
+  const re = /[^\n.!?\u2026]+(?:[.!?\u2026]+["')\]\u201d\u2019]*|$|(?=\n))/g
+  for (const m of text.matchAll(re)) {
+    let b = m.index
+    let e = b + m[0].length
+    while (b < e && /\s/.test(text[b]!)) b++
+    while (e > b && /\s/.test(text[e - 1]!)) e--
+    if (e > b && /[\p{L}\p{N}]/u.test(text.slice(b, e))) out.push({ begin: b, end: e })
+  }
+  return out
+}
+
+const mean = (xs: ReadonlyArray<number>): number => (xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length)
+const sd = (xs: ReadonlyArray<number>): number => {
+  if (xs.length < 2) return 0
+  const m = mean(xs)
+  return Math.sqrt(xs.reduce((a, b) => a + (b - m) ** 2, 0) / xs.length)
+}
+
+/** Moving-average type-token ratio over windows of 40 tokens (the plain ratio below that). */
+const mattr = (words: ReadonlyArray<string>, window = 40): number => {
+  if (words.length === 0) return 0
+  if (words.length <= window) return new Set(words).size / words.length
+  const counts = new Map<string, number>()
+  let distinct = 0
+  let total = 0
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!
+    const c = counts.get(w) ?? 0
+    counts.set(w, c + 1)
+    if (c === 0) distinct++
+    if (i >= window) {
+      const old = words[i - window]!
+      const d = counts.get(old)! - 1
+      counts.set(old, d)
+      if (d === 0) distinct--
+    }
+    if (i >= window - 1) total += distinct / window
+  }
+  return total / (words.length - window + 1)
+}
+
+const FUNCTION_INDEX = new Map(FUNCTION_WORDS.map((w, i) => [w, FEATURE_NAMES.indexOf(`fw:${w}`)]))
+const INFORMAL_SET = new Set(INFORMAL)
+const PRON_1S = new Set(["i", "me", "my", "mine", "myself", "i'm", "i've", "i'd", "i'll"])
+const PRON_1P = new Set(["we", "us", "our", "ours", "ourselves", "we're", "we've"])
+const PRON_2 = new Set(["you", "your", "yours", "yourself", "you're", "you've", "you'll"])
+
+/** Ranges of the text that are not judged (links, @handles and #tags). */
+const maskedRanges = (text: string): Array<Range> => {
+  const out: Array<Range> = []
+  for (const m of text.matchAll(URL)) out.push({ begin: m.index, end: m.index + m[0].length })
+  for (const m of text.matchAll(HANDLE)) out.push({ begin: m.index, end: m.index + m[0].length })
+  return out
+}
+
+/**
+ * Measure a text. `bits` is the weight table's size (log2); 0 or `bitsWords` false: no hashed words.
+ */
+export const featurise = (text: string, lexicon: Lexicon, bits = 0): AiFeatures => {
+  const F = new Float64Array(DENSE)
+  const cues: Array<Cue> = []
+  const set = (name: string, v: number) => {
+    F[featureIndex(name)] = v
+  }
+  const cue = (name: string, begin: number, end: number, weight = 1) => {
+    if (end > begin) cues.push({ feature: featureIndex(name), begin, end, weight })
+  }
+  const masked = maskedRanges(text)
+  const inMask = (at: number) => masked.some((r) => at >= r.begin && at < r.end)
+  const tokens = masked.length === 0 ? tokenize(text) : tokenize(text).filter((t) => !inMask(t.begin))
+  const n = tokens.length
+  const N = Math.max(n, 1)
+  const lower = lowerSameLength(text)
+  const words = tokens.map((t) => t.lower)
+
+  // length and vocabulary
+  set("len_log", Math.log1p(n))
+  const lengths = tokens.map((t) => t.end - t.begin)
+  set("word_len_mean", mean(lengths))
+  set("word_len_sd", sd(lengths))
+  set("long_word_rate", lengths.filter((l) => l >= 9).length / N)
+  set("short_word_rate", lengths.filter((l) => l <= 3).length / N)
+  set("ttr", mattr(words))
+  {
+    const counts = new Map<string, number>()
+    for (const w of words) counts.set(w, (counts.get(w) ?? 0) + 1)
+    let hapax = 0
+    for (const c of counts.values()) if (c === 1) hapax++
+    set("hapax", counts.size === 0 ? 0 : hapax / counts.size)
+  }
+  // the longest words, as quotes of the word-length feature
+  {
+    const longest = tokens.filter((t) => t.end - t.begin >= 11 && !/\d/.test(t.lower)).sort((a, b) => b.end - b.begin - (a.end - a.begin)).slice(0, 2)
+    for (const t of longest) cue("word_len_mean", t.begin, t.end, t.end - t.begin)
+  }
+
+  // sentences
+  const sentences = sentencesOf(text)
+  const S = Math.max(sentences.length, 1)
+  const wordsIn = (r: Range) => {
+    let c = 0
+    for (const t of tokens) if (t.begin >= r.begin && t.end <= r.end) c++
+    return c
+  }
+  const sentLens = sentences.map(wordsIn).filter((c) => c > 0)
+  const sm = mean(sentLens)
+  set("sent_count_log", Math.log1p(sentLens.length))
+  set("sent_len_mean", sm)
+  set("sent_len_cv", sentLens.length >= 2 && sm > 0 ? sd(sentLens) / sm : 0)
+  set("sent_len_range", sentLens.length >= 2 && sm > 0 ? (Math.max(...sentLens) - Math.min(...sentLens)) / sm : 0)
+  set("short_sent_rate", sentLens.filter((l) => l <= 5).length / S)
+  set("long_sent_rate", sentLens.filter((l) => l > 35).length / S)
+  set("single_sentence", sentLens.length < 2 ? 1 : 0)
+  if (sentences.length >= 3) {
+    const s = sentences[0]!
+    const cut = Math.min(s.end, s.begin + 100)
+    cue("sent_len_cv", s.begin, cut < s.end ? text.lastIndexOf(" ", cut) > s.begin ? text.lastIndexOf(" ", cut) : cut : s.end)
+  }
+  {
+    const last = text.trimEnd()
+    set("no_final_punct", n > 0 && !/[.!?\u2026"')\]\u201d]$/.test(last) ? 1 : 0)
+  }
+  let starts = 0
+  let capital = 0
+  for (const s of sentences) {
+    const ch = text.slice(s.begin).match(/\p{L}/u)
+    if (ch === null) continue
+    starts++
+    if (ch[0] !== ch[0].toLowerCase()) capital++
+    // connectives at the sentence start
+    const head = lower.slice(s.begin, s.begin + 24)
+    for (const c of CONNECTIVES) {
+      if (head.startsWith(c) && !isWordChar(head[c.length])) {
+        F[featureIndex("connectives")]! += 1
+        cue("connectives", s.begin, s.begin + c.length)
+        break
+      }
+    }
+  }
+  set("caps_start", starts === 0 ? 0 : capital / starts)
+  F[featureIndex("connectives")] = F[featureIndex("connectives")]! / S
+
+  // lines and layout
+  const lines = text.split("\n")
+  const nonEmpty = lines.filter((l) => l.trim() !== "")
+  const L = Math.max(nonEmpty.length, 1)
+  set("para_count_log", Math.log1p(text.split(/\n\s*\n/).filter((p) => p.trim() !== "").length))
+  set("newline_rate", (lines.length - 1) / N)
+  {
+    let offset = 0
+    let bullets = 0
+    let headings = 0
+    for (const line of lines) {
+      if (BULLET.test(line)) {
+        bullets++
+        const b = offset + line.search(/\S/)
+        cue("bullet_lines", b, offset + Math.min(line.trimEnd().length, line.search(/\S/) + 60))
+      } else if (HEADING.test(line)) {
+        headings++
+        const b = offset + line.search(/\S/)
+        cue("heading_lines", b, offset + line.trimEnd().length)
+      }
+      offset += line.length + 1
+    }
+    set("bullet_lines", bullets / L)
+    set("heading_lines", headings / L)
+  }
+  {
+    let bold = 0
+    for (const m of text.matchAll(BOLD)) {
+      bold++
+      cue("bold", m.index, m.index + m[0].length)
+    }
+    set("bold", bold / S)
+  }
+
+  // punctuation, per word
+  const countChar = (re: RegExp) => (text.match(re) ?? []).length
+  set("comma", countChar(/,/g) / N)
+  set("semicolon", countChar(/;/g) / N)
+  set("colon", countChar(/:(?!\/\/)/g) / N)
+  set("exclam", countChar(/!/g) / N)
+  set("question", countChar(/\?/g) / N)
+  set("dquote", countChar(/["\u201c\u201d]/g) / N)
+  set("paren", countChar(/\(/g) / N)
+  {
+    let dashes = 0
+    for (const m of text.matchAll(EM_DASH)) {
+      dashes++
+      // the dash with a word either side
+      const before = text.slice(0, m.index).match(/[\p{L}\p{N}']+$/u)
+      const after = text.slice(m.index + m[0].length).match(/^[\p{L}\p{N}']+/u)
+      cue("em_dash", m.index - (before?.[0].length ?? 0), m.index + m[0].length + (after?.[0].length ?? 0))
+    }
+    set("em_dash", dashes / N)
+  }
+  set("spaced_hyphen", countChar(/ - /g) / N)
+  set("ellipsis", countChar(ELLIPSIS) / N)
+  set("multi_punct", countChar(MULTI_PUNCT) / N)
+  set("repeated_letters", countChar(REPEATED_LETTERS) / N)
+  set("emoji", countChar(EMOJI) / N)
+
+  // words
+  let contractions = 0
+  let lowerI = 0
+  let allcaps = 0
+  let informal = 0
+  let digits = 0
+  let p1s = 0
+  let p1p = 0
+  let p2 = 0
+  let llm = 0
+  let human = 0
+  for (const t of tokens) {
+    const w = t.lower
+    if (w.includes("'")) contractions++
+    if (text[t.begin] === "i" && t.end - t.begin === 1) lowerI++
+    const raw = text.slice(t.begin, t.end)
+    if (raw.length >= 2 && /\p{Lu}/u.test(raw) && raw === raw.toUpperCase() && !/\d/.test(raw)) allcaps++
+    if (INFORMAL_SET.has(w)) informal++
+    if (/^\d/.test(w)) digits++
+    if (PRON_1S.has(w)) p1s++
+    if (PRON_1P.has(w)) p1p++
+    if (PRON_2.has(w)) p2++
+    const fi = FUNCTION_INDEX.get(w)
+    if (fi !== undefined) F[fi]! += 1 / N
+    const r = lexicon.llmWords[w]
+    if (r !== undefined) {
+      llm += r
+      cue("llm_words", t.begin, t.end, r)
+    }
+    const h = lexicon.humanWords[w]
+    if (h !== undefined) human += h
+  }
+  set("contractions", contractions / N)
+  set("lower_i", lowerI / N)
+  set("allcaps", allcaps / N)
+  set("informal", informal / N)
+  set("digit_tokens", digits / N)
+  set("pron_1s", p1s / N)
+  set("pron_1p", p1p / N)
+  set("pron_2", p2 / N)
+  set("llm_words", llm / N)
+  set("human_words", human / N)
+  if (n >= 40 && contractions === 0) {
+    const m = UNCONTRACTED.exec(text)
+    set("no_contractions", 1)
+    if (m !== null) cue("no_contractions", m.index, m.index + m[0].length)
+  }
+
+  // phrases
+  const phrases = (name: string, list: ReadonlyArray<string>, perWord: boolean) => {
+    let c = 0
+    for (const p of list) c += findPhrase(lower, p, (b, e) => cue(name, b, e, p.length))
+    set(name, perWord ? c / N : c)
+  }
+  phrases("hedges", HEDGES, true)
+  phrases("epistemic", EPISTEMIC, true)
+  phrases("llm_phrases", lexicon.llmPhrases, false)
+  {
+    let c = 0
+    for (const p of lexicon.humanPhrases) c += findPhrase(lower, p, () => {})
+    set("human_phrases", c)
+  }
+  {
+    let c = 0
+    for (const m of text.matchAll(ENUMERATION)) {
+      c++
+      cue("enumerations", m.index, m.index + m[0].length)
+    }
+    set("enumerations", c / S)
+    let no = 0
+    for (const m of text.matchAll(NOT_ONLY)) {
+      no++
+      cue("not_only", m.index, m.index + m[0].length)
+    }
+    set("not_only", no / S)
+  }
+
+  // hashed words: sublinear counts, L2-normalised
+  const size = bits > 0 ? 1 << bits : 0
+  const slotMap = new Map<number, number>()
+  const slotTokens: Array<Token> = []
+  if (size > DENSE_SLOTS) {
+    const span = size - DENSE_SLOTS
+    for (const t of tokens) {
+      if (/^\d+$/.test(t.lower)) continue
+      const slot = DENSE_SLOTS + (hashString(t.lower, SEED_AI_WORD) % span)
+      const c = slotMap.get(slot)
+      if (c === undefined) {
+        slotMap.set(slot, 1)
+        slotTokens.push(t)
+      } else slotMap.set(slot, c + 1)
+    }
+  }
+  const slots = new Int32Array(slotMap.size)
+  const values = new Float32Array(slotMap.size)
+  {
+    let i = 0
+    let norm = 0
+    for (const [s, c] of slotMap) {
+      slots[i] = s
+      values[i] = 1 + Math.log(c)
+      norm += values[i]! ** 2
+      i++
+    }
+    const inv = norm > 0 ? 1 / Math.sqrt(norm) : 0
+    for (let k = 0; k < values.length; k++) values[k] = values[k]! * inv
+  }
+  return { words: n, dense: F, cues, slots, values, slotTokens }
+}
