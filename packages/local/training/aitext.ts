@@ -130,9 +130,9 @@ export const chooseThreshold = (p: ArrayLike<number>, rows: ReadonlyArray<AiRow>
   rows.forEach((r, i) => {
     if (r.label === 0 && wordCount(r.text) >= 15) human.push(p[i]!)
   })
-  for (let t = 0.5; t < 0.995; t += 0.01) {
-    const flagged = human.filter((x) => x >= t).length / Math.max(human.length, 1)
-    if (flagged <= fpr) return Math.round(t * 100) / 100
+  for (let k = 50; k < 100; k++) {
+    const flagged = human.filter((x) => x >= k / 100).length / Math.max(human.length, 1)
+    if (flagged <= fpr) return k / 100
   }
   return 0.99
 }

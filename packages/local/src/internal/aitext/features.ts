@@ -117,8 +117,10 @@ export const DENSE = FEATURE_NAMES.length
 export const DENSE_SLOTS = 256
 const SEED_AI_WORD = 0x7a1e47
 
+const INDEX = new Map(FEATURE_NAMES.map((n, i) => [n, i]))
+
 export const featureIndex = (name: string): number => {
-  const i = FEATURE_NAMES.indexOf(name)
+  const i = INDEX.get(name) ?? -1
   if (i < 0) throw new Error(`unknown feature ${name}`)
   return i
 }
@@ -230,18 +232,18 @@ const PRON_1S = new Set(["i", "me", "my", "mine", "myself", "i'm", "i've", "i'd"
 const PRON_1P = new Set(["we", "us", "our", "ours", "ourselves", "we're", "we've"])
 const PRON_2 = new Set(["you", "your", "yours", "yourself", "you're", "you've", "you'll"])
 
-/** Ranges of the text that are not judged (links, @handles and #tags). */
-const maskedRanges = (text: string): Array<Range> => {
-  const out: Array<Range> = []
-  for (const m of text.matchAll(URL)) out.push({ begin: m.index, end: m.index + m[0].length })
-  for (const m of text.matchAll(HANDLE)) out.push({ begin: m.index, end: m.index + m[0].length })
-  return out
+/** The text with links, @handles and #tags blanked out (spaces, so every offset stays that of the text). */
+export const masked = (text: string): string => {
+  if (!/[@#]|http|www\./i.test(text)) return text
+  const blank = (m: string) => m.replace(/\S/g, " ")
+  return text.replace(URL, blank).replace(HANDLE, blank)
 }
 
 /**
- * Measure a text. `bits` is the weight table's size (log2); 0 or `bitsWords` false: no hashed words.
+ * Measure a text. `bits` is the weight table's size (log2); 8 or less: no hashed words.
  */
-export const featurise = (text: string, lexicon: Lexicon, bits = 0): AiFeatures => {
+export const featurise = (original: string, lexicon: Lexicon, bits = 0): AiFeatures => {
+  const text = masked(original)
   const F = new Float64Array(DENSE)
   const cues: Array<Cue> = []
   const set = (name: string, v: number) => {
@@ -250,9 +252,7 @@ export const featurise = (text: string, lexicon: Lexicon, bits = 0): AiFeatures 
   const cue = (name: string, begin: number, end: number, weight = 1) => {
     if (end > begin) cues.push({ feature: featureIndex(name), begin, end, weight })
   }
-  const masked = maskedRanges(text)
-  const inMask = (at: number) => masked.some((r) => at >= r.begin && at < r.end)
-  const tokens = masked.length === 0 ? tokenize(text) : tokenize(text).filter((t) => !inMask(t.begin))
+  const tokens = tokenize(text)
   const n = tokens.length
   const N = Math.max(n, 1)
   const lower = lowerSameLength(text)
@@ -282,12 +282,20 @@ export const featurise = (text: string, lexicon: Lexicon, bits = 0): AiFeatures 
   // sentences
   const sentences = sentencesOf(text)
   const S = Math.max(sentences.length, 1)
-  const wordsIn = (r: Range) => {
-    let c = 0
-    for (const t of tokens) if (t.begin >= r.begin && t.end <= r.end) c++
-    return c
+  // words per sentence (both lists in text order)
+  const sentLens: Array<number> = []
+  {
+    let k = 0
+    for (const r of sentences) {
+      while (k < tokens.length && tokens[k]!.begin < r.begin) k++
+      let c = 0
+      while (k < tokens.length && tokens[k]!.end <= r.end) {
+        c++
+        k++
+      }
+      if (c > 0) sentLens.push(c)
+    }
   }
-  const sentLens = sentences.map(wordsIn).filter((c) => c > 0)
   const sm = mean(sentLens)
   set("sent_count_log", Math.log1p(sentLens.length))
   set("sent_len_mean", sm)
