@@ -5,7 +5,7 @@
  */
 import { Layer } from "effect"
 import { AttributeModel } from "./AttributeModel.js"
-import { LocalEvaluators } from "./evaluators/index.js"
+import { LocalDogWhistleChecker, LocalEvaluators, LocalLlmDetector } from "./evaluators/index.js"
 import { CueModel, defaultModelDirectory, FallacyDetector, SpanTagger, TrainedModel } from "./models/index.js"
 import { LocalRelevance, SafeArticleFetcher, type SafeArticleFetcherOptions } from "./relevance/index.js"
 
@@ -38,9 +38,19 @@ const fallacyLayer = (choice: ModelChoice = "trained"): Layer.Layer<never> =>
 const spanLayer = (choice: ModelChoice = "trained"): Layer.Layer<never> =>
   choice === "lexicon" ? Layer.empty : SpanTagger.layerIn(choice === "trained" ? defaultModelDirectory() : choice.directory)
 
-/** Every local port: CommentScorer, SpamChecker, AttributeScorer, RelevanceChecker, TopicProfiler, ArticleFetcher, and the AttributeModel. */
+/**
+ * The dog-whistle checker and the LLM-text detector, each on its trained detector when the models
+ * directory holds one (without it, each answers the provider's failure, saying so).
+ */
+const detectorsLayer = (_choice: ModelChoice = "trained"): Layer.Layer<import("@decorum/core").DogWhistleChecker | import("@decorum/core").LlmDetector> =>
+  Layer.merge(LocalDogWhistleChecker, LocalLlmDetector)
+
+/**
+ * Every local port: CommentScorer, SpamChecker, AttributeScorer, RelevanceChecker, DogWhistleChecker,
+ * LlmDetector, TopicProfiler, ArticleFetcher, and the AttributeModel.
+ */
 export const layer = (options: LocalEngineOptions = {}) =>
-  Layer.mergeAll(LocalEvaluators.evaluators, LocalRelevance.layer(), SafeArticleFetcher.layer(options.fetch ?? {})).pipe(
+  Layer.mergeAll(LocalEvaluators.evaluators, detectorsLayer(options.model), LocalRelevance.layer(), SafeArticleFetcher.layer(options.fetch ?? {})).pipe(
     Layer.provide(fallacyLayer(options.model)),
     Layer.provide(spanLayer(options.model)),
     Layer.provideMerge(modelLayer(options.model))
