@@ -9,7 +9,17 @@ import type { DogWhistleChecker, LlmDetector } from "@decorum/core"
 import { Layer } from "effect"
 import { AttributeModel } from "./AttributeModel.js"
 import { LocalDogWhistleChecker, LocalEvaluators, LocalLlmDetector } from "./evaluators/index.js"
-import { AITEXT_MANIFEST, AiTextDetector, CueModel, defaultModelDirectory, FallacyDetector, SpanTagger, TrainedModel } from "./models/index.js"
+import {
+  AITEXT_MANIFEST,
+  AiTextDetector,
+  CueModel,
+  defaultModelDirectory,
+  DOGWHISTLE_MANIFEST,
+  DogWhistleDetector,
+  FallacyDetector,
+  SpanTagger,
+  TrainedModel
+} from "./models/index.js"
 import { LocalRelevance, SafeArticleFetcher, type SafeArticleFetcherOptions } from "./relevance/index.js"
 
 export type FetchOptions = SafeArticleFetcherOptions
@@ -54,7 +64,10 @@ export const detectorDirectory = (choice: ModelChoice, manifest: string): string
  * directory holds one that loads (without it, each answers the provider's failure, saying so).
  */
 const detectorsLayer = (choice: ModelChoice = "trained"): Layer.Layer<DogWhistleChecker | LlmDetector> =>
-  Layer.merge(LocalDogWhistleChecker, LocalLlmDetector.pipe(Layer.provide(AiTextDetector.layerIn(detectorDirectory(choice, AITEXT_MANIFEST)))))
+  Layer.merge(
+    LocalDogWhistleChecker.pipe(Layer.provide(DogWhistleDetector.layerIn(detectorDirectory(choice, DOGWHISTLE_MANIFEST)))),
+    LocalLlmDetector.pipe(Layer.provide(AiTextDetector.layerIn(detectorDirectory(choice, AITEXT_MANIFEST))))
+  )
 
 /**
  * Every local port: CommentScorer, SpamChecker, AttributeScorer, RelevanceChecker, DogWhistleChecker,
