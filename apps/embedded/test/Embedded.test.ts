@@ -174,7 +174,7 @@ describe("createDecorum: the same answers as the server", () => {
         expect(failure).toMatchObject({ _tag: "ProviderFailure", message: res.body.message })
       }
     }
-    const request = { comment, run_dogwhistle_check: true, run_llm_detect: true, run_spam_check: true, ...dogRequest }
+    const request = { ...dogRequest, run_dogwhistle_check: true, run_llm_detect: true, run_spam_check: true }
     const res = await post("/v0.2/megacall", request)
     const local = await decorum.megacall(request)
     expect(res.status).toBe(200)
