@@ -78,6 +78,8 @@ export interface CommentRows {
   /** Whether each row is a symbol form. */
   readonly symbol: ReadonlyArray<boolean>
   readonly subreddit?: string
+  /** The glossary root of a signal row. */
+  readonly root?: string
 }
 
 export interface Corpus {
@@ -130,7 +132,7 @@ export const buildCorpus = (dir: string, cleanWeight: number): Corpus => {
       target.push(k === 0 ? r.label : Number.NaN)
       weight.push(k === 0 && split === "train" ? 1 : 0)
     })
-    comments.push({ text: r.text, label: r.label, split, kind: "signal", source: "silent-signals", rows, symbol, subreddit: r.subreddit })
+    comments.push({ text: r.text, label: r.label, split, kind: "signal", source: "silent-signals", rows, symbol, subreddit: r.subreddit, root: r.root })
   }
   for (const c of cleanComments(dir)) {
     const split = rowSplit(c.id)
