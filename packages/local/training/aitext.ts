@@ -41,6 +41,8 @@ export const AITEXT_SOURCES: ReadonlyArray<SourceRef> = [
 export interface AiTrainOptions {
   /** log2 of the weight table; 8 = the named features only, more adds hashed words. */
   readonly bits: number
+  /** The character n-gram block (only with bits > 8). */
+  readonly chars: boolean
   /** Inverse L2 strength (scikit-learn's C) on the mean weighted log loss. */
   readonly C: number
   /** Total weight of each source relative to its row count (its two classes weighted equally). */
@@ -57,6 +59,7 @@ export interface AiTrainOptions {
 
 export const AITEXT_DEFAULTS: AiTrainOptions = {
   bits: 8,
+  chars: false,
   C: 1,
   sourceWeights: { l2r: 1, grid: 1, tweepfake: 0.3 },
   mineTop: 150,
@@ -154,7 +157,7 @@ export const trainAiText = (
   const log = options.log ?? (() => {})
   const t0 = Date.now()
   const lexicon = mineLexicon(train, hc3, options)
-  const feats = train.map((r) => featurise(r.text, lexicon, options.bits))
+  const feats = train.map((r) => featurise(r.text, lexicon, options.bits, options.chars))
   // standardisation on the training rows
   const mean = new Float64Array(DENSE)
   const scale = new Float64Array(DENSE)
@@ -163,7 +166,7 @@ export const trainAiText = (
   for (let i = 0; i < DENSE; i++) scale[i] = Math.sqrt(scale[i]!)
   const round6 = (x: number) => Number(x.toPrecision(6))
   const provisional: AiTextManifest = {
-    format: 1, version, file: "aitext.bin", sha256: "", bits: options.bits, features: FEATURE_NAMES,
+    format: 1, version, file: "aitext.bin", sha256: "", bits: options.bits, chars: options.chars, features: FEATURE_NAMES,
     mean: Array.from(mean, round6), scale: Array.from(scale, round6), calibration: { kind: "platt", a: 1, b: 0 },
     threshold: 0.5, confidence: { halfWords: options.halfWords }, lexicon, sources: AITEXT_SOURCES
   }
@@ -204,7 +207,7 @@ export const trainAiText = (
   const bytes = encodeWeights(options.bits, [w], [fit.bias])
   const raw = new AiTextWeights(provisional, bytes)
   // calibration and threshold on dev
-  const zDev = dev.map((r) => raw.logOdds(featurise(r.text, lexicon, options.bits)))
+  const zDev = dev.map((r) => raw.logOdds(featurise(r.text, lexicon, options.bits, options.chars)))
   const calibration = fitPlatt(zDev, Float64Array.from(dev, (r) => r.label), classWeights(dev, { l2r: 1, grid: 1, tweepfake: 1 }))
   const pDev = zDev.map((z) => applyCalibration(calibration, z))
   const threshold = chooseThreshold(pDev, dev, options.fpr)
@@ -329,16 +332,18 @@ const runProtocol = (
   dev: ReadonlyArray<AiRow>,
   test: ReadonlyArray<AiRow>,
   hc3: Hc3Lists,
-  options: AiTrainOptions
+  options: AiTrainOptions,
+  withBaseline: boolean
 ): Scored => {
   const log = options.log ?? (() => {})
   log(`${name}: training on ${train.length} rows, dev ${dev.length}, test ${test.length}`)
   const ours = trainAiText(train, dev, hc3, options)
-  const base = trainTfidfBaseline(train, dev, options)
   const texts = test.map((r) => r.text)
+  const oursScores = detectorScorer(ours).score(texts)
+  const base = withBaseline ? trainTfidfBaseline(train, dev, options) : { score: () => oursScores.map(() => 0.5), threshold: 0.5 }
   return {
     rows: test,
-    ours: detectorScorer(ours).score(texts),
+    ours: oursScores,
     base: base.score(texts),
     oursThreshold: test.map(() => ours.manifest.threshold),
     baseThreshold: test.map(() => base.threshold)
@@ -365,7 +370,10 @@ export const domainFolds = (rows: ReadonlyArray<AiRow>): Array<Array<string>> =>
  * Print the detector beside the plain TF-IDF baseline: in-domain, cross-generator and
  * cross-domain, each by length too. Reads ../shared/data (or `--data DIR`).
  */
-export const evaluate = async (options: AiTrainOptions = { ...AITEXT_DEFAULTS, log: (s) => process.stderr.write(s + "\n") }): Promise<void> => {
+export const evaluate = async (
+  options: AiTrainOptions = { ...AITEXT_DEFAULTS, log: (s) => process.stderr.write(s + "\n") },
+  { baseline = true }: { readonly baseline?: boolean } = {}
+): Promise<void> => {
   const dir = dataDir()
   const rows = aiTextRows(dir)
   const hc3 = hc3Lists(dir)
@@ -390,12 +398,12 @@ export const evaluate = async (options: AiTrainOptions = { ...AITEXT_DEFAULTS, l
   }
   const byLength = (s: Scored, prefix = ""): Array<readonly [string, Scored, (r: AiRow) => boolean]> =>
     LENGTH_BUCKETS.map(([name, lo, hi]) => [`${prefix}length ${name}`, s, (r: AiRow) => wc(r) >= lo && wc(r) < hi] as const)
-  print(`## AI-written text: ${AITEXT_VERSION} recipe (bits ${options.bits}, C ${options.C}, source weights ${JSON.stringify(options.sourceWeights)}, threshold rule: at most ${options.fpr} of dev human texts of 15+ words flagged) beside TF-IDF word 1-2 + char_wb 2-5 logistic regression (C 4), same rows and weights`)
+  print(`## AI-written text: ${AITEXT_VERSION} recipe (bits ${options.bits}${options.chars ? " + characters" : ""}, C ${options.C}, source weights ${JSON.stringify(options.sourceWeights)}, threshold rule: at most ${options.fpr} of dev human texts of 15+ words flagged) beside TF-IDF word 1-2 + char_wb 2-5 logistic regression (C 4), same rows and weights`)
   print("Accuracy, F1 and human flagged are at each model's own threshold, chosen on its dev rows by the same rule.")
 
   // in-domain
   const split = (s: string) => rows.filter((r) => r.split === s)
-  const inDomain = runProtocol("in-domain", split("train"), split("dev"), split("test"), hc3, options)
+  const inDomain = runProtocol("in-domain", split("train"), split("dev"), split("test"), hc3, options, baseline)
   const all = () => true
   table("In-domain (test split of every source; L2R split by human text with its rewrites)", [
     ["all", inDomain, all],
@@ -411,7 +419,7 @@ export const evaluate = async (options: AiTrainOptions = { ...AITEXT_DEFAULTS, l
   for (const g of L2R_GENERATORS) {
     const keep = (r: AiRow) => !(r.source === "l2r" && r.generator === g) && !(g === "GPT-3-Turbo" && r.source === "grid")
     const test = rows.filter((r) => r.source === "l2r" && r.split === "test" && (r.generator === "human" || r.generator === g))
-    gens.push(runProtocol(`without ${g}`, split("train").filter(keep), split("dev").filter(keep), test, hc3, options))
+    gens.push(runProtocol(`without ${g}`, split("train").filter(keep), split("dev").filter(keep), test, hc3, options, baseline))
   }
   table("Cross-generator (L2R test split: its human texts and the rewrites of one generator left out of training and dev; leaving GPT-3.5 out also leaves GRiD out)", [
     ...L2R_GENERATORS.map((g, k) => [`unseen ${g}`, gens[k]!, all] as const),
@@ -423,7 +431,7 @@ export const evaluate = async (options: AiTrainOptions = { ...AITEXT_DEFAULTS, l
   const doms: Array<Scored> = []
   for (const fold of folds) {
     const inFold = (r: AiRow) => r.source === "l2r" && fold.includes(r.domain)
-    doms.push(runProtocol(`without ${fold.join(", ")}`, split("train").filter((r) => !inFold(r)), split("dev").filter((r) => !inFold(r)), rows.filter(inFold), hc3, options))
+    doms.push(runProtocol(`without ${fold.join(", ")}`, split("train").filter((r) => !inFold(r)), split("dev").filter((r) => !inFold(r)), rows.filter(inFold), hc3, options, baseline))
   }
   const allDoms = concat(doms)
   table("Cross-domain (every row of 5 L2R domains left out of training and dev; 3 folds cover the 15)", [

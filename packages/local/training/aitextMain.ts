@@ -1,6 +1,6 @@
 /**
  * `node packages/local/training/run.mjs aitext [--eval] [--dry] [--out DIR] [--data DIR] [--bits 8]
- * [--C 1] [--fpr 0.05] [--tweepfake 0.3]`: trains the AI-written-text detector on the train split
+ * [--chars|--no-chars] [--C 1] [--fpr 0.05] [--tweepfake 0.3]`: trains the AI-written-text detector on the train split
  * of l2r-llm-rewrites, grid-gpt-reddit and tweepfake (calibration and threshold on dev), prints
  * its dev and test figures, and writes `aitext.json` + `aitext.bin` into the models directory.
  * `--eval` then prints the full comparison with the TF-IDF baseline (`evaluate()` of aitext.ts,
@@ -24,6 +24,7 @@ const main = async () => {
     ...AITEXT_DEFAULTS,
     bits: Number(arg("--bits") ?? AITEXT_DEFAULTS.bits),
     C: Number(arg("--C") ?? AITEXT_DEFAULTS.C),
+    chars: process.argv.includes("--chars") ? true : process.argv.includes("--no-chars") ? false : AITEXT_DEFAULTS.chars,
     fpr: Number(arg("--fpr") ?? AITEXT_DEFAULTS.fpr),
     sourceWeights: { ...AITEXT_DEFAULTS.sourceWeights, tweepfake: Number(arg("--tweepfake") ?? AITEXT_DEFAULTS.sourceWeights.tweepfake) },
     log
@@ -40,7 +41,7 @@ const main = async () => {
       console.log(`${name}: ${f.rows} rows (${f.ai} AI): AUC ${f.auc.toFixed(3)}, accuracy ${f.accuracy.toFixed(3)}, F1 ${f.f1.toFixed(3)}, human flagged ${f.fpr.toFixed(3)} at threshold ${trained.manifest.threshold}`)
       return { rows: f.rows, auc: round(f.auc), accuracy: round(f.accuracy), f1: round(f.f1), humanFlagged: round(f.fpr) }
     }
-    const metrics = { dev: report("dev", dev), test: report("test", test), options: { bits: options.bits, C: options.C, fpr: options.fpr, sourceWeights: options.sourceWeights } }
+    const metrics = { dev: report("dev", dev), test: report("test", test), options: { bits: options.bits, chars: options.chars, C: options.C, fpr: options.fpr, sourceWeights: options.sourceWeights } }
     if (!process.argv.includes("--dry")) {
       const out = arg("--out") ?? MODELS_DIR
       const manifest = { ...trained.manifest, metrics }
@@ -50,7 +51,7 @@ const main = async () => {
       log(`wrote ${join(out, "aitext.json")} and ${manifest.file} (${(trained.bytes.length / 1024).toFixed(0)} KB)`)
     }
   }
-  if (process.argv.includes("--eval") || process.argv.includes("--eval-only")) await evaluate(options)
+  if (process.argv.includes("--eval") || process.argv.includes("--eval-only")) await evaluate(options, { baseline: !process.argv.includes("--no-baseline") })
 }
 
 await main()

@@ -10,11 +10,14 @@
  * training sets (tweets with links, typographic quotes of one generator) rather than who wrote.
  *
  * Slot layout of the weight table (see `model.ts`): slots `0 .. DENSE_SLOTS - 1` hold the named
- * features (standardised with the manifest's means and deviations), the hashed words fill the
- * rest (`hashString` of `internal/model/features.ts`, the package's one hashing scheme).
+ * features (standardised with the manifest's means and deviations); with a table of more than
+ * 2^8 slots, three hashed blocks fill the rest (`hashString` of `internal/model/features.ts`, the
+ * package's one hashing scheme): words, adjacent word pairs, and trigrams of the text's shape
+ * (function words as themselves, other words as `_`, punctuation marks and line breaks as marks);
+ * optionally a fourth, character 3- and 4-grams of each word (manifest `chars`).
  */
 import { hashString } from "../model/features.js"
-import { type Range, type Token, tokenize } from "../text/words.js"
+import { type Range, tokenize } from "../text/words.js"
 
 export type CueKind = "word_frequency" | "structural" | "stylistic" | "epistemic"
 
@@ -116,6 +119,11 @@ export const DENSE = FEATURE_NAMES.length
 /** Slots reserved for named features at the start of the weight table. */
 export const DENSE_SLOTS = 256
 const SEED_AI_WORD = 0x7a1e47
+const SEED_AI_PAIR = 0x7a1e48
+const SEED_AI_SHAPE = 0x7a1e49
+const SEED_AI_CHAR = 0x7a1e4a
+/** Marks kept in the shape sequence. */
+const SHAPE_MARKS = new Set([",", ".", ";", ":", "!", "?", "(", ")", "\"", "\u2014", "-", "\n", "*", "#"])
 
 const INDEX = new Map(FEATURE_NAMES.map((n, i) => [n, i]))
 
@@ -129,7 +137,7 @@ export const featureIndex = (name: string): number => {
 export const REPORTED: Readonly<Record<string, { readonly kind: CueKind; readonly say: (quote: string) => string }>> = {
   llm_words: { kind: "word_frequency", say: (q) => `"${q}" is a word LLM rewrites use far more often than the human texts they rewrite.` },
   llm_phrases: { kind: "word_frequency", say: (q) => `"${q}" is a stock phrase of chat-assistant answers.` },
-  hashed: { kind: "word_frequency", say: (q) => `"${q}" is weighted towards machine-written text by the trained word profile.` },
+  hashed: { kind: "word_frequency", say: (q) => `"${q}" is more frequent in the machine-written training texts than in the human ones.` },
   connectives: { kind: "stylistic", say: (q) => `The sentence opens with the connective "${q}", a habit of LLM prose.` },
   em_dash: { kind: "stylistic", say: (q) => `An em dash ("${q.trim()}") joins clauses, far more frequent in LLM text than in comments people type.` },
   no_contractions: { kind: "stylistic", say: (q) => `A long text that never contracts ("${q}" rather than the contracted form) reads as formal generated prose.` },
@@ -154,8 +162,8 @@ export interface AiFeatures {
   /** Hashed word slots (in `[DENSE_SLOTS, 2^bits)`) and values, when words are on. */
   readonly slots: Int32Array
   readonly values: Float32Array
-  /** The token of each hashed slot (its first occurrence), for quoting word weights. */
-  readonly slotTokens: ReadonlyArray<Token>
+  /** Where each hashed slot's word or word pair first occurs (undefined for shape features), for quoting. */
+  readonly slotRanges: ReadonlyArray<Range | undefined>
 }
 
 /** Lower case with the same UTF-16 length as the text (a character whose lower case is longer stays as it is), curly apostrophes folded. */
@@ -226,6 +234,7 @@ const mattr = (words: ReadonlyArray<string>, window = 40): number => {
   return total / (words.length - window + 1)
 }
 
+const FUNCTION_SET = new Set(FUNCTION_WORDS)
 const FUNCTION_INDEX = new Map(FUNCTION_WORDS.map((w, i) => [w, FEATURE_NAMES.indexOf(`fw:${w}`)]))
 const INFORMAL_SET = new Set(INFORMAL)
 const PRON_1S = new Set(["i", "me", "my", "mine", "myself", "i'm", "i've", "i'd", "i'll"])
@@ -240,9 +249,10 @@ export const masked = (text: string): string => {
 }
 
 /**
- * Measure a text. `bits` is the weight table's size (log2); 8 or less: no hashed words.
+ * Measure a text. `bits` is the weight table's size (log2); 8 or less: no hashed blocks. `chars`
+ * adds a fourth block: character 3- and 4-grams of each word.
  */
-export const featurise = (original: string, lexicon: Lexicon, bits = 0): AiFeatures => {
+export const featurise = (original: string, lexicon: Lexicon, bits = 0, chars = false): AiFeatures => {
   const text = masked(original)
   const F = new Float64Array(DENSE)
   const cues: Array<Cue> = []
@@ -470,35 +480,66 @@ export const featurise = (original: string, lexicon: Lexicon, bits = 0): AiFeatu
     set("not_only", no / S)
   }
 
-  // hashed words: sublinear counts, L2-normalised
-  const size = bits > 0 ? 1 << bits : 0
-  const slotMap = new Map<number, number>()
-  const slotTokens: Array<Token> = []
+  // hashed blocks (each sublinear counts, L2-normalised on its own): words, word pairs, and the
+  // text's shape (function words kept, other words as "_", punctuation and line breaks as marks) in threes
+  const size = bits > 8 ? 1 << bits : 0
+  const merged = new Map<number, number>()
+  const ranges = new Map<number, Range | undefined>()
   if (size > DENSE_SLOTS) {
     const span = size - DENSE_SLOTS
+    const block = (seed: number, items: ReadonlyArray<{ key: string; range: Range | undefined }>) => {
+      const counts = new Map<number, number>()
+      for (const it of items) {
+        const slot = DENSE_SLOTS + (hashString(it.key, seed) % span)
+        counts.set(slot, (counts.get(slot) ?? 0) + 1)
+        if (!ranges.has(slot)) ranges.set(slot, it.range)
+      }
+      let norm = 0
+      for (const c of counts.values()) norm += (1 + Math.log(c)) ** 2
+      const inv = norm > 0 ? 1 / Math.sqrt(norm) : 0
+      for (const [slot, c] of counts) merged.set(slot, (merged.get(slot) ?? 0) + (1 + Math.log(c)) * inv)
+    }
+    const kept = tokens.filter((t) => !/^\d+$/.test(t.lower))
+    block(SEED_AI_WORD, kept.map((t) => ({ key: t.lower, range: t })))
+    const pairs: Array<{ key: string; range: Range | undefined }> = []
+    for (let k = 1; k < kept.length; k++) {
+      const a = kept[k - 1]!
+      const b = kept[k]!
+      if (/^[ \t]+$/.test(text.slice(a.end, b.begin))) pairs.push({ key: `${a.lower} ${b.lower}`, range: { begin: a.begin, end: b.end } })
+    }
+    block(SEED_AI_PAIR, pairs)
+    const shape: Array<string> = []
+    let at = 0
     for (const t of tokens) {
-      if (/^\d+$/.test(t.lower)) continue
-      const slot = DENSE_SLOTS + (hashString(t.lower, SEED_AI_WORD) % span)
-      const c = slotMap.get(slot)
-      if (c === undefined) {
-        slotMap.set(slot, 1)
-        slotTokens.push(t)
-      } else slotMap.set(slot, c + 1)
+      for (const ch of text.slice(at, t.begin)) if (SHAPE_MARKS.has(ch)) shape.push(ch === "\u2014" ? "--" : ch)
+      shape.push(FUNCTION_SET.has(t.lower) ? t.lower : "_")
+      at = t.end
+    }
+    for (const ch of text.slice(at)) if (SHAPE_MARKS.has(ch)) shape.push(ch)
+    const threes: Array<{ key: string; range: undefined }> = []
+    for (let k = 2; k < shape.length; k++) threes.push({ key: `${shape[k - 2]} ${shape[k - 1]} ${shape[k]}`, range: undefined })
+    block(SEED_AI_SHAPE, threes)
+    if (chars) {
+      // character 3- and 4-grams inside each word, with boundary marks ("<the>")
+      const grams: Array<{ key: string; range: undefined }> = []
+      for (const t of kept) {
+        const w = `<${t.lower}>`
+        for (let len = 3; len <= 4; len++) for (let k = 0; k + len <= w.length; k++) grams.push({ key: w.slice(k, k + len), range: undefined })
+      }
+      block(SEED_AI_CHAR, grams)
     }
   }
-  const slots = new Int32Array(slotMap.size)
-  const values = new Float32Array(slotMap.size)
+  const slots = new Int32Array(merged.size)
+  const values = new Float32Array(merged.size)
+  const slotRanges: Array<Range | undefined> = []
   {
     let i = 0
-    let norm = 0
-    for (const [s, c] of slotMap) {
-      slots[i] = s
-      values[i] = 1 + Math.log(c)
-      norm += values[i]! ** 2
+    for (const [slot, v] of merged) {
+      slots[i] = slot
+      values[i] = v
+      slotRanges.push(ranges.get(slot))
       i++
     }
-    const inv = norm > 0 ? 1 / Math.sqrt(norm) : 0
-    for (let k = 0; k < values.length; k++) values[k] = values[k]! * inv
   }
-  return { words: n, dense: F, cues, slots, values, slotTokens }
+  return { words: n, dense: F, cues, slots, values, slotRanges }
 }

@@ -7,7 +7,7 @@
  * `aitext.json` (its own manifest):
  *
  * ```
- * { format: 1, version, file, sha256, bits, features[], mean[], scale[], calibration,
+ * { format: 1, version, file, sha256, bits, chars?, features[], mean[], scale[], calibration,
  *   threshold, confidence: { halfWords }, lexicon, sources[], metrics? }
  * ```
  *
@@ -28,6 +28,8 @@ export interface AiTextManifest {
   readonly file: string
   readonly sha256: string
   readonly bits: number
+  /** Whether the character n-gram block is on (absent: off). */
+  readonly chars?: boolean
   /** `FEATURE_NAMES` when trained: a model trained on another feature list is refused. */
   readonly features: ReadonlyArray<string>
   readonly mean: ReadonlyArray<number>
@@ -121,7 +123,7 @@ export class AiTextWeights {
   }
 
   analyse(text: string): AiScore {
-    const f = featurise(text, this.manifest.lexicon, this.manifest.bits)
+    const f = featurise(text, this.manifest.lexicon, this.manifest.bits, this.manifest.chars === true)
     if (f.words === 0) {
       return { z: 0, likelihood: 0, confidence: 0, words: 0, signals: [], reasoning: "The text has no words to judge, so nothing suggests it was machine-written." }
     }
@@ -136,7 +138,8 @@ export class AiTextWeights {
     for (let k = 0; k < f.slots.length; k++) {
       const d = this.weights[f.slots[k]!]! * f.values[k]!
       z += d
-      if (d > MIN_DRIVE) wordDrive.push({ token: f.slotTokens[k]!, d })
+      const range = f.slotRanges[k]
+      if (d > MIN_DRIVE && range !== undefined) wordDrive.push({ token: range, d })
     }
     const likelihood = applyCalibration(this.manifest.calibration, z)
     const lengthFactor = f.words / (f.words + this.manifest.confidence.halfWords)

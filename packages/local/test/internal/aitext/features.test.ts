@@ -56,12 +56,15 @@ describe("AI-text features", () => {
     expect(quotes(text, "em_dash")).toEqual(["tram — and"])
   })
 
-  it("hashes words into the slots after the named features, L2-normalised", () => {
-    const f = featurise("the cat saw the other cat", EMPTY_LEXICON, 12)
-    expect(f.slots.length).toBeGreaterThan(0)
+  it("hashes words, word pairs and shape trigrams into the slots after the named features, each block L2-normalised", () => {
+    const text = "the cat saw the other cat, sadly"
+    const f = featurise(text, EMPTY_LEXICON, 20)
+    // 5 distinct words, 5 pairs (none across the comma), 6 shape trigrams of "the _ _ the other _ , _"
+    expect(f.slots.length).toBe(5 + 5 + 6)
     for (const s of f.slots) expect(s).toBeGreaterThanOrEqual(256)
-    expect(Array.from(f.values).reduce((a, v) => a + v * v, 0)).toBeCloseTo(1, 5)
-    expect(featurise("the cat", EMPTY_LEXICON, 0).slots.length).toBe(0)
+    expect(Array.from(f.values).reduce((a, v) => a + v * v, 0)).toBeCloseTo(3, 4)
+    expect(f.slotRanges.filter((r) => r !== undefined).map((r) => text.slice(r!.begin, r!.end))).toContain("other cat")
+    expect(featurise("the cat", EMPTY_LEXICON, 8).slots.length).toBe(0)
     expect(FEATURE_NAMES.length).toBeLessThanOrEqual(256)
   })
 })
