@@ -6,9 +6,11 @@
  * Training: mine the LLM and human word lists from the training rows (`mineLexicon`), featurise
  * (`internal/aitext/features.ts`), standardise the named features on the training rows, fit an
  * L2 logistic regression (L-BFGS, `baseline.ts`'s solver) with each source's two classes weighted
- * equally, Platt-calibrate on dev (classes weighted equally: the likelihood is for a 50/50 prior),
- * and choose the threshold on dev (the lowest likelihood, from 0.5 up, at which at most `fpr` of
- * the human dev texts of 15 words or more are called machine-written).
+ * equally, Platt-calibrate on dev with the classes weighted equally, choose the threshold on that
+ * scale (the lowest, from 0.5 up, at which at most `fpr` of the human dev texts of 15 words or more
+ * are called machine-written), and move the calibration's intercept so that this threshold is a
+ * likelihood of 0.5: the likelihood is then calibrated for a prior of `1 - threshold` machine-written
+ * texts (manifest `prior`), and 0.5 is the decision point.
  *
  * Protocols (`evaluate`), each training both models on the same rows:
  * - in-domain: train split, dev split (calibration and threshold), test split of every source;
@@ -19,7 +21,7 @@
  */
 import { createHash } from "node:crypto"
 import { fitPlatt } from "../src/internal/calibration.js"
-import { applyCalibration, type Calibration } from "../src/internal/calibration.js"
+import { applyCalibration, type Calibration, logit } from "../src/internal/calibration.js"
 import { DENSE, DENSE_SLOTS, FEATURE_NAMES, featurise, FUNCTION_WORDS, type Lexicon } from "../src/internal/aitext/features.js"
 import { type AiTextManifest, AiTextWeights } from "../src/internal/aitext/model.js"
 import { encodeWeights, type SourceRef } from "../src/internal/model/format.js"
@@ -54,18 +56,24 @@ export interface AiTrainOptions {
   /** Largest share of human dev texts (15+ words) the threshold may call machine-written. */
   readonly fpr: number
   readonly halfWords: number
+  /** Cap on the solver's L-BFGS iterations (the hashed blocks converge slowly; the cap is part of the recipe). */
+  readonly maxIterations: number
+  /** Texts under this many words have their log-odds scaled down in proportion (manifest `fullWords`). */
+  readonly fullWords: number
   readonly log?: (s: string) => void
 }
 
 export const AITEXT_DEFAULTS: AiTrainOptions = {
-  bits: 8,
-  chars: false,
+  bits: 18,
+  chars: true,
   C: 1,
   sourceWeights: { l2r: 1, grid: 1, tweepfake: 0.3 },
   mineTop: 150,
   mineMinDocs: 25,
-  fpr: 0.05,
-  halfWords: 20
+  fpr: 0.02,
+  halfWords: 20,
+  maxIterations: 150,
+  fullWords: 25
 }
 
 const FUNCTION_SET = new Set(FUNCTION_WORDS)
@@ -168,7 +176,7 @@ export const trainAiText = (
   const provisional: AiTextManifest = {
     format: 1, version, file: "aitext.bin", sha256: "", bits: options.bits, chars: options.chars, features: FEATURE_NAMES,
     mean: Array.from(mean, round6), scale: Array.from(scale, round6), calibration: { kind: "platt", a: 1, b: 0 },
-    threshold: 0.5, confidence: { halfWords: options.halfWords }, lexicon, sources: AITEXT_SOURCES
+    threshold: 0.5, confidence: { halfWords: options.halfWords }, fullWords: options.fullWords, lexicon, sources: AITEXT_SOURCES
   }
   const empty = encodeWeights(options.bits, [new Float32Array(1 << options.bits)], [0])
   const standard = new AiTextWeights(provisional, empty)
@@ -200,22 +208,29 @@ export const trainAiText = (
   const X: TfidfMatrix = { rows: feats.length, rowPtr, col: Int32Array.from(cols), val: Float32Array.from(vals) }
   const y = Float64Array.from(train, (r) => r.label)
   const sw = classWeights(train, options.sourceWeights)
-  const fit = fitLogistic(X, Array.from({ length: train.length }, (_, i) => i), y, { C: options.C, sampleWeight: sw })
+  const fit = fitLogistic(X, Array.from({ length: train.length }, (_, i) => i), y, { C: options.C, sampleWeight: sw, maxIterations: options.maxIterations })
   log(`aitext: ${train.length} rows, ${DENSE} named features, 2^${options.bits} slots, ${fit.iterations} L-BFGS iterations${fit.converged ? "" : " (not converged)"}, ${((Date.now() - t0) / 1000).toFixed(1)} s`)
   const w = new Float32Array(size)
   for (let j = 0; j < Math.min(size, fit.weights.length); j++) w[j] = fit.weights[j]!
   const bytes = encodeWeights(options.bits, [w], [fit.bias])
   const raw = new AiTextWeights(provisional, bytes)
   // calibration and threshold on dev
-  const zDev = dev.map((r) => raw.logOdds(featurise(r.text, lexicon, options.bits, options.chars)))
-  const calibration = fitPlatt(zDev, Float64Array.from(dev, (r) => r.label), classWeights(dev, { l2r: 1, grid: 1, tweepfake: 1 }))
-  const pDev = zDev.map((z) => applyCalibration(calibration, z))
-  const threshold = chooseThreshold(pDev, dev, options.fpr)
+  const zDev = dev.map((r) => {
+    const f = featurise(r.text, lexicon, options.bits, options.chars)
+    return raw.damp(raw.logOdds(f), f.words)
+  })
+  const balanced = fitPlatt(zDev, Float64Array.from(dev, (r) => r.label), classWeights(dev, { l2r: 1, grid: 1, tweepfake: 1 }))
+  const pDev = zDev.map((z) => applyCalibration(balanced, z))
+  // the threshold on the balanced scale, then the prior at which it is 0.5: a likelihood of 0.5 or
+  // more is then a text the rule calls machine-written
+  const balancedThreshold = chooseThreshold(pDev, dev, options.fpr)
+  const calibration = balanced.kind === "platt" ? { ...balanced, b: balanced.b - logit(balancedThreshold) } : balanced
   const manifest: AiTextManifest = {
     ...provisional,
     sha256: createHash("sha256").update(bytes).digest("hex"),
     calibration: roundCalibration(calibration),
-    threshold,
+    threshold: 0.5,
+    prior: Math.round((1 - balancedThreshold) * 100) / 100,
     ...(metrics === undefined ? {} : { metrics })
   }
   return { manifest, bytes, weights: new AiTextWeights(manifest, bytes) }
@@ -333,11 +348,12 @@ const runProtocol = (
   test: ReadonlyArray<AiRow>,
   hc3: Hc3Lists,
   options: AiTrainOptions,
-  withBaseline: boolean
+  withBaseline: boolean,
+  trained?: TrainedAiText
 ): Scored => {
   const log = options.log ?? (() => {})
   log(`${name}: training on ${train.length} rows, dev ${dev.length}, test ${test.length}`)
-  const ours = trainAiText(train, dev, hc3, options)
+  const ours = trained ?? trainAiText(train, dev, hc3, options)
   const texts = test.map((r) => r.text)
   const oursScores = detectorScorer(ours).score(texts)
   const base = withBaseline ? trainTfidfBaseline(train, dev, options) : { score: () => oursScores.map(() => 0.5), threshold: 0.5 }
@@ -372,7 +388,11 @@ export const domainFolds = (rows: ReadonlyArray<AiRow>): Array<Array<string>> =>
  */
 export const evaluate = async (
   options: AiTrainOptions = { ...AITEXT_DEFAULTS, log: (s) => process.stderr.write(s + "\n") },
-  { baseline = true }: { readonly baseline?: boolean } = {}
+  { baseline = true, inDomain: trainedInDomain }: {
+    readonly baseline?: boolean
+    /** The detector already trained on the train split with these options (saves training it again). */
+    readonly inDomain?: TrainedAiText
+  } = {}
 ): Promise<void> => {
   const dir = dataDir()
   const rows = aiTextRows(dir)
@@ -403,7 +423,7 @@ export const evaluate = async (
 
   // in-domain
   const split = (s: string) => rows.filter((r) => r.split === s)
-  const inDomain = runProtocol("in-domain", split("train"), split("dev"), split("test"), hc3, options, baseline)
+  const inDomain = runProtocol("in-domain", split("train"), split("dev"), split("test"), hc3, options, baseline, trainedInDomain)
   const all = () => true
   table("In-domain (test split of every source; L2R split by human text with its rewrites)", [
     ["all", inDomain, all],

@@ -1,6 +1,6 @@
 /**
- * `node packages/local/training/run.mjs aitext [--eval] [--dry] [--out DIR] [--data DIR] [--bits 8]
- * [--chars|--no-chars] [--C 1] [--fpr 0.05] [--tweepfake 0.3]`: trains the AI-written-text detector on the train split
+ * `node packages/local/training/run.mjs aitext [--eval] [--dry] [--out DIR] [--data DIR] [--bits 18]
+ * [--chars|--no-chars] [--C 1] [--fpr 0.02] [--tweepfake 0.3]`: trains the AI-written-text detector on the train split
  * of l2r-llm-rewrites, grid-gpt-reddit and tweepfake (calibration and threshold on dev), prints
  * its dev and test figures, and writes `aitext.json` + `aitext.bin` into the models directory.
  * `--eval` then prints the full comparison with the TF-IDF baseline (`evaluate()` of aitext.ts,
@@ -8,7 +8,7 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { AITEXT_DEFAULTS, type AiTrainOptions, evaluate, figures, trainAiText } from "./aitext.js"
+import { AITEXT_DEFAULTS, type AiTrainOptions, evaluate, figures, type TrainedAiText, trainAiText } from "./aitext.js"
 import { aiTextRows, hc3Lists } from "./aitextData.js"
 import { dataDir, MODELS_DIR } from "./pipeline.js"
 
@@ -20,6 +20,7 @@ const log = (s: string) => process.stderr.write(s + "\n")
 const round = (x: number) => Math.round(x * 1e4) / 1e4
 
 const main = async () => {
+  let trainedInDomain: TrainedAiText | undefined
   const options: AiTrainOptions = {
     ...AITEXT_DEFAULTS,
     bits: Number(arg("--bits") ?? AITEXT_DEFAULTS.bits),
@@ -36,12 +37,21 @@ const main = async () => {
     const dev = rows.filter((r) => r.split === "dev")
     const test = rows.filter((r) => r.split === "test")
     const trained = trainAiText(train, dev, hc3Lists(dir), options)
+    trainedInDomain = trained
     const report = (name: string, set: typeof rows) => {
       const f = figures(set.map((r) => trained.weights.analyse(r.text).likelihood), set.map((r) => r.label), trained.manifest.threshold)
       console.log(`${name}: ${f.rows} rows (${f.ai} AI): AUC ${f.auc.toFixed(3)}, accuracy ${f.accuracy.toFixed(3)}, F1 ${f.f1.toFixed(3)}, human flagged ${f.fpr.toFixed(3)} at threshold ${trained.manifest.threshold}`)
       return { rows: f.rows, auc: round(f.auc), accuracy: round(f.accuracy), f1: round(f.f1), humanFlagged: round(f.fpr) }
     }
-    const metrics = { dev: report("dev", dev), test: report("test", test), options: { bits: options.bits, chars: options.chars, C: options.C, fpr: options.fpr, sourceWeights: options.sourceWeights } }
+    {
+      // speed of the runtime analysis (features, score, signals, reasoning) over the test texts
+      for (const r of test.slice(0, 200)) trained.weights.analyse(r.text)
+      const t0 = performance.now()
+      for (const r of test) trained.weights.analyse(r.text)
+      const words = test.reduce((a, r) => a + trained.weights.analyse(r.text).words, 0) / test.length
+      console.log(`analyse: ${(((performance.now() - t0) / test.length) * 1000).toFixed(0)} µs per text on average over the ${test.length} test texts (mean ${words.toFixed(0)} words)`)
+    }
+    const metrics = { dev: report("dev", dev), test: report("test", test), options: { bits: options.bits, chars: options.chars, C: options.C, maxIterations: options.maxIterations, fullWords: options.fullWords, fpr: options.fpr, sourceWeights: options.sourceWeights } }
     if (!process.argv.includes("--dry")) {
       const out = arg("--out") ?? MODELS_DIR
       const manifest = { ...trained.manifest, metrics }
@@ -51,7 +61,7 @@ const main = async () => {
       log(`wrote ${join(out, "aitext.json")} and ${manifest.file} (${(trained.bytes.length / 1024).toFixed(0)} KB)`)
     }
   }
-  if (process.argv.includes("--eval") || process.argv.includes("--eval-only")) await evaluate(options, { baseline: !process.argv.includes("--no-baseline") })
+  if (process.argv.includes("--eval") || process.argv.includes("--eval-only")) await evaluate(options, { baseline: !process.argv.includes("--no-baseline"), ...(trainedInDomain === undefined ? {} : { inDomain: trainedInDomain }) })
 }
 
 await main()

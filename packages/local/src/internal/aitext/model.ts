@@ -8,10 +8,10 @@
  *
  * ```
  * { format: 1, version, file, sha256, bits, chars?, features[], mean[], scale[], calibration,
- *   threshold, confidence: { halfWords }, lexicon, sources[], metrics? }
+ *   threshold, prior?, confidence: { halfWords }, lexicon, sources[], metrics? }
  * ```
  *
- * `likelihood = calibration(z)`, `z = bias + sum w_f * clip((x_f - mean_f) / scale_f) + sum w_s * v_s`.
+ * `likelihood = calibration(z * min(1, words / fullWords))`, `z = bias + sum w_f * clip((x_f - mean_f) / scale_f) + sum w_s * v_s`.
  * `confidence = words / (words + halfWords) * (0.5 + 0.5 * |2 likelihood - 1|)`: under 0.43 below
  * 15 words whatever the score, since the training sets' short texts are where the detector is
  * least often right (the eval prints the figures by length).
@@ -35,9 +35,17 @@ export interface AiTextManifest {
   readonly mean: ReadonlyArray<number>
   readonly scale: ReadonlyArray<number>
   readonly calibration: Calibration
-  /** Likelihood from which a text is called machine-written (chosen on dev). */
+  /** Likelihood from which a text is called machine-written (0.5: the calibration is moved so, see `prior`). */
   readonly threshold: number
+  /** Share of machine-written texts the calibration assumes (the one at which dev's threshold is 0.5). */
+  readonly prior?: number
   readonly confidence: { readonly halfWords: number }
+  /**
+   * Texts shorter than this many words have their log-odds scaled by `words / fullWords` before
+   * calibration (absent: no scaling): a short text's rates are noisy, so its likelihood stays near
+   * the prior unless the evidence is strong.
+   */
+  readonly fullWords?: number
   readonly lexicon: Lexicon
   readonly sources: ReadonlyArray<SourceRef>
   readonly metrics?: Readonly<Record<string, unknown>>
@@ -113,6 +121,12 @@ export class AiTextWeights {
     return z
   }
 
+  /** The log-odds the calibration reads: scaled down for texts under `fullWords` words. */
+  damp(z: number, words: number): number {
+    const full = this.manifest.fullWords
+    return full === undefined || words >= full ? z : (z * words) / full
+  }
+
   /** Raw log-odds of featurised text. */
   logOdds(f: AiFeatures): number {
     const z = this.standardise(f.dense)
@@ -141,7 +155,7 @@ export class AiTextWeights {
       const range = f.slotRanges[k]
       if (d > MIN_DRIVE && range !== undefined) wordDrive.push({ token: range, d })
     }
-    const likelihood = applyCalibration(this.manifest.calibration, z)
+    const likelihood = applyCalibration(this.manifest.calibration, this.damp(z, f.words))
     const lengthFactor = f.words / (f.words + this.manifest.confidence.halfWords)
     const confidence = lengthFactor * (0.5 + 0.5 * Math.abs(2 * likelihood - 1))
     const signals = this.signals(text, f.cues, drive, wordDrive)
