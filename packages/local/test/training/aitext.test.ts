@@ -8,6 +8,7 @@ import { join } from "node:path"
 import { Effect, Logger, Option } from "effect"
 import { describe, expect, it } from "vitest"
 import { AiTextModel } from "../../src/AiTextModel.js"
+import { applyCalibration } from "../../src/internal/calibration.js"
 import { AITEXT_MANIFEST, AiTextDetector, aiTextModelIn, loadAiTextWeights } from "../../src/models/AiTextDetector.js"
 import { AITEXT_DEFAULTS, chooseThreshold, classWeights, figures, mineLexicon, trainAiText } from "../../training/aitext.js"
 import type { AiRow } from "../../training/aitextData.js"
@@ -118,6 +119,18 @@ describe("AI-text detector at runtime", () => {
     for (const t of short) expect(trained.weights.analyse(t).confidence, t).toBeLessThan(0.45)
     expect(trained.weights.analyse(HELD_OUT_LLM).confidence).toBeGreaterThan(0.5)
     expect(trained.weights.analyse("")).toMatchObject({ likelihood: 0, confidence: 0, signals: [] })
+  })
+
+  it("scales a short text's log-odds down before calibration, and leaves longer texts alone", () => {
+    const full = trained.manifest.fullWords!
+    expect(full).toBe(25)
+    const short = trained.weights.analyse("Additionally, it is crucial to consider this.")
+    expect(short.words).toBeLessThan(full)
+    expect(short.likelihood).toBeCloseTo(applyCalibration(trained.manifest.calibration, (short.z * short.words) / full), 12)
+    const long = trained.weights.analyse(HELD_OUT_LLM)
+    expect(long.words).toBeGreaterThanOrEqual(full)
+    expect(long.likelihood).toBeCloseTo(applyCalibration(trained.manifest.calibration, long.z), 12)
+    expect(trained.manifest.threshold).toBe(0.5)
   })
 
   const serviceIn = (dir: string) =>

@@ -235,7 +235,7 @@ const mattr = (words: ReadonlyArray<string>, window = 40): number => {
 }
 
 const FUNCTION_SET = new Set(FUNCTION_WORDS)
-const FUNCTION_INDEX = new Map(FUNCTION_WORDS.map((w, i) => [w, FEATURE_NAMES.indexOf(`fw:${w}`)]))
+const FUNCTION_INDEX = new Map(FUNCTION_WORDS.map((w) => [w, FEATURE_NAMES.indexOf(`fw:${w}`)]))
 const INFORMAL_SET = new Set(INFORMAL)
 const PRON_1S = new Set(["i", "me", "my", "mine", "myself", "i'm", "i've", "i'd", "i'll"])
 const PRON_1P = new Set(["we", "us", "our", "ours", "ourselves", "we're", "we've"])
