@@ -73,8 +73,29 @@ export const evaluateDogwhistle = async (print: (s: string) => void = (s) => con
   const baseOp = chooseThreshold(baselineScores(dev), dev.map((c) => c.label), baselineScores(devBenign), MAX_CLEAN_FLAGGED)
   const rows: Array<readonly [string, string, string]> = []
   const testLabels = test.map((c) => c.label)
-  const det = figuresAt(test.map(detectorScore), testLabels, threshold)
-  const base = figuresAt(baselineScores(test), testLabels, baseOp.threshold)
+  const detScores = test.map(detectorScore)
+  const baseScores = baselineScores(test)
+  const det = figuresAt(detScores, testLabels, threshold)
+  const base = figuresAt(baseScores, testLabels, baseOp.threshold)
+  // the community confound: AUC within each subreddit holding at least 20 coded and 20 literal
+  // test rows, averaged weighted by rows (what is left when the community cannot help)
+  const within = (scores: ReadonlyArray<number>) => {
+    const groups = new Map<string, Array<number>>()
+    test.forEach((c, i) => groups.set(c.subreddit ?? "", [...(groups.get(c.subreddit ?? "") ?? []), i]))
+    let sum = 0
+    let n = 0
+    const names: Array<string> = []
+    for (const [sub, idx] of groups) {
+      const pos = idx.filter((i) => testLabels[i] === 1).length
+      if (pos < 20 || idx.length - pos < 20) continue
+      sum += idx.length * rocAuc(idx.map((i) => scores[i]!), idx.map((i) => testLabels[i]!))
+      n += idx.length
+      names.push(`r/${sub}`)
+    }
+    return { auc: n > 0 ? sum / n : Number.NaN, names }
+  }
+  const detWithin = within(detScores)
+  const baseWithin = within(baseScores)
   const positives = testLabels.filter((y) => y === 1).length
   print("")
   print(`## Dog whistles: coded vs literal use, by-term held-out split (${scorer.manifest.version})`)
@@ -83,6 +104,7 @@ export const evaluateDogwhistle = async (print: (s: string) => void = (s) => con
   print(`Baseline: TF-IDF (word 1-2 + char_wb 2-5, sublinear) + logistic regression C=4 on the same ${trainComments.length} training comments; threshold chosen on dev by the same rule (baseline ${baseOp.threshold}, detector ${threshold}).`)
   print("")
   rows.push(["AUC", f3(det.auc), f3(base.auc)])
+  rows.push([`AUC within a subreddit (${detWithin.names.join(", ")}; row-weighted)`, f3(detWithin.auc), f3(baseWithin.auc)])
   rows.push(["precision", f3(det.precision), f3(base.precision)])
   rows.push(["recall", f3(det.recall), f3(base.recall)])
   rows.push(["F1", f3(det.f1), f3(base.f1)])

@@ -171,6 +171,15 @@ describe.runIf(shipped !== undefined)("the shipped dog-whistle detector", () => 
     expect(a.confidence).toBeGreaterThanOrEqual(0.5)
   })
 
+  it("is less confident on a short comment than its hit's probability", () => {
+    const short = model.analyse(input("Remove kebab, deus vult!"))
+    expect(short.detected).toBe(true)
+    expect(short.confidence).toBeLessThan(short.hits[0]!.probability)
+    const clean = model.analyse(input("ok"))
+    expect(clean.detected).toBe(false)
+    expect(clean.confidence).toBeLessThan(model.analyse(input("The council will vote on the new bus routes next week, after a long public consultation on the timetable.")).confidence)
+  })
+
   it("watches for a site's examples at once, in their obvious variants", () => {
     const examples = ["snowflake brigade"]
     for (const text of ["The Snowflake Brigade is at it again.", "more snowflake-brigades showing up"]) {

@@ -375,12 +375,12 @@ export class DogWhistleScorer {
     const hits = candidates.filter((h) => h.probability >= threshold)
     const detected = hits.length > 0
     const top = candidates[0]
+    // a short comment gives the model little context beyond the term itself: the verdict's
+    // confidence is drawn toward 0.5 below 15 words
     const words = matchTokens(comment).filter((t) => t.word).length
-    const confidence = detected
-      ? hits[0]!.probability
-      : top !== undefined
-        ? 1 - top.probability
-        : words < 5 ? 0.6 : 0.8
+    const lengthFactor = Math.min(1, 0.5 + words / 30)
+    const raw = detected ? hits[0]!.probability : top !== undefined ? 1 - top.probability : 0.8
+    const confidence = 0.5 + (raw - 0.5) * lengthFactor
     const subtlety = detected ? Math.max(...hits.map((h) => h.subtlety)) : 0
     const harm = detected ? Math.max(...hits.map((h) => h.harm * Math.min(1, 0.5 + h.probability / 2))) : 0
     return { detected, confidence: round(confidence), hits, candidates, subtlety: round(subtlety), harm: round(harm), reasoning: reasoningOf(hits, candidates, contextCoded) }
