@@ -81,13 +81,17 @@ const FUNCTION_SET = new Set(FUNCTION_WORDS)
 /**
  * Words whose document frequency differs most between the classes (log ratio of the smoothed
  * per-class rates, each source's classes weighted equally), among alphabetic words of three
- * letters or more that occur in `mineMinDocs` documents; the HC3 phrases as given.
+ * letters or more that occur in `mineMinDocs` documents and in at least three domains (or every
+ * domain, when the rows have fewer), mined from the L2R and GRiD rows only (chat-model text; the
+ * TweepFake bots' favourite words are their accounts' topics); the HC3 phrases as given.
  */
-export const mineLexicon = (rows: ReadonlyArray<AiRow>, hc3: Hc3Lists, options: Pick<AiTrainOptions, "mineTop" | "mineMinDocs">): Lexicon => {
+export const mineLexicon = (all: ReadonlyArray<AiRow>, hc3: Hc3Lists, options: Pick<AiTrainOptions, "mineTop" | "mineMinDocs">): Lexicon => {
+  const rows = all.filter((r) => r.source !== "tweepfake")
   const weights = classWeights(rows, { l2r: 1, grid: 1, tweepfake: 1 })
   const ai = new Map<string, number>()
   const hu = new Map<string, number>()
   const docs = new Map<string, number>()
+  const domains = new Map<string, Set<string>>()
   let totalAi = 0
   let totalHu = 0
   rows.forEach((r, i) => {
@@ -100,12 +104,16 @@ export const mineLexicon = (rows: ReadonlyArray<AiRow>, hc3: Hc3Lists, options: 
       const m = r.label === 1 ? ai : hu
       m.set(word, (m.get(word) ?? 0) + w)
       docs.set(word, (docs.get(word) ?? 0) + 1)
+      let d = domains.get(word)
+      if (d === undefined) domains.set(word, (d = new Set()))
+      d.add(r.domain)
     }
   })
+  const minDomains = Math.min(3, new Set(rows.map((r) => r.domain)).size)
   const alpha = 1
   const scored: Array<[string, number]> = []
   for (const [word, d] of docs) {
-    if (d < options.mineMinDocs) continue
+    if (d < options.mineMinDocs || domains.get(word)!.size < minDomains) continue
     const ra = ((ai.get(word) ?? 0) + alpha) / (totalAi + 2 * alpha)
     const rh = ((hu.get(word) ?? 0) + alpha) / (totalHu + 2 * alpha)
     scored.push([word, Math.log(ra / rh)])

@@ -249,6 +249,87 @@ export const masked = (text: string): string => {
 }
 
 /**
+ * The hashed blocks' slots and sums for one table size: words' and character n-grams' slots are
+ * cached (a comment's words mostly recur), and the per-block counts live in reused arrays.
+ */
+class Hashed {
+  private readonly span: number
+  private readonly counts: Float64Array
+  private readonly sums: Float64Array
+  private readonly touched: Array<number> = []
+  private readonly words = new Map<string, number>()
+  private readonly gramCache = new Map<string, Int32Array>()
+
+  constructor(readonly size: number) {
+    this.span = size - DENSE_SLOTS
+    this.counts = new Float64Array(size)
+    this.sums = new Float64Array(size)
+  }
+
+  slot(key: string, seed: number): number {
+    return DENSE_SLOTS + (hashString(key, seed) % this.span)
+  }
+
+  word(w: string): number {
+    let s = this.words.get(w)
+    if (s === undefined) {
+      if (this.words.size >= CACHE_WORDS) this.words.clear()
+      s = this.slot(w, SEED_AI_WORD)
+      this.words.set(w, s)
+    }
+    return s
+  }
+
+  /** Slots of the character 3- and 4-grams of `<word>`. */
+  grams(w: string): Int32Array {
+    let g = this.gramCache.get(w)
+    if (g === undefined) {
+      if (this.gramCache.size >= CACHE_WORDS) this.gramCache.clear()
+      const b = `<${w}>`
+      const out: Array<number> = []
+      for (let len = 3; len <= 4; len++) for (let k = 0; k + len <= b.length; k++) out.push(this.slot(b.slice(k, k + len), SEED_AI_CHAR))
+      g = Int32Array.from(out)
+      this.gramCache.set(w, g)
+    }
+    return g
+  }
+
+  /** Add one block: sublinear counts of `slots`, L2-normalised. */
+  block(slots: ReadonlyArray<number>): void {
+    const distinct: Array<number> = []
+    for (const s of slots) {
+      if (this.counts[s] === 0) distinct.push(s)
+      this.counts[s]! += 1
+    }
+    let norm = 0
+    for (const s of distinct) norm += (1 + Math.log(this.counts[s]!)) ** 2
+    const inv = norm > 0 ? 1 / Math.sqrt(norm) : 0
+    for (const s of distinct) {
+      if (this.sums[s] === 0) this.touched.push(s)
+      this.sums[s]! += (1 + Math.log(this.counts[s]!)) * inv
+      this.counts[s] = 0
+    }
+  }
+
+  /** Append (slot, value) pairs of every block added since the last call, and reset. */
+  collect(into: Array<number>): void {
+    for (const s of this.touched) {
+      into.push(s, this.sums[s]!)
+      this.sums[s] = 0
+    }
+    this.touched.length = 0
+  }
+}
+
+const CACHE_WORDS = 50_000
+const hashedBySize = new Map<number, Hashed>()
+const hashed = (size: number): Hashed => {
+  let h = hashedBySize.get(size)
+  if (h === undefined) hashedBySize.set(size, (h = new Hashed(size)))
+  return h
+}
+
+/**
  * Measure a text. `bits` is the weight table's size (log2); 8 or less: no hashed blocks. `chars`
  * adds a fourth block: character 3- and 4-grams of each word.
  */
@@ -480,66 +561,61 @@ export const featurise = (original: string, lexicon: Lexicon, bits = 0, chars = 
     set("not_only", no / S)
   }
 
-  // hashed blocks (each sublinear counts, L2-normalised on its own): words, word pairs, and the
-  // text's shape (function words kept, other words as "_", punctuation and line breaks as marks) in threes
+  // hashed blocks (each sublinear counts, L2-normalised on its own): words, word pairs, the text's
+  // shape (function words kept, other words as "_", punctuation and line breaks as marks) in
+  // threes, and optionally character 3- and 4-grams of each word
   const size = bits > 8 ? 1 << bits : 0
-  const merged = new Map<number, number>()
-  const ranges = new Map<number, Range | undefined>()
+  const ranges = new Map<number, Range>()
+  const out: Array<number> = []
   if (size > DENSE_SLOTS) {
-    const span = size - DENSE_SLOTS
-    const block = (seed: number, items: ReadonlyArray<{ key: string; range: Range | undefined }>) => {
-      const counts = new Map<number, number>()
-      for (const it of items) {
-        const slot = DENSE_SLOTS + (hashString(it.key, seed) % span)
-        counts.set(slot, (counts.get(slot) ?? 0) + 1)
-        if (!ranges.has(slot)) ranges.set(slot, it.range)
-      }
-      let norm = 0
-      for (const c of counts.values()) norm += (1 + Math.log(c)) ** 2
-      const inv = norm > 0 ? 1 / Math.sqrt(norm) : 0
-      for (const [slot, c] of counts) merged.set(slot, (merged.get(slot) ?? 0) + (1 + Math.log(c)) * inv)
-    }
+    const h = hashed(size)
     const kept = tokens.filter((t) => !/^\d+$/.test(t.lower))
-    block(SEED_AI_WORD, kept.map((t) => ({ key: t.lower, range: t })))
-    const pairs: Array<{ key: string; range: Range | undefined }> = []
+    const words: Array<number> = []
+    for (const t of kept) {
+      const slot = h.word(t.lower)
+      words.push(slot)
+      if (!ranges.has(slot)) ranges.set(slot, t)
+    }
+    h.block(words)
+    const pairs: Array<number> = []
     for (let k = 1; k < kept.length; k++) {
       const a = kept[k - 1]!
       const b = kept[k]!
-      if (/^[ \t]+$/.test(text.slice(a.end, b.begin))) pairs.push({ key: `${a.lower} ${b.lower}`, range: { begin: a.begin, end: b.end } })
+      if (/^[ \t]+$/.test(text.slice(a.end, b.begin))) {
+        const slot = h.slot(`${a.lower} ${b.lower}`, SEED_AI_PAIR)
+        pairs.push(slot)
+        if (!ranges.has(slot)) ranges.set(slot, { begin: a.begin, end: b.end })
+      }
     }
-    block(SEED_AI_PAIR, pairs)
+    h.block(pairs)
     const shape: Array<string> = []
     let at = 0
     for (const t of tokens) {
-      for (const ch of text.slice(at, t.begin)) if (SHAPE_MARKS.has(ch)) shape.push(ch === "\u2014" ? "--" : ch)
+      for (let c = at; c < t.begin; c++) {
+        const ch = text[c]!
+        if (SHAPE_MARKS.has(ch)) shape.push(ch === "\u2014" ? "--" : ch)
+      }
       shape.push(FUNCTION_SET.has(t.lower) ? t.lower : "_")
       at = t.end
     }
-    for (const ch of text.slice(at)) if (SHAPE_MARKS.has(ch)) shape.push(ch)
-    const threes: Array<{ key: string; range: undefined }> = []
-    for (let k = 2; k < shape.length; k++) threes.push({ key: `${shape[k - 2]} ${shape[k - 1]} ${shape[k]}`, range: undefined })
-    block(SEED_AI_SHAPE, threes)
+    for (let c = at; c < text.length; c++) if (SHAPE_MARKS.has(text[c]!)) shape.push(text[c]!)
+    const threes: Array<number> = []
+    for (let k = 2; k < shape.length; k++) threes.push(h.slot(`${shape[k - 2]} ${shape[k - 1]} ${shape[k]}`, SEED_AI_SHAPE))
+    h.block(threes)
     if (chars) {
-      // character 3- and 4-grams inside each word, with boundary marks ("<the>")
-      const grams: Array<{ key: string; range: undefined }> = []
-      for (const t of kept) {
-        const w = `<${t.lower}>`
-        for (let len = 3; len <= 4; len++) for (let k = 0; k + len <= w.length; k++) grams.push({ key: w.slice(k, k + len), range: undefined })
-      }
-      block(SEED_AI_CHAR, grams)
+      const grams: Array<number> = []
+      for (const t of kept) for (const slot of h.grams(t.lower)) grams.push(slot)
+      h.block(grams)
     }
+    h.collect(out)
   }
-  const slots = new Int32Array(merged.size)
-  const values = new Float32Array(merged.size)
+  const slots = new Int32Array(out.length / 2)
+  const values = new Float32Array(out.length / 2)
   const slotRanges: Array<Range | undefined> = []
-  {
-    let i = 0
-    for (const [slot, v] of merged) {
-      slots[i] = slot
-      values[i] = v
-      slotRanges.push(ranges.get(slot))
-      i++
-    }
+  for (let k = 0; k < slots.length; k++) {
+    slots[k] = out[2 * k]!
+    values[k] = out[2 * k + 1]!
+    slotRanges.push(ranges.get(slots[k]!))
   }
   return { words: n, dense: F, cues, slots, values, slotRanges }
 }

@@ -18,7 +18,7 @@
  */
 import { applyCalibration, type Calibration } from "../calibration.js"
 import { decodeQuantised, type SourceRef } from "../model/format.js"
-import { type AiFeatures, type Cue, type CueKind, DENSE, DENSE_SLOTS, FEATURE_NAMES, featurise, type Lexicon, REPORTED } from "./features.js"
+import { type AiFeatures, type Cue, type CueKind, DENSE, DENSE_SLOTS, FEATURE_NAMES, featurise, FUNCTION_WORDS, type Lexicon, REPORTED } from "./features.js"
 
 export const AITEXT_FORMAT = 1
 
@@ -75,6 +75,15 @@ const MAX_SIGNALS = 8
 /** A feature is reported when it adds at least this much to the log-odds. */
 const MIN_DRIVE = 0.05
 
+/** A hashed word or word pair is quoted when it adds at least this much. */
+const MIN_WORD_DRIVE = 0.15
+/** Words and pairs worth quoting: not only function words, and each word of 4+ letters or a pair. */
+const quotableWords = (quote: string): boolean => {
+  const words = quote.toLowerCase().replace(/\u2019/g, "'").split(/\s+/)
+  return words.some((w) => !FUNCTION_SET.has(w)) && (words.length > 1 || /^\p{L}{4,}$/u.test(words[0]!))
+}
+const FUNCTION_SET = new Set(FUNCTION_WORDS)
+
 /** Plain names of the named features, for the reasoning. */
 const DISPLAY: Readonly<Record<string, string>> = {
   contractions: "contractions", informal: "informal words", pron_1s: "first-person voice", lower_i: "a lower-case \"i\"",
@@ -86,9 +95,15 @@ const DISPLAY: Readonly<Record<string, string>> = {
   enumerations: "balanced enumerations", word_len_mean: "long words", em_dash: "em dashes", bullet_lines: "list layout",
   heading_lines: "headings", comma: "comma rate", len_log: "length", ttr: "vocabulary variety", paren: "parentheses",
   digit_tokens: "numbers", spaced_hyphen: "spaced hyphens", short_sent_rate: "very short sentences", semicolon: "semicolons",
-  colon: "colons", dquote: "quotation marks", long_word_rate: "long words", sent_len_mean: "sentence length"
+  colon: "colons", dquote: "quotation marks", long_word_rate: "long words", sent_len_mean: "sentence length",
+  sent_count_log: "number of sentences", word_len_sd: "spread of word lengths", hapax: "words used once",
+  pron_2: "second-person voice", pron_1p: "first-person plural", newline_rate: "line breaks", short_word_rate: "short words"
 }
-const display = (name: string): string => DISPLAY[name] ?? (name.startsWith("fw:") ? `the rate of "${name.slice(3)}"` : name.replace(/_/g, " "))
+/** A feature that pulled towards human text, said plainly: what it is and which way it differs from the usual. */
+const humanLike = (name: string, z: number): string | undefined => {
+  const plain = DISPLAY[name] ?? (name.startsWith("fw:") ? `"${name.slice(3)}"` : undefined)
+  return plain === undefined ? undefined : `${plain} (${z > 0 ? "more" : "less"} than usual)`
+}
 
 export class AiTextWeights {
   readonly manifest: AiTextManifest
@@ -153,13 +168,13 @@ export class AiTextWeights {
       const d = this.weights[f.slots[k]!]! * f.values[k]!
       z += d
       const range = f.slotRanges[k]
-      if (d > MIN_DRIVE && range !== undefined) wordDrive.push({ token: range, d })
+      if (d > MIN_WORD_DRIVE && range !== undefined && quotableWords(text.slice(range.begin, range.end))) wordDrive.push({ token: range, d })
     }
     const likelihood = applyCalibration(this.manifest.calibration, this.damp(z, f.words))
     const lengthFactor = f.words / (f.words + this.manifest.confidence.halfWords)
     const confidence = lengthFactor * (0.5 + 0.5 * Math.abs(2 * likelihood - 1))
     const signals = this.signals(text, f.cues, drive, wordDrive)
-    const reasoning = this.reason(f.words, likelihood, confidence, signals, drive)
+    const reasoning = this.reason(f.words, likelihood, confidence, signals, drive, zs)
     return { z, likelihood, confidence, words: f.words, signals, reasoning }
   }
 
@@ -210,7 +225,7 @@ export class AiTextWeights {
     return out
   }
 
-  private reason(words: number, likelihood: number, confidence: number, signals: ReadonlyArray<AiSignalOut>, drive: Float64Array): string {
+  private reason(words: number, likelihood: number, confidence: number, signals: ReadonlyArray<AiSignalOut>, drive: Float64Array, zs: Float64Array): string {
     const pct = Math.round(likelihood * 100)
     const parts: Array<string> = []
     const verdict = likelihood >= this.manifest.threshold ? "reads as machine-written" : likelihood >= 0.35 ? "is hard to call" : "reads as human-written"
@@ -218,8 +233,11 @@ export class AiTextWeights {
     if (signals.length > 0) {
       parts.push(`Machine-like signs: ${signals.slice(0, 4).map((s) => `"${s.quote.length > 40 ? s.quote.slice(0, 40) + "..." : s.quote}" (${s.type.replace("_", " ")})`).join(", ")}.`)
     }
-    const human = Array.from(drive, (d, i) => ({ d, i })).filter((x) => x.d < -0.15).sort((a, b) => a.d - b.d).slice(0, 3)
-    if (human.length > 0) parts.push(`Human-like: ${human.map((x) => display(FEATURE_NAMES[x.i]!)).join(", ")}.`)
+    const human = Array.from(drive, (d, i) => ({ d, i, say: humanLike(FEATURE_NAMES[i]!, zs[i]!) }))
+      .filter((x) => x.d < -0.15 && x.say !== undefined)
+      .sort((a, b) => a.d - b.d)
+      .slice(0, 3)
+    if (human.length > 0) parts.push(`Human-like: ${human.map((x) => x.say).join(", ")}.`)
     if (words < 15) parts.push(`With only ${words} words the evidence is thin, so confidence is low (${confidence.toFixed(2)}).`)
     return parts.join(" ")
   }
