@@ -70,6 +70,11 @@ export interface DogWhistleManifest {
   readonly features: FeatureConfig
   /** Tokens on each side of a hit read as its near context. */
   readonly window: number
+  /**
+   * Weight of the block of the matched text's own words and character n-grams (0 or absent: no
+   * such block). Lets a term never trained on borrow from similar spellings (`cuckservative`).
+   */
+  readonly termBlock?: number | undefined
   /** Probability from which a hit is reported as coded (chosen on dev). */
   readonly threshold: number
   readonly shifts: DogWhistleShifts
@@ -85,6 +90,7 @@ export interface DogWhistleManifest {
 }
 
 const SALT_WINDOW = 0x5a5a5a5
+const SALT_TERM = 0x7e77e77
 const SEED_META = 0x0d09e11
 const PLACEHOLDER = " dwterm "
 
@@ -125,7 +131,7 @@ export class HitFeaturizer {
   idx: Array<number> = []
   val: Array<number> = []
 
-  constructor(readonly config: FeatureConfig, readonly window: number) {
+  constructor(readonly config: FeatureConfig, readonly window: number, readonly termBlock: number = 0) {
     this.featurizer = new Featurizer(config)
   }
 
@@ -179,6 +185,14 @@ export class HitFeaturizer {
     for (let k = 0; k < f.nnz; k++) {
       idx.push((f.idx[k]! ^ SALT_WINDOW) >>> 0)
       val.push(f.val[k]! * 0.7)
+    }
+    // the matched text itself
+    if (this.termBlock > 0) {
+      f.run(text.slice(hit.begin, hit.end))
+      for (let k = 0; k < f.nnz; k++) {
+        idx.push((f.idx[k]! ^ SALT_TERM) >>> 0)
+        val.push(f.val[k]! * this.termBlock)
+      }
     }
     // (c) what the resource says of the term (the per-term / per-type prior)
     const meta = (s: string) => {
@@ -272,7 +286,7 @@ export class DogWhistleScorer {
     this.mask = (1 << table.bits) - 1
     const echo = manifest.terms.findIndex((t) => t.echo === true)
     this.matcher = new TermMatcher(manifest.terms.map((t) => t.forms), echo >= 0 ? echo : undefined)
-    this.hf = new HitFeaturizer(manifest.features, manifest.window)
+    this.hf = new HitFeaturizer(manifest.features, manifest.window, manifest.termBlock ?? 0)
     this.termStems = manifest.terms.map((t) => stems(`${t.root} ${t.category} ${t.meaning} ${(manifest.topicWords?.[t.category] ?? []).join(" ")}`))
   }
 
