@@ -6,7 +6,7 @@
  * Silent Signals rows of the training terms (by-term split, `termSplit`) with the glossary hits in
  * clean comments (C3 news and Jigsaw non-toxic; the training 60% of them, by id) as literal uses
  * (implicit-hate not_hate is only measured: its accounts use coded language often), chooses the symbol shift and the threshold on the dev terms and dev clean comments
- * (best F1 with at most 1% of clean comments flagged), and writes `dogwhistle.json` +
+ * (best F1 with at most 1% of each benign set's dev comments flagged), and writes `dogwhistle.json` +
  * `dogwhistle.bin`. Reads no test term and no test comment; `run.mjs evaluations` does.
  */
 import { createHash } from "node:crypto"
@@ -53,7 +53,7 @@ export const TOPIC_WORDS: Readonly<Record<string, ReadonlyArray<string>>> = {
 
 /** The benign sets (news and Wikipedia comments): trained on (training third) and held to `MAX_CLEAN_FLAGGED`. */
 export const BENIGN: ReadonlySet<string> = new Set(["c3-news", "jigsaw-nontoxic"])
-/** At most this share of dev clean comments flagged when choosing the threshold. */
+/** At most this share of the dev comments of each benign set flagged when choosing the threshold. */
 export const MAX_CLEAN_FLAGGED = 0.01
 
 export const SOURCES = [
@@ -197,8 +197,11 @@ export interface Operating {
  */
 export const MIN_THRESHOLD = 0.5
 
-/** The threshold with the best F1 on the labelled comments, subject to at most `maxClean` of the clean comments flagged. */
-export const chooseThreshold = (scores: ReadonlyArray<number>, labels: ReadonlyArray<number>, clean: ReadonlyArray<number>, maxClean: number): Operating => {
+/**
+ * The threshold with the best F1 on the labelled comments, subject to at most `maxClean` of the
+ * comments of each clean set flagged (`cleanFlagged`: the largest share).
+ */
+export const chooseThreshold = (scores: ReadonlyArray<number>, labels: ReadonlyArray<number>, clean: ReadonlyArray<ReadonlyArray<number>>, maxClean: number): Operating => {
   let best: Operating = { threshold: 0.99, f1: 0, precision: 0, recall: 0, cleanFlagged: 0 }
   for (let t = MIN_THRESHOLD; t <= 0.99 + 1e-9; t += 0.01) {
     let tp = 0
@@ -208,7 +211,7 @@ export const chooseThreshold = (scores: ReadonlyArray<number>, labels: ReadonlyA
       if (s >= t) labels[i] === 1 ? tp++ : fp++
       else if (labels[i] === 1) fn++
     })
-    const cleanFlagged = clean.filter((s) => s >= t).length / Math.max(1, clean.length)
+    const cleanFlagged = Math.max(0, ...clean.map((set) => set.filter((s) => s >= t).length / Math.max(1, set.length)))
     if (cleanFlagged > maxClean) continue
     const precision = tp / Math.max(1, tp + fp)
     const recall = tp / Math.max(1, tp + fn)
@@ -256,8 +259,8 @@ const main = () => {
   // the symbol shift: the most negative one within 0.005 F1 of the best (a number or emoji is
   // mostly literal; at a tie, the safer choice)
   const tried = [0, -0.5, -1, -2, -3].map((shift) => {
-    const op = chooseThreshold(devSignals.map((c) => commentScore(c, z, shift)), devSignals.map((c) => c.label), devClean.map((c) => commentScore(c, z, shift)), MAX_CLEAN_FLAGGED)
-    log(`dev, symbol shift ${shift}: threshold ${op.threshold}, F1 ${op.f1.toFixed(3)} (P ${op.precision.toFixed(3)} R ${op.recall.toFixed(3)}), clean flagged ${(100 * op.cleanFlagged).toFixed(2)}%`)
+    const op = chooseThreshold(devSignals.map((c) => commentScore(c, z, shift)), devSignals.map((c) => c.label), [...BENIGN].map((b) => devClean.filter((c) => c.source === b).map((c) => commentScore(c, z, shift))), MAX_CLEAN_FLAGGED)
+    log(`dev, symbol shift ${shift}: threshold ${op.threshold}, F1 ${op.f1.toFixed(3)} (P ${op.precision.toFixed(3)} R ${op.recall.toFixed(3)}), benign flagged (largest set) ${(100 * op.cleanFlagged).toFixed(2)}%`)
     return { shift, op }
   })
   const bestF1 = Math.max(...tried.map((t) => t.op.f1))

@@ -175,3 +175,19 @@ export const cleanComments = (dir: string): Array<CleanRow> => {
   for (const e of implicitHate(dir)) if (e.labels.IDENTITY_ATTACK === 0) out.push({ id: `ih:${e.id}`, text: e.text, source: "implicit-hate-not-hate" })
   return out
 }
+
+/**
+ * Benign news comments never trained on (measured only; both non-commercial or partial): UCC
+ * validation comments labelled healthy, SFU constructiveness comments of toxicity 1-2.
+ */
+export const unseenNewsComments = (dir: string): Array<CleanRow> => {
+  const out: Array<CleanRow> = []
+  for (const r of table(join(dir, "unhealthy-comments-ucc-PARTIAL/val.csv"))) {
+    if (r.healthy === "1" && (r.comment ?? "").trim() !== "") out.push({ id: `ucc:${r._unit_id}`, text: r.comment!, source: "ucc-healthy" })
+  }
+  for (const r of table(join(dir, "sfu-constructiveness-toxicity/SFU_constructiveness_toxicity.csv"))) {
+    const level = Number(r.is_toxic_popular_answer_1)
+    if (Number.isFinite(level) && level <= 2 && (r.comment ?? "").trim() !== "") out.push({ id: `sfu:${r._unit_id}`, text: r.comment!, source: "sfu-news" })
+  }
+  return out
+}

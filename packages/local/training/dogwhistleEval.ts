@@ -5,12 +5,13 @@
  * the same rows, on the test terms of the by-term split (terms none of whose Silent Signals rows
  * were trained on), plus the share of benign comments flagged (test third of C3 news and Jigsaw
  * non-toxic; implicit-hate not_hate as a stress figure). Both operate at a threshold chosen on dev
- * by the same rule (best F1 on the dev terms, at least 0.5, at most 1% of dev benign comments flagged).
+ * by the same rule (best F1 on the dev terms, at least 0.5, at most 1% of each benign set's dev comments flagged).
  */
 import { sigmoid } from "../src/internal/calibration.js"
 import { loadDogWhistleScorer } from "../src/models/DogWhistleDetector.js"
 import { fitLogistic, scoreTfidfRow, Tfidf } from "./baseline.js"
 import { BENIGN, buildCorpus, chooseThreshold, type CommentRows, MAX_CLEAN_FLAGGED } from "./dogwhistle.js"
+import { unseenNewsComments } from "./dogwhistleData.js"
 import { rocAuc } from "./fit.js"
 import { dataDir, MODELS_DIR } from "./pipeline.js"
 
@@ -70,7 +71,7 @@ export const evaluateDogwhistle = async (print: (s: string) => void = (s) => con
     return cs.map((_, r) => sigmoid(scoreTfidfRow(X, r, fit)))
   }
   const devBenign = clean("dev", true)
-  const baseOp = chooseThreshold(baselineScores(dev), dev.map((c) => c.label), baselineScores(devBenign), MAX_CLEAN_FLAGGED)
+  const baseOp = chooseThreshold(baselineScores(dev), dev.map((c) => c.label), [...BENIGN].map((b) => baselineScores(devBenign.filter((c) => c.source === b))), MAX_CLEAN_FLAGGED)
   const rows: Array<readonly [string, string, string]> = []
   const testLabels = test.map((c) => c.label)
   const detScores = test.map(detectorScore)
@@ -114,6 +115,18 @@ export const evaluateDogwhistle = async (print: (s: string) => void = (s) => con
     const d = cs.filter((c) => detectorScore(c) >= threshold).length / Math.max(1, cs.length)
     const b = baselineScores(cs).filter((s) => s >= baseOp.threshold).length / Math.max(1, cs.length)
     rows.push([`benign flagged: ${name}, n=${cs.length}`, pct(d), pct(b)])
+  }
+  // benign news comments of sets never trained on (every comment, not a test third)
+  {
+    // (a comment also in C3, by its first 80 characters, is left out)
+    const seen = new Set(comments.filter((c) => c.kind === "clean").map((c) => c.text.trim().slice(0, 80)))
+    const unseen = unseenNewsComments(dir).filter((c) => !seen.has(c.text.trim().slice(0, 80))).map((c) => ({ text: c.text, label: 0, split: "test" as const, kind: "clean" as const, source: c.source, rows: [], symbol: [] }))
+    for (const [name, source] of [["UCC healthy news comments, never trained on", "ucc-healthy"], ["SFU news comments (toxicity 1-2), never trained on", "sfu-news"]] as const) {
+      const cs = unseen.filter((c) => c.source === source)
+      const d = cs.filter((c) => detectorScore(c) >= threshold).length / Math.max(1, cs.length)
+      const b = baselineScores(cs).filter((s) => s >= baseOp.threshold).length / Math.max(1, cs.length)
+      rows.push([`benign flagged: ${name}, n=${cs.length}`, pct(d), pct(b)])
+    }
   }
   {
     const cs = comments.filter((c) => c.kind === "clean" && c.split === "test" && c.source === "implicit-hate-not-hate")
