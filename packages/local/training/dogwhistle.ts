@@ -203,7 +203,9 @@ export const MIN_THRESHOLD = 0.5
  */
 export const chooseThreshold = (scores: ReadonlyArray<number>, labels: ReadonlyArray<number>, clean: ReadonlyArray<ReadonlyArray<number>>, maxClean: number): Operating => {
   let best: Operating = { threshold: 0.99, f1: 0, precision: 0, recall: 0, cleanFlagged: 0 }
-  for (let t = MIN_THRESHOLD; t <= 0.99 + 1e-9; t += 0.01) {
+  // whole hundredths, compared as the runtime compares (probability >= threshold)
+  for (let k = Math.round(MIN_THRESHOLD * 100); k <= 99; k++) {
+    const t = k / 100
     let tp = 0
     let fp = 0
     let fn = 0
@@ -216,7 +218,7 @@ export const chooseThreshold = (scores: ReadonlyArray<number>, labels: ReadonlyA
     const precision = tp / Math.max(1, tp + fp)
     const recall = tp / Math.max(1, tp + fn)
     const f1 = (2 * precision * recall) / Math.max(1e-9, precision + recall)
-    if (f1 > best.f1) best = { threshold: Math.round(t * 100) / 100, f1, precision, recall, cleanFlagged }
+    if (f1 > best.f1) best = { threshold: t, f1, precision, recall, cleanFlagged }
   }
   return best
 }
