@@ -51,7 +51,7 @@ export const TOPIC_WORDS: Readonly<Record<string, ReadonlyArray<string>>> = {
   "anti-GMO": ["food", "agriculture", "gmo"]
 }
 
-/** The benign sets (news and Wikipedia comments): trained on (training third) and held to `MAX_CLEAN_FLAGGED`. */
+/** The benign sets (news and Wikipedia comments): trained on (their training 60%) and held to `MAX_CLEAN_FLAGGED`. */
 export const BENIGN: ReadonlySet<string> = new Set(["c3-news", "jigsaw-nontoxic"])
 /** At most this share of the dev comments of each benign set flagged when choosing the threshold. */
 export const MAX_CLEAN_FLAGGED = 0.01

@@ -3,7 +3,7 @@
  * the shipped files (`packages/local/models/dogwhistle.*`, or `--models DIR`) beside a plain TF-IDF
  * logistic regression (training/baseline.ts: word 1-2-grams + char_wb 2-5-grams, C = 4) trained on
  * the same rows, on the test terms of the by-term split (terms none of whose Silent Signals rows
- * were trained on), plus the share of benign comments flagged (test third of C3 news and Jigsaw
+ * were trained on), plus the share of benign comments flagged (the test 20% of C3 news and Jigsaw
  * non-toxic; implicit-hate not_hate as a stress figure). Both operate at a threshold chosen on dev
  * by the same rule (best F1 on the dev terms, at least 0.5, at most 1% of each benign set's dev comments flagged).
  */
@@ -116,7 +116,7 @@ export const evaluateDogwhistle = async (print: (s: string) => void = (s) => con
     const b = baselineScores(cs).filter((s) => s >= baseOp.threshold).length / Math.max(1, cs.length)
     rows.push([`benign flagged: ${name}, n=${cs.length}`, pct(d), pct(b)])
   }
-  // benign news comments of sets never trained on (every comment, not a test third)
+  // benign news comments of sets never trained on (every comment, not a test 20%)
   {
     // (a comment also in C3, by its first 80 characters, is left out)
     const seen = new Set(comments.filter((c) => c.kind === "clean").map((c) => c.text.trim().slice(0, 80)))
