@@ -233,11 +233,14 @@ export class AiTextWeights {
     if (signals.length > 0) {
       parts.push(`Machine-like signs: ${signals.slice(0, 4).map((s) => `"${s.quote.length > 40 ? s.quote.slice(0, 40) + "..." : s.quote}" (${s.type.replace("_", " ")})`).join(", ")}.`)
     }
-    const human = Array.from(drive, (d, i) => ({ d, i, say: humanLike(FEATURE_NAMES[i]!, zs[i]!) }))
-      .filter((x) => x.d < -0.15 && x.say !== undefined)
+    const pulls: Array<{ d: number; i: number }> = []
+    for (let i = 0; i < drive.length; i++) if (drive[i]! < -0.15) pulls.push({ d: drive[i]!, i })
+    const human = pulls
       .sort((a, b) => a.d - b.d)
+      .map((x) => humanLike(FEATURE_NAMES[x.i]!, zs[x.i]!))
+      .filter((say) => say !== undefined)
       .slice(0, 3)
-    if (human.length > 0) parts.push(`Human-like: ${human.map((x) => x.say).join(", ")}.`)
+    if (human.length > 0) parts.push(`Human-like: ${human.join(", ")}.`)
     if (words < 15) parts.push(`With only ${words} words the evidence is thin, so confidence is low (${confidence.toFixed(2)}).`)
     return parts.join(" ")
   }
