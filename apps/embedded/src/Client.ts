@@ -8,7 +8,7 @@
  * the underlying `Error`.
  */
 import type { ArticleContextSummary } from "@decorum/core"
-import type { CommentScore, Evaluated, Native, Perspective, RelevanceCheck, SpamCheck } from "@decorum/domain"
+import type { CommentScore, DogwhistleCheck, Evaluated, LlmDetection, Native, Perspective, RelevanceCheck, SpamCheck } from "@decorum/domain"
 import { Cause, type Effect, Exit, ManagedRuntime } from "effect"
 import {
   type AnalyzeOptions,
@@ -17,9 +17,11 @@ import {
   Decorum,
   type DecorumOptions,
   type DecorumService,
+  type DogwhistleRequest,
   type EvaluationOptions,
   type InitTopicRequest,
   layer,
+  type LlmDetectRequest,
   type MegacallRequest,
   type MegacallResult,
   type RelevanceRequest,
@@ -33,6 +35,10 @@ export interface DecorumClient {
   readonly scoreComment: (request: CommentScoreRequest, options?: EvaluationOptions) => Promise<Evaluated<CommentScore>>
   readonly checkSpam: (request: SpamCheckRequest, options?: EvaluationOptions) => Promise<Evaluated<SpamCheck>>
   readonly checkRelevance: (request: RelevanceRequest, options?: EvaluationOptions) => Promise<Evaluated<RelevanceCheck>>
+  /** Coded language (dog whistles): terms quoted from the comment, categories, subtlety, harm; `details` null when none. */
+  readonly checkDogwhistle: (request: DogwhistleRequest, options?: EvaluationOptions) => Promise<Evaluated<DogwhistleCheck>>
+  /** Machine-written text: likelihood, confidence (low for short comments), signals quoting the comment. */
+  readonly detectLlm: (request: LlmDetectRequest, options?: EvaluationOptions) => Promise<Evaluated<LlmDetection>>
   readonly megacall: (request: MegacallRequest, options?: EvaluationOptions) => Promise<MegacallResult>
   readonly analyze: (request: AnalyzeRequest, options?: AnalyzeOptions) => Promise<Evaluated<Perspective.AnalyzeCommentResponse>>
   readonly suggestScore: (request: SuggestScoreRequest) => Promise<Perspective.SuggestCommentScoreResponse>
@@ -113,6 +119,8 @@ export const createDecorum = async (given: DecorumOptions = {}): Promise<Decorum
     scoreComment: (request, options) => call(service.scoreComment(request, options)),
     checkSpam: (request, options) => call(service.checkSpam(request, options)),
     checkRelevance: (request, options) => call(service.checkRelevance(request, options)),
+    checkDogwhistle: (request, options) => call(service.checkDogwhistle(request, options)),
+    detectLlm: (request, options) => call(service.detectLlm(request, options)),
     megacall: (request, options) => call(service.megacall(request, options)),
     analyze: (request, options) => call(service.analyze(request, options)),
     suggestScore: (request) => call(service.suggestScore(request)),

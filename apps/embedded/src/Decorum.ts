@@ -28,7 +28,9 @@ import {
 import {
   type CommentScore,
   type DecorumError,
+  type DogwhistleCheck,
   type Evaluated,
+  type LlmDetection,
   Native,
   Perspective,
   type RelevanceCheck,
@@ -64,7 +66,11 @@ export type MegacallResult = Megacall.MegacallResult
 export type CommentScoreRequest = Native.CommentScoreRequest
 export type SpamCheckRequest = Native.SpamCheckRequest
 export type RelevanceRequest = Native.RelevanceRequest
-/** A megacall request; unknown fields are ignored, the original's extra flags are checked. */
+/** `/v0.2/dogwhistle`: the comment, optionally its article context, the site's sensitive topics and coded-term examples, its thread. */
+export type DogwhistleRequest = Native.DogwhistleRequest
+/** `/v0.2/llmdetect`: the comment. */
+export type LlmDetectRequest = Native.LlmDetectRequest
+/** A megacall request (any of the six `run_*` flags); unknown fields are ignored. */
 export type MegacallRequest = Native.MegacallRequest & { readonly [flag: string]: unknown }
 export type InitTopicRequest = Native.InitTopicRequest
 export type AnalyzeRequest = Perspective.AnalyzeCommentRequest
@@ -85,6 +91,10 @@ export interface DecorumService {
   readonly scoreComment: (request: CommentScoreRequest, options?: EvaluationOptions) => Effect.Effect<Evaluated<CommentScore>, DecorumError>
   readonly checkSpam: (request: SpamCheckRequest, options?: EvaluationOptions) => Effect.Effect<Evaluated<SpamCheck>, DecorumError>
   readonly checkRelevance: (request: RelevanceRequest, options?: EvaluationOptions) => Effect.Effect<Evaluated<RelevanceCheck>, DecorumError>
+  /** Coded language (dog whistles): terms quoted from the comment, categories, subtlety, harm; `details` null when none. */
+  readonly checkDogwhistle: (request: DogwhistleRequest, options?: EvaluationOptions) => Effect.Effect<Evaluated<DogwhistleCheck>, DecorumError>
+  /** Machine-written text: likelihood, confidence (low for short comments), signals quoting the comment. */
+  readonly detectLlm: (request: LlmDetectRequest, options?: EvaluationOptions) => Effect.Effect<Evaluated<LlmDetection>, DecorumError>
   readonly megacall: (request: MegacallRequest, options?: EvaluationOptions) => Effect.Effect<MegacallResult, DecorumError>
   /** Perspective attribute analysis (`comments:analyze`). */
   readonly analyze: (request: AnalyzeRequest, options?: AnalyzeOptions) => Effect.Effect<Evaluated<Perspective.AnalyzeCommentResponse>, DecorumError>
@@ -120,6 +130,10 @@ export const make = (email: string = DEFAULT_ACCOUNT): Effect.Effect<DecorumServ
         run(Effect.flatMap(decode(Native.SpamCheckRequest, request), (r) => Evaluations.checkSpam(account, r, options))),
       checkRelevance: (request, options = {}) =>
         run(Effect.flatMap(decode(Native.RelevanceRequest, request), (r) => Evaluations.checkRelevance(account, r, options))),
+      checkDogwhistle: (request, options = {}) =>
+        run(Effect.flatMap(decode(Native.DogwhistleRequest, request), (r) => Evaluations.checkDogwhistle(account, r, options))),
+      detectLlm: (request, options = {}) =>
+        run(Effect.flatMap(decode(Native.LlmDetectRequest, request), (r) => Evaluations.detectLlm(account, r, options))),
       megacall: (request, options = {}) =>
         run(Effect.flatMap(decode(Native.MegacallRequest, request), (r) => Megacall.megacall(account, r, request, options))),
       analyze: (request, options = {}) =>

@@ -13,6 +13,7 @@ export {
   type AnalyzeRequest,
   articleView,
   type CommentScoreRequest,
+  type DogwhistleRequest,
   Decorum,
   DEFAULT_ACCOUNT,
   type DecorumOptions,
@@ -22,6 +23,7 @@ export {
   type EngineServices,
   type EvaluationOptions,
   type InitTopicRequest,
+  type LlmDetectRequest,
   layer as DecorumLayer,
   layerConfig as DecorumLayerConfig,
   make as makeDecorum,
@@ -60,5 +62,5 @@ export {
 } from "@decorum/domain"
 
 // The result and request shapes.
-export type { CommentScore, Evaluated, Provenance, RelevanceCheck, SpamCheck } from "@decorum/domain"
+export type { CommentScore, DogwhistleCheck, Evaluated, LlmDetection, Provenance, RelevanceCheck, SpamCheck } from "@decorum/domain"
 export { Native, Perspective } from "@decorum/domain"

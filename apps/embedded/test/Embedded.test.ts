@@ -155,6 +155,35 @@ describe("createDecorum: the same answers as the server", () => {
     expect(local.failures).toEqual({})
   })
 
+  it("checks dog whistles and machine-written text identically, in both forms and in the combined call", async () => {
+    const comment = "Author: Sam\nAuthor email: sam@example.com\n\nThe globalists are at it again. Moreover, it is important to note that the budget is a rich tapestry."
+    const dogRequest = { comment, sensitive_topics: ["finance"], dogwhistle_examples: ["at it again"], reply_to_comment: "Who decides the budget?" }
+    const pairs = [
+      [await post("/v0.2/dogwhistle", { ...dogRequest, article_context_id: serverArticle }), () => decorum.checkDogwhistle({ ...dogRequest, article_context_id: localArticle })],
+      [await post("/v0.2/llmdetect", { comment }), () => decorum.detectLlm({ comment })]
+    ] as const
+    for (const [res, local] of pairs) {
+      if (res.status === 200) {
+        const answered = await local()
+        expect(answered.value).toEqual(res.body)
+        expect(answered.provenance.model).toBe(res.model)
+      } else {
+        // A detector whose files are not shipped: both fail alike, as the provider's failure.
+        expect(res.status).toBe(502)
+        const failure = await rejection(local())
+        expect(failure).toMatchObject({ _tag: "ProviderFailure", message: res.body.message })
+      }
+    }
+    const request = { ...dogRequest, run_dogwhistle_check: true, run_llm_detect: true, run_spam_check: true }
+    const res = await post("/v0.2/megacall", request)
+    const local = await decorum.megacall(request)
+    expect(res.status).toBe(200)
+    for (const section of ["spam_check", "dogwhistle_check", "llm_detection"] as const) {
+      expect(local[section]?.value).toEqual(res.body[section])
+      expect(local.failures[section]?.message).toEqual(res.body.errors?.[section]?.message)
+    }
+  })
+
   it("analyses attributes identically on both Perspective families", async () => {
     const request = {
       comment: { text: "What kind of idiot name is foo? Nice library though." },

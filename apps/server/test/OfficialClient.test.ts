@@ -45,6 +45,10 @@ const serve = (path: Path, llmUrl: string) => {
 }
 
 const COMMENT = "You always ignore the budget, you idiot. It has always been done this way, so leave it."
+const CODED = "Those urban thugs from the inner city again, you know the type. The budget should go to the police."
+const MACHINE =
+  "Furthermore, it is important to note that the library budget represents a multifaceted opportunity. Firstly, it enhances access. " +
+  "Secondly, it fosters lifelong learning. Ultimately, it is a testament to forward-thinking governance."
 
 const run = (path: Path) =>
   Effect.gen(function*() {
@@ -72,22 +76,51 @@ const run = (path: Path) =>
     const score = yield* call("/v0.2/commentscore", { article_context_id, comment: COMMENT }, { "x-decorum-detail": "full" })
     yield* call("/v0.2/antispam", { comment: COMMENT })
     yield* call("/v0.2/commentrelevance", { article_context_id, comment: COMMENT, banned_topics: ["politics"] })
-    const mega = yield* call("/v0.2/megacall", {
+    // check_dogwhistle and check_llm_likeness as the client sends them.
+    const dogwhistle = yield* call("/v0.2/dogwhistle", {
+      comment: CODED,
       article_context_id,
+      sensitive_topics: ["crime"],
+      dogwhistle_examples: ["you know the type"]
+    }, { "x-decorum-detail": "full" })
+    const llmdetect = yield* call("/v0.2/llmdetect", { comment: MACHINE }, { "x-decorum-detail": "full" })
+    // megacall with all six flags (include_* = True), lists and thread as the client sends them.
+    const mega = yield* call("/v0.2/megacall", {
       comment: COMMENT,
-      banned_topics: ["politics"],
-      run_comment_score: true,
       run_spam_check: true,
       run_relevance_check: true,
+      run_comment_score: true,
+      run_dogwhistle_check: true,
       run_perspective: true,
-      requested_attributes: ["TOXICITY"],
-      run_dogwhistle_check: false,
-      run_llm_detect: false
+      run_llm_detect: true,
+      article_context_id,
+      banned_topics: ["politics"],
+      sensitive_topics: ["crime"],
+      dogwhistle_examples: ["you know the type"],
+      reply_to_comment: "What do you think of the budget?",
+      context_comments: ["The library hours matter."],
+      requested_attributes: ["TOXICITY"]
     }, { "x-decorum-detail": "full" })
+    // The WordPress plugin with its defaults: author header, spam + comment score + relevance +
+    // dog whistles, every flag sent, the site's lists set and banned topics null.
+    const plugin = yield* call("/v0.2/megacall", {
+      comment: `Author: Pat Example\nAuthor email: pat@example.com\n\n${CODED}`,
+      article_context_id,
+      banned_topics: null,
+      reply_to_comment: null,
+      sensitive_topics: ["crime", "immigration"],
+      dogwhistle_examples: ["you know the type"],
+      run_spam_check: true,
+      run_comment_score: true,
+      run_relevance_check: true,
+      run_dogwhistle_check: true,
+      run_perspective: false,
+      run_llm_detect: false
+    })
     yield* call("/v0.2/usercheck")
     yield* call("/v0.2/perspective-compat/analyse", { comment: { text: COMMENT }, requestedAttributes: { TOXICITY: {} }, spanAnnotations: true })
     yield* call("/v0.2/perspective-compat/suggestscore", { comment: { text: COMMENT }, attributeScores: { TOXICITY: { summaryScore: { value: 1 } } } })
-    return { checked, score, mega, llmRequests: llm.requests.length }
+    return { checked, score, mega, plugin, dogwhistle, llmdetect, llmRequests: llm.requests.length }
   }).pipe(Effect.scoped, Logger.withMinimumLogLevel(LogLevel.Error))
 
 /** The value of one series in the registry's Prometheus rendering (0 when absent). */
@@ -101,13 +134,33 @@ describe("the official Python client's checks on every engine path", () => {
     it.live(path, () =>
       Effect.gen(function*() {
         const before = yield* series
-        const { checked, llmRequests, mega, score } = yield* run(path)
+        const { checked, dogwhistle, llmRequests, llmdetect, mega, plugin, score } = yield* run(path)
         const after = yield* series
         const delta = (name: string) => after(name) - before(name)
         assert.deepStrictEqual([...checked].sort(), Object.keys(Respectify.modelFor).sort())
         // Not vacuous: the comment score has a fallacy and an objectionable phrase to hold.
         assert.isAbove(score.body.logical_fallacies.length, 0)
         assert.deepStrictEqual(mega.body.comment_score.logical_fallacies.length, score.body.logical_fallacies.length)
+        // Every requested section, and only those.
+        assert.deepStrictEqual(Object.keys(mega.body).sort(), ["comment_score", "dogwhistle_check", "llm_detection", "perspective", "relevance_check", "spam_check"])
+        assert.deepStrictEqual(Object.keys(plugin.body).sort(), ["comment_score", "dogwhistle_check", "relevance_check", "spam_check"])
+        // Quotes are the comment's own words (of the text after the plugin's header).
+        for (const term of dogwhistle.body.details?.dogwhistle_terms ?? []) assert.include(CODED, term)
+        for (const term of plugin.body.dogwhistle_check.details?.dogwhistle_terms ?? []) assert.include(CODED, term)
+        for (const s of llmdetect.body.signals_detected) assert.include(MACHINE, s.quoted_text)
+        // The local detector finds the coded terms itself (the fake LLM answers "none").
+        if (path === "local" || path === "fallback") {
+          assert.isTrue(dogwhistle.body.detection.dogwhistles_detected)
+          assert.isTrue(plugin.body.dogwhistle_check.detection.dogwhistles_detected)
+        }
+        if (path === "llm" || path === "cascade") {
+          assert.include(dogwhistle.headers.get("x-model-version") ?? "", "dogwhistle-v1")
+          assert.include(llmdetect.headers.get("x-model-version") ?? "", "llm-detect-v1")
+        }
+        if (path === "fallback") {
+          assert.include(dogwhistle.headers.get("x-decorum-fallback") ?? "", "dogwhistle_check=")
+          assert.include(llmdetect.headers.get("x-decorum-fallback") ?? "", "llm_detection=")
+        }
         // Each path is the one it claims: the LLM was asked (or not), and the fallback was taken.
         assert.strictEqual(llmRequests > 0, path !== "local")
         const model = score.headers.get("x-model-version") ?? ""

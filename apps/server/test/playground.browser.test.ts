@@ -34,6 +34,7 @@ const ARTICLE = "The city council voted on Tuesday to extend the opening hours o
   "Librarians said students and shift workers had asked for evening hours for years; some councillors worried about staffing costs."
 const TOXIC = "You are an idiot and this plan is stupid. Only a moron would pay for evening hours with the parks budget."
 const CLEAN = "Evening hours will help students who work during the day, and the library staff deserve support for it."
+const CODED = "Those urban thugs from the inner city again, you know the type. Keep the library safe, not open late."
 const XSS = "Nice plan <script>window.__xss = 1</script> <img src=x onerror=\"window.__xss = 2\"> & \"quotes\""
 
 interface Served {
@@ -81,6 +82,10 @@ const drawn = (page: Page) =>
       spam: text("spam-verdict"),
       onTopic: text("on-topic-verdict"),
       banned: text("banned-verdict"),
+      dogwhistle: text("dogwhistle-verdict"),
+      dogwhistleTerms: Array.from(document.querySelectorAll("#dogwhistle-terms q")).map((q) => q.textContent),
+      llm: text("llm-verdict"),
+      alerts: Array.from(document.querySelectorAll("#result-errors [role=alert]")).map((a) => a.textContent),
       model: text("result-model"),
       engine: text("result-engine"),
       raw: text("raw-json")
@@ -124,6 +129,18 @@ const expectDrawnAsServed = async (page: Page, comment: string, answer: Served) 
   expect(shown.spam).toContain(`${Math.round(spam.confidence * 100)}%`)
   expect(shown.onTopic).toContain(relevance.on_topic.on_topic ? "On topic" : "Off topic")
   expect(shown.banned).toContain(`${Math.round(relevance.banned_topics.quantity_on_banned_topics * 100)}%`)
+  // Dog whistles: the served verdict and terms; machine-written text: the served verdict, or the
+  // section's failure as an alert (a local engine without the AI-text files answers it as failed).
+  const dog = answer.body.dogwhistle_check
+  expect(shown.dogwhistle).toContain(dog.detection.dogwhistles_detected ? "Coded language" : "No coded language")
+  expect(shown.dogwhistle).toContain(`${Math.round(dog.detection.confidence * 100)}%`)
+  expect(shown.dogwhistleTerms).toEqual(dog.details?.dogwhistle_terms ?? [])
+  for (const term of dog.details?.dogwhistle_terms ?? []) {
+    expect(shown.marks.some((m) => m.text!.includes(term) && m.kinds!.split(" ").includes("coded")), `a highlight for "${term}"`).toBe(true)
+  }
+  const llm = answer.body.llm_detection
+  if (llm) expect(shown.llm).toContain(`likelihood ${Math.round(llm.llm_likelihood * 100)}%`)
+  else expect(shown.alerts).toContain(`llm_detection failed: ${answer.body.errors.llm_detection.message}`)
   expect(shown.model).toBe(answer.headers["x-model-version"])
   expect(shown.engine).toMatch(/^local /)
   return shown
@@ -305,6 +322,17 @@ describe("playground", () => {
         const cleanShown = await expectDrawnAsServed(page, CLEAN, clean)
         expect(cleanShown.marks.length).toBe(quotesOf(clean.body.comment_score).length === 0 ? 0 : cleanShown.marks.length)
         await page.screenshot({ path: join(shots, "4-clean.png"), fullPage: true })
+
+        // Coded language: the terms are highlighted in the comment and listed with the verdict.
+        await page.fill("#sensitive-topics", "crime")
+        await page.fill("#dogwhistle-examples", "you know the type")
+        const coded = await evaluate(page, CODED)
+        expect(coded.status).toBe(200)
+        expect(coded.body.dogwhistle_check.detection.dogwhistles_detected).toBe(true)
+        const codedShown = await expectDrawnAsServed(page, CODED, coded)
+        expect(codedShown.dogwhistleTerms).toContain("you know the type")
+        await page.screenshot({ path: join(shots, "4b-coded.png"), fullPage: true })
+        expect(await lowContrast(page)).toEqual([])
 
         // Markup in a comment is shown verbatim and runs nothing.
         const xss = await evaluate(page, XSS)

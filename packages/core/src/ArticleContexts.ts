@@ -86,11 +86,11 @@ export const resolve = Effect.fn("ArticleContexts.resolve", { captureStackTrace:
   return found.value
 })
 
-/** The same as `resolve`, for evaluations where the context is optional (spam). */
-export const resolveOptional = (account: Account, raw: string | null | undefined) =>
+/** The same as `resolve`, for evaluations where the context is optional (spam, dog whistles). */
+export const resolveOptional = (account: Account, raw: string | null | undefined, evaluation = "spam detection") =>
   raw === undefined || raw === null || raw.trim() === ""
     ? Effect.succeed<ArticleContext | null>(null)
-    : resolve(account, raw, "spam detection")
+    : resolve(account, raw, evaluation)
 
 const parseId = (raw: string | null | undefined, evaluation: string) => {
   if (raw === undefined || raw === null || raw.trim() === "") {

@@ -1,9 +1,9 @@
 /**
  * The engine modes, as a combinator over the evaluation ports: `local | llm | cascade`.
  *
- * The layer requires the local `CommentScorer | SpamChecker | RelevanceChecker | AttributeScorer`
- * and an `LlmEvaluation` (any LLM provider: `@decorum/openai` supplies one), and provides the same
- * four ports:
+ * The layer requires the local `CommentScorer | SpamChecker | RelevanceChecker | DogWhistleChecker |
+ * LlmDetector | AttributeScorer` and an `LlmEvaluation` (any LLM provider: `@decorum/openai`
+ * supplies one), and provides the same six ports:
  * - `local` (the default): the local ports, unchanged; no LLM is needed (hosts do not build one).
  * - `llm`: every evaluation asks the LLM; when it fails (after its own retries, timeout or circuit
  *   breaker) the local model answers and `provenance.fallbackFrom` names what failed.
@@ -17,7 +17,11 @@ import {
   type AttributeAnalysisInput,
   type CommentScore,
   type CommentScoreInput,
+  type DogwhistleCheck,
+  type DogWhistleCheckInput,
   type Evaluated,
+  type LlmDetectInput,
+  type LlmDetection,
   ProviderFailure,
   type RelevanceCheck,
   type RelevanceInput,
@@ -25,20 +29,22 @@ import {
   type SpamCheckInput
 } from "@decorum/domain"
 import { Context, Effect, Layer } from "effect"
-import { AttributeScorer, CommentScorer, RelevanceChecker, SpamChecker } from "./Providers.js"
+import { AttributeScorer, CommentScorer, DogWhistleChecker, LlmDetector, RelevanceChecker, SpamChecker } from "./Providers.js"
 
 export type EngineMode = "local" | "llm" | "cascade"
 
-/** The four evaluation ports the modes combine. */
-export type Ports = CommentScorer | SpamChecker | RelevanceChecker | AttributeScorer
+/** The six evaluation ports the modes combine. */
+export type Ports = CommentScorer | SpamChecker | RelevanceChecker | DogWhistleChecker | LlmDetector | AttributeScorer
 
-/** An LLM's side of the four evaluations: what an LLM provider supplies for `llm` and `cascade`. */
+/** An LLM's side of the six evaluations: what an LLM provider supplies for `llm` and `cascade`. */
 export class LlmEvaluation extends Context.Tag("@decorum/core/LlmEvaluation")<
   LlmEvaluation,
   {
     readonly scoreComment: (input: CommentScoreInput) => Effect.Effect<Evaluated<CommentScore>, ProviderFailure>
     readonly checkSpam: (input: SpamCheckInput) => Effect.Effect<Evaluated<SpamCheck>, ProviderFailure>
     readonly checkRelevance: (input: RelevanceInput) => Effect.Effect<Evaluated<RelevanceCheck>, ProviderFailure>
+    readonly checkDogwhistle: (input: DogWhistleCheckInput) => Effect.Effect<Evaluated<DogwhistleCheck>, ProviderFailure>
+    readonly detectLlm: (input: LlmDetectInput) => Effect.Effect<Evaluated<LlmDetection>, ProviderFailure>
     readonly analyzeAttributes: (input: AttributeAnalysisInput) => Effect.Effect<Evaluated<AttributeAnalysis>, ProviderFailure>
   }
 >() {}
@@ -113,6 +119,9 @@ export const uncertainty = (band: readonly [number, number]) => {
     relevance: (v: RelevanceCheck, bannedTopicsAsked: boolean) =>
       inBand(classProbability(v.on_topic.on_topic, v.on_topic.confidence)) ||
       (bannedTopicsAsked && inBand(classProbability(v.banned_topics.banned_topics.length > 0, v.banned_topics.confidence))),
+    dogwhistle: (v: DogwhistleCheck) => inBand(classProbability(v.detection.dogwhistles_detected, v.detection.confidence)),
+    /** The likelihood itself is the probability of the class "machine-written". */
+    llmText: (v: LlmDetection) => inBand(v.llm_likelihood),
     attributes: (v: AttributeAnalysis) => Object.values(v).some((r) => r !== undefined && inBand(r.summary))
   }
 }
@@ -123,11 +132,15 @@ const make = (options: ModeOptions) =>
       scorer: yield* CommentScorer,
       spam: yield* SpamChecker,
       relevance: yield* RelevanceChecker,
+      dogwhistle: yield* DogWhistleChecker,
+      llmText: yield* LlmDetector,
       attributes: yield* AttributeScorer
     }
     if (options.mode === "local") return Context.make(CommentScorer, local.scorer).pipe(
       Context.add(SpamChecker, local.spam),
       Context.add(RelevanceChecker, local.relevance),
+      Context.add(DogWhistleChecker, local.dogwhistle),
+      Context.add(LlmDetector, local.llmText),
       Context.add(AttributeScorer, local.attributes)
     )
     const llm = yield* LlmEvaluation
@@ -164,6 +177,18 @@ const make = (options: ModeOptions) =>
         })
       ),
       Context.add(
+        DogWhistleChecker,
+        DogWhistleChecker.of({
+          check: (input) => pick(local.dogwhistle.check(input), llm.checkDogwhistle(input), u.dogwhistle, input.detail === "full")
+        })
+      ),
+      Context.add(
+        LlmDetector,
+        LlmDetector.of({
+          detect: (input) => pick(local.llmText.detect(input), llm.detectLlm(input), u.llmText, input.detail === "full")
+        })
+      ),
+      Context.add(
         AttributeScorer,
         options.llmAttributes
           ? AttributeScorer.of({
@@ -174,6 +199,6 @@ const make = (options: ModeOptions) =>
     )
   })
 
-/** The four ports for a mode, from the local ports and an LLM's (`local` never asks for the LLM). */
+/** The six ports for a mode, from the local ports and an LLM's (`local` never asks for the LLM). */
 export const layer = (options: ModeOptions): Layer.Layer<Ports, never, Ports | LlmEvaluation> =>
   Layer.effectContext(make(options))

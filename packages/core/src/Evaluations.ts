@@ -1,13 +1,14 @@
 /**
- * The single evaluations behind `/v0.2/commentscore`, `/v0.2/antispam` and
- * `/v0.2/commentrelevance`: validate the request, resolve the article context, ask the provider.
+ * The single evaluations behind `/v0.2/commentscore`, `/v0.2/antispam`, `/v0.2/commentrelevance`,
+ * `/v0.2/dogwhistle` and `/v0.2/llmdetect`: validate the request, resolve the article context, ask
+ * the provider. Each judges the comment without a WordPress-plugin author header (`judgedComment`).
  */
-import type { Account, Evaluated, EvaluationDetail, Native } from "@decorum/domain"
+import type { Account, DogWhistleCheckInput, Evaluated, EvaluationDetail, Native } from "@decorum/domain"
 import { Effect } from "effect"
 import * as ArticleContexts from "./ArticleContexts.js"
-import { validateComment } from "./Comment.js"
+import { judgedComment } from "./Comment.js"
 import * as Metrics from "./Metrics.js"
-import { CommentScorer, RelevanceChecker, SpamChecker } from "./Providers.js"
+import { CommentScorer, DogWhistleChecker, LlmDetector, RelevanceChecker, SpamChecker } from "./Providers.js"
 
 const optionalText = (s: string | null | undefined): string | null => (s === undefined || s === null || s.trim() === "" ? null : s)
 
@@ -40,7 +41,7 @@ export const scoreComment = Effect.fn("Evaluations.scoreComment", { captureStack
   request: Native.CommentScoreRequest,
   options: EvaluationOptions = {}
 ) {
-  const comment = yield* validateComment(request.comment)
+  const comment = yield* judgedComment(request.comment)
   const article = yield* ArticleContexts.resolve(account, request.article_context_id, "comment scoring")
   return yield* counted("comment_score", (yield* CommentScorer).score({ comment, article, replyTo: optionalText(request.reply_to_comment), ...withDetail(options) }))
 })
@@ -50,7 +51,7 @@ export const checkSpam = Effect.fn("Evaluations.checkSpam", { captureStackTrace:
   request: Native.SpamCheckRequest,
   options: EvaluationOptions = {}
 ) {
-  const comment = yield* validateComment(request.comment)
+  const comment = yield* judgedComment(request.comment)
   const article = yield* ArticleContexts.resolveOptional(account, request.article_context_id)
   return yield* counted("spam_check", (yield* SpamChecker).check({ comment, article, ...withDetail(options) }))
 })
@@ -60,7 +61,7 @@ export const checkRelevance = Effect.fn("Evaluations.checkRelevance", { captureS
   request: Native.RelevanceRequest,
   options: EvaluationOptions = {}
 ) {
-  const comment = yield* validateComment(request.comment)
+  const comment = yield* judgedComment(request.comment)
   const article = yield* ArticleContexts.resolve(account, request.article_context_id, "relevance checking")
   return yield* counted(
     "relevance_check",
@@ -74,4 +75,48 @@ export const checkRelevance = Effect.fn("Evaluations.checkRelevance", { captureS
   )
 })
 
-export { cleanTopics, counted, optionalText, withDetail }
+/** Context comments as sent, without blank ones. */
+const contextComments = (comments: ReadonlyArray<string> | null | undefined): ReadonlyArray<string> =>
+  (comments ?? []).filter((c) => c.trim() !== "")
+
+/** The dog-whistle provider's input from a request's fields (shared with the combined call). */
+const dogWhistleInput = (
+  comment: string,
+  article: import("@decorum/domain").ArticleContext | null,
+  request: {
+    readonly sensitive_topics?: ReadonlyArray<string> | null | undefined
+    readonly dogwhistle_examples?: ReadonlyArray<string> | null | undefined
+    readonly reply_to_comment?: string | null | undefined
+    readonly context_comments?: ReadonlyArray<string> | null | undefined
+  },
+  options: EvaluationOptions
+): DogWhistleCheckInput => ({
+  comment,
+  article,
+  sensitiveTopics: cleanTopics(request.sensitive_topics),
+  examples: cleanTopics(request.dogwhistle_examples),
+  replyTo: optionalText(request.reply_to_comment),
+  contextComments: contextComments(request.context_comments),
+  ...withDetail(options)
+})
+
+export const checkDogwhistle = Effect.fn("Evaluations.checkDogwhistle", { captureStackTrace: false })(function*(
+  account: Account,
+  request: Native.DogwhistleRequest,
+  options: EvaluationOptions = {}
+) {
+  const comment = yield* judgedComment(request.comment)
+  const article = yield* ArticleContexts.resolveOptional(account, request.article_context_id, "dog-whistle detection")
+  return yield* counted("dogwhistle_check", (yield* DogWhistleChecker).check(dogWhistleInput(comment, article, request, options)))
+})
+
+export const detectLlm = Effect.fn("Evaluations.detectLlm", { captureStackTrace: false })(function*(
+  _account: Account,
+  request: Native.LlmDetectRequest,
+  options: EvaluationOptions = {}
+) {
+  const comment = yield* judgedComment(request.comment)
+  return yield* counted("llm_detection", (yield* LlmDetector).detect({ comment, ...withDetail(options) }))
+})
+
+export { cleanTopics, counted, dogWhistleInput, optionalText, withDetail }

@@ -1,6 +1,8 @@
 /**
- * The combined evaluation: any of comment scoring, spam detection, relevance checking and
- * Perspective attributes for one comment, run concurrently.
+ * The combined evaluation: any of comment scoring, spam detection, relevance checking, dog-whistle
+ * detection, machine-written-text detection and Perspective attributes for one comment, run
+ * concurrently. The native sections judge the comment without a WordPress-plugin author header
+ * (`judgedComment`); the Perspective section scores the text as sent (its span offsets count in it).
  *
  * Request errors (no flag, missing or unknown article context, bad comment) fail the whole call
  * before anything runs. Once running, a section whose provider fails is left out of the answer
@@ -11,37 +13,49 @@ import {
   type Account,
   type ArticleContext,
   type CommentScore,
+  type DogwhistleCheck,
   type Evaluated,
+  type LlmDetection,
   MissingParameter,
   type Native,
   NoEvaluationRequested,
   type Perspective,
   type ProviderFailure,
   type RelevanceCheck,
-  type SpamCheck,
-  UnsupportedEvaluation
+  type SpamCheck
 } from "@decorum/domain"
 import { Effect, Either } from "effect"
 import * as Analyze from "./Analyze.js"
 import * as ArticleContexts from "./ArticleContexts.js"
-import { validateComment } from "./Comment.js"
-import { cleanTopics, counted, type EvaluationOptions, optionalText, withDetail } from "./Evaluations.js"
-import { type AttributeScorer, CommentScorer, RelevanceChecker, SpamChecker } from "./Providers.js"
+import { judgedComment, validateComment } from "./Comment.js"
+import { cleanTopics, counted, dogWhistleInput, type EvaluationOptions, optionalText, withDetail } from "./Evaluations.js"
+import { type AttributeScorer, CommentScorer, DogWhistleChecker, LlmDetector, RelevanceChecker, SpamChecker } from "./Providers.js"
 
-export const Flags = ["run_comment_score", "run_spam_check", "run_relevance_check", "run_perspective"] as const
+export const Flags = [
+  "run_comment_score",
+  "run_spam_check",
+  "run_relevance_check",
+  "run_dogwhistle_check",
+  "run_perspective",
+  "run_llm_detect"
+] as const
 
-export type SectionName = "comment_score" | "spam_check" | "relevance_check" | "perspective"
+export type SectionName = "comment_score" | "spam_check" | "relevance_check" | "dogwhistle_check" | "perspective" | "llm_detection"
+
+/** Every section, in the order answers list them. */
+export const Sections: ReadonlyArray<SectionName> = ["comment_score", "spam_check", "relevance_check", "dogwhistle_check", "perspective", "llm_detection"]
+
+type SectionProviders = CommentScorer | SpamChecker | RelevanceChecker | DogWhistleChecker | LlmDetector | AttributeScorer
 
 export interface MegacallResult {
   readonly comment_score?: Evaluated<CommentScore>
   readonly spam_check?: Evaluated<SpamCheck>
   readonly relevance_check?: Evaluated<RelevanceCheck>
+  readonly dogwhistle_check?: Evaluated<DogwhistleCheck>
   readonly perspective?: Evaluated<Perspective.AnalyzeCommentResponse>
+  readonly llm_detection?: Evaluated<LlmDetection>
   readonly failures: Readonly<Partial<Record<SectionName, ProviderFailure>>>
 }
-
-/** Flags of the hosted original this version does not offer: ignored when false, 400 when true. */
-const UNOFFERED = ["run_dogwhistle_check", "run_llm_detect"] as const
 
 const perspectiveAttributes = (
   requested: Native.MegacallRequest["requested_attributes"]
@@ -56,30 +70,25 @@ const perspectiveAttributes = (
 export const megacall = Effect.fn("Megacall.megacall", { captureStackTrace: false })(function*(
   account: Account,
   request: Native.MegacallRequest,
-  /** The raw body, to find flags this version does not offer. */
-  raw: Readonly<Record<string, unknown>> = {},
+  /** The raw body (kept for callers; every flag the hosted original sends is offered). */
+  _raw: Readonly<Record<string, unknown>> = {},
   options: EvaluationOptions = {}
 ) {
   const detail = withDetail(options)
-  for (const flag of UNOFFERED) {
-    if (raw[flag] === true || raw[flag] === "true") {
-      return yield* new UnsupportedEvaluation({
-        flag,
-        message: `${flag} is not offered by this version of the engine; send it as false or leave it out.`
-      })
-    }
-  }
   const runScore = request.run_comment_score === true
   const runSpam = request.run_spam_check === true
   const runRelevance = request.run_relevance_check === true
   const runPerspective = request.run_perspective === true
-  if (!runScore && !runSpam && !runRelevance && !runPerspective) {
+  const runDogwhistle = request.run_dogwhistle_check === true
+  const runLlm = request.run_llm_detect === true
+  if (!runScore && !runSpam && !runRelevance && !runPerspective && !runDogwhistle && !runLlm) {
     return yield* new NoEvaluationRequested({
       flags: [...Flags],
       message: `At least one of ${Flags.join(", ")} must be true.`
     })
   }
-  const comment = yield* validateComment(request.comment)
+  const sent = yield* validateComment(request.comment)
+  const comment = yield* judgedComment(sent)
 
   let article: ArticleContext | null = null
   if (runScore || runRelevance) {
@@ -91,13 +100,13 @@ export const megacall = Effect.fn("Megacall.megacall", { captureStackTrace: fals
       })
     }
     article = yield* ArticleContexts.resolve(account, request.article_context_id, needs)
-  } else if (runSpam) {
-    article = yield* ArticleContexts.resolveOptional(account, request.article_context_id)
+  } else if (runSpam || runDogwhistle) {
+    article = yield* ArticleContexts.resolveOptional(account, request.article_context_id, runSpam ? "spam detection" : "dog-whistle detection")
   }
 
   const replyTo = optionalText(request.reply_to_comment)
   const sections: Partial<
-    Record<SectionName, Effect.Effect<Evaluated<unknown>, ProviderFailure, CommentScorer | SpamChecker | RelevanceChecker | AttributeScorer>>
+    Record<SectionName, Effect.Effect<Evaluated<unknown>, ProviderFailure, SectionProviders>>
   > = {}
   if (runScore) {
     sections.comment_score = Effect.flatMap(CommentScorer, (s) => counted("comment_score", s.score({ comment, article: article!, replyTo, ...detail })))
@@ -111,9 +120,18 @@ export const megacall = Effect.fn("Megacall.megacall", { captureStackTrace: fals
       (s) => counted("relevance_check", s.check({ comment, article: article!, bannedTopics: cleanTopics(request.banned_topics), replyTo, ...detail }))
     )
   }
+  if (runDogwhistle) {
+    sections.dogwhistle_check = Effect.flatMap(
+      DogWhistleChecker,
+      (s) => counted("dogwhistle_check", s.check(dogWhistleInput(comment, article, request, options)))
+    )
+  }
+  if (runLlm) {
+    sections.llm_detection = Effect.flatMap(LlmDetector, (s) => counted("llm_detection", s.detect({ comment, ...detail })))
+  }
   if (runPerspective) {
     const prepared = yield* Analyze.prepare({
-      comment: { text: comment, type: "PLAIN_TEXT" },
+      comment: { text: sent, type: "PLAIN_TEXT" },
       requestedAttributes: perspectiveAttributes(request.requested_attributes),
       spanAnnotations: request.span_annotations === true
     }, "compat")

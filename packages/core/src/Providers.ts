@@ -8,7 +8,11 @@ import type {
   AttributeAnalysisInput,
   CommentScore,
   CommentScoreInput,
+  DogwhistleCheck,
+  DogWhistleCheckInput,
   Evaluated,
+  LlmDetectInput,
+  LlmDetection,
   ProviderFailure,
   RelevanceCheck,
   RelevanceInput,
@@ -34,6 +38,18 @@ export class SpamChecker extends Context.Tag("@decorum/core/SpamChecker")<
 export class RelevanceChecker extends Context.Tag("@decorum/core/RelevanceChecker")<
   RelevanceChecker,
   { readonly check: (input: RelevanceInput) => Effect.Effect<Evaluated<RelevanceCheck>, ProviderFailure> }
+>() {}
+
+/** Coded language (dog whistles): terms used in a covert sense, their categories, subtlety and harm. */
+export class DogWhistleChecker extends Context.Tag("@decorum/core/DogWhistleChecker")<
+  DogWhistleChecker,
+  { readonly check: (input: DogWhistleCheckInput) => Effect.Effect<Evaluated<DogwhistleCheck>, ProviderFailure> }
+>() {}
+
+/** Machine-written text: how likely the comment was written by an LLM, and the signals that say so. */
+export class LlmDetector extends Context.Tag("@decorum/core/LlmDetector")<
+  LlmDetector,
+  { readonly detect: (input: LlmDetectInput) => Effect.Effect<Evaluated<LlmDetection>, ProviderFailure> }
 >() {}
 
 /** Perspective-style attribute scores (TOXICITY, INSULT, ...), for the whole text and per span. */

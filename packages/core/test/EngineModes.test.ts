@@ -2,7 +2,7 @@
  * The engine modes over the evaluation ports, with the core's test providers as the local side and
  * a scripted LLM port: who answers, when the LLM is asked, and what provenance says.
  */
-import { AttributeScorer, CommentScorer, EngineModes, LlmEvaluation, SpamChecker } from "@decorum/core"
+import { AttributeScorer, CommentScorer, DogWhistleChecker, EngineModes, LlmDetector, LlmEvaluation, SpamChecker } from "@decorum/core"
 import { TestProviders } from "@decorum/core/testing"
 import { type ArticleContext, type Evaluated, ProviderFailure } from "@decorum/domain"
 import { assert, describe, it } from "@effect/vitest"
@@ -25,7 +25,11 @@ const scriptedLlm = () => {
       const scorer = yield* CommentScorer
       const spam = yield* SpamChecker
       const attributes = yield* AttributeScorer
+      const dogwhistle = yield* DogWhistleChecker
+      const llmText = yield* LlmDetector
       return LlmEvaluation.of({
+        checkDogwhistle: (input) => answer("dogwhistle", dogwhistle.check(input)),
+        detectLlm: (input) => answer("llmdetect", llmText.detect(input)),
         scoreComment: (input) => answer("comment", scorer.score(input)),
         checkSpam: (input) => answer("spam", spam.check(input)),
         checkRelevance: () => Effect.die("not used here"),
@@ -82,6 +86,42 @@ describe("EngineModes", () => {
       assert.deepStrictEqual((yield* score("you idiot").pipe(Effect.provide(layer))).provenance, { model: TestProviders.MODEL, fallbackFrom: `${LLM}@comment` })
       assert.deepStrictEqual(llm.state.calls, ["comment", "comment", "comment"])
     }))
+
+  it.effect("dog whistles and machine-written text go through the modes as well: llm with the local fallback, cascade inside the band", () =>
+    Effect.gen(function*() {
+      const dogInput = { comment: "a globalist plot", article: null, sensitiveTopics: [], examples: [], replyTo: null, contextComments: [] }
+      const dog = Effect.flatMap(DogWhistleChecker, (s) => s.check(dogInput))
+      const llmText = (comment: string) => Effect.flatMap(LlmDetector, (s) => s.detect({ comment }))
+      const llm = scriptedLlm()
+      const llmMode = modes({ mode: "llm" }, llm)
+      assert.deepStrictEqual((yield* dog.pipe(Effect.provide(llmMode))).provenance, { model: `${LLM}@dogwhistle` })
+      assert.deepStrictEqual((yield* llmText("hello").pipe(Effect.provide(llmMode))).provenance, { model: `${LLM}@llmdetect` })
+      llm.state.down = true
+      assert.deepStrictEqual((yield* dog.pipe(Effect.provide(llmMode))).provenance, { model: TestProviders.MODEL, fallbackFrom: `${LLM}@dogwhistle` })
+      llm.state.down = false
+      llm.state.calls.length = 0
+
+      const cascade = modes({ mode: "cascade", cascadeBand: [0.3, 0.7] }, llm)
+      // Test providers: likelihood 0.1 without LLM words (certain: local), 0.4 with one (in the band: the LLM).
+      assert.deepStrictEqual((yield* llmText("plain words here").pipe(Effect.provide(cascade))).provenance, { model: TestProviders.MODEL })
+      assert.deepStrictEqual((yield* llmText("let us delve").pipe(Effect.provide(cascade))).provenance, { model: `${LLM}@llmdetect` })
+      // A detected dog whistle with confidence 0.85 is certain: local.
+      assert.deepStrictEqual((yield* dog.pipe(Effect.provide(cascade))).provenance, { model: TestProviders.MODEL })
+      assert.deepStrictEqual(llm.state.calls, ["llmdetect"])
+    }))
+
+  it("the band of each new evaluation: the probability of the class the verdict names", () => {
+    const u = EngineModes.uncertainty([0.25, 0.75])
+    const dog = (detected: boolean, confidence: number) => ({ detection: { reasoning: "", dogwhistles_detected: detected, confidence }, details: null })
+    assert.isTrue(u.dogwhistle(dog(true, 0.6)))
+    assert.isTrue(u.dogwhistle(dog(false, 0.6)))
+    assert.isFalse(u.dogwhistle(dog(false, 0.9)))
+    assert.isFalse(u.dogwhistle(dog(true, 0.9)))
+    const text = (llm_likelihood: number) => ({ llm_likelihood, confidence: 0.9, signals_detected: [], reasoning: "" })
+    assert.isTrue(u.llmText(text(0.5)))
+    assert.isFalse(u.llmText(text(0.1)))
+    assert.isFalse(u.llmText(text(0.9)))
+  })
 
   it.effect("llmAttributes sends attribute analysis through the mode as well", () =>
     Effect.gen(function*() {

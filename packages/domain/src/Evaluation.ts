@@ -3,7 +3,7 @@
  */
 import type { Attribute } from "./Perspective.js"
 import type { ArticleContext } from "./Model.js"
-import type { CommentScore, RelevanceCheck, SpamCheck } from "./Native.js"
+import type { CommentScore, DogwhistleCheck, LlmDetection, RelevanceCheck, SpamCheck } from "./Native.js"
 
 /** Which model or provider produced a result, e.g. `local-2026.11.1` or `openai:gpt-4o-mini@p3`. */
 export interface Provenance {
@@ -49,6 +49,29 @@ export interface RelevanceInput {
   readonly detail?: EvaluationDetail
 }
 
+export interface DogWhistleCheckInput {
+  /** The text to judge: the comment without any author header (`Comment.stripAuthorHeader`). */
+  readonly comment: string
+  readonly article: ArticleContext | null
+  /** The site's sensitive topics for this request, trimmed, without duplicates (may be empty). */
+  readonly sensitiveTopics: ReadonlyArray<string>
+  /** Terms or phrases the site has seen used as coded language, trimmed, without duplicates (may be empty). */
+  readonly examples: ReadonlyArray<string>
+  /** The comment this one replies to, if any. */
+  readonly replyTo: string | null
+  /** Other comments of the thread, as sent (may be empty). */
+  readonly contextComments: ReadonlyArray<string>
+  /** Optional; `basic` when absent. See `EvaluationDetail`. */
+  readonly detail?: EvaluationDetail
+}
+
+export interface LlmDetectInput {
+  /** The text to judge: the comment without any author header (`Comment.stripAuthorHeader`). */
+  readonly comment: string
+  /** Optional; `basic` when absent. See `EvaluationDetail`. */
+  readonly detail?: EvaluationDetail
+}
+
 /** A half-open UTF-16 range `[begin, end)` of the text being analysed. */
 export interface TextSpan {
   readonly begin: number
@@ -75,4 +98,4 @@ export interface AttributeResult {
 
 export type AttributeAnalysis = Readonly<Partial<Record<Attribute, AttributeResult>>>
 
-export type { CommentScore, RelevanceCheck, SpamCheck }
+export type { CommentScore, DogwhistleCheck, LlmDetection, RelevanceCheck, SpamCheck }

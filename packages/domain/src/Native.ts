@@ -96,6 +96,62 @@ export const RelevanceCheck = Schema.Struct({
 }).annotations({ identifier: "RelevanceCheck" })
 export type RelevanceCheck = typeof RelevanceCheck.Type
 
+// ---------------------------------------------------------------- dog whistles (coded language)
+//
+// As the hosted original's official Python client parses them (`DogwhistleResult`): `details` is
+// null when nothing was detected; every term in `dogwhistle_terms` is quoted verbatim from the
+// comment that was judged.
+
+export const DogwhistleDetection = Schema.Struct({
+  reasoning: Schema.String,
+  dogwhistles_detected: Schema.Boolean,
+  /** Confidence in the verdict `dogwhistles_detected` (0.5: cannot tell). */
+  confidence: Probability
+}).annotations({ identifier: "DogwhistleDetection" })
+export type DogwhistleDetection = typeof DogwhistleDetection.Type
+
+export const DogwhistleDetails = Schema.Struct({
+  /** Each a verbatim substring of the judged comment, strongest first. */
+  dogwhistle_terms: Schema.Array(Schema.String),
+  categories: Schema.Array(Schema.String),
+  /** 0 obvious .. 1 very subtle. */
+  subtlety_level: Probability,
+  /** 0 low .. 1 high. */
+  harm_potential: Probability
+}).annotations({ identifier: "DogwhistleDetails" })
+export type DogwhistleDetails = typeof DogwhistleDetails.Type
+
+export const DogwhistleCheck = Schema.Struct({
+  detection: DogwhistleDetection,
+  /** Null when nothing was detected. */
+  details: Schema.NullOr(DogwhistleDetails)
+}).annotations({ identifier: "DogwhistleCheck" })
+export type DogwhistleCheck = typeof DogwhistleCheck.Type
+
+// ---------------------------------------------------------------- machine-written text
+
+export const LlmSignalTypes = ["word_frequency", "structural", "stylistic", "epistemic"] as const
+export const LlmSignalType = Schema.Literal(...LlmSignalTypes)
+export type LlmSignalType = typeof LlmSignalType.Type
+
+export const LlmDetectionSignal = Schema.Struct({
+  signal_type: LlmSignalType,
+  description: Schema.String,
+  /** A verbatim substring of the judged comment (`""` for a signal of the whole text). */
+  quoted_text: Schema.String
+}).annotations({ identifier: "LlmDetectionSignal" })
+export type LlmDetectionSignal = typeof LlmDetectionSignal.Type
+
+export const LlmDetection = Schema.Struct({
+  /** Probability the text was written by an LLM (0 human .. 1 certainly an LLM). */
+  llm_likelihood: Probability,
+  /** Confidence in that likelihood: low for short texts. */
+  confidence: Probability,
+  signals_detected: Schema.Array(LlmDetectionSignal),
+  reasoning: Schema.String
+}).annotations({ identifier: "LlmDetection" })
+export type LlmDetection = typeof LlmDetection.Type
+
 // ---------------------------------------------------------------- requests
 
 /**
@@ -140,16 +196,44 @@ export const RelevanceRequest = Schema.Struct({
 }).annotations({ identifier: "RelevanceRequest" })
 export type RelevanceRequest = typeof RelevanceRequest.Type
 
+/**
+ * `POST /v0.2/dogwhistle`. `article_context_id` is optional here (the official client always sends
+ * one; when sent it must name one of the caller's contexts). `reply_to_comment` and
+ * `context_comments` are Decorum's additions, as on the combined call: the thread the comment is in.
+ */
+export const DogwhistleRequest = Schema.Struct({
+  comment: OptionalString,
+  article_context_id: OptionalString,
+  sensitive_topics: OptionalStrings,
+  dogwhistle_examples: OptionalStrings,
+  reply_to_comment: OptionalString,
+  context_comments: OptionalStrings
+}).annotations({ identifier: "DogwhistleRequest" })
+export type DogwhistleRequest = typeof DogwhistleRequest.Type
+
+/** `POST /v0.2/llmdetect`. */
+export const LlmDetectRequest = Schema.Struct({
+  comment: OptionalString
+}).annotations({ identifier: "LlmDetectRequest" })
+export type LlmDetectRequest = typeof LlmDetectRequest.Type
+
 /** The combined evaluation ("megacall"). Unknown fields are ignored (clients send extra flags). */
 export const MegacallRequest = Schema.Struct({
   comment: OptionalString,
   article_context_id: OptionalString,
   reply_to_comment: OptionalString,
   banned_topics: OptionalStrings,
+  /** The dog-whistle section's site lists. */
+  sensitive_topics: OptionalStrings,
+  dogwhistle_examples: OptionalStrings,
+  /** Earlier comments of the thread, most recent first: context for the dog-whistle section. */
+  context_comments: OptionalStrings,
   run_comment_score: OptionalBoolean,
   run_spam_check: OptionalBoolean,
   run_relevance_check: OptionalBoolean,
   run_perspective: OptionalBoolean,
+  run_dogwhistle_check: OptionalBoolean,
+  run_llm_detect: OptionalBoolean,
   /** Attributes for the `perspective` section: a list of names or a Perspective-style map. */
   requested_attributes: Schema.optional(
     Schema.NullOr(Schema.Union(Schema.Array(Schema.String), Schema.Record({ key: Schema.String, value: Schema.Unknown })))
@@ -158,9 +242,6 @@ export const MegacallRequest = Schema.Struct({
   span_annotations: OptionalBoolean
 }).annotations({ identifier: "MegacallRequest" })
 export type MegacallRequest = typeof MegacallRequest.Type
-
-/** Flags of the hosted original that this version does not offer. Sent as false they are ignored. */
-export const UnofferedEvaluationFlags = ["run_dogwhistle_check", "run_llm_detect"] as const
 
 export const UserCheckResponse = Schema.Struct({
   active: Schema.Boolean,

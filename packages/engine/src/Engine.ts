@@ -15,12 +15,14 @@ import {
   Adaptation,
   type AttributeScorer,
   type CommentScorer,
+  type DogWhistleChecker,
   ENGINE_VERSION,
   EngineInfo,
   EngineModes,
   MemoryStores,
   RateLimiter,
   AuthFailureLimiter,
+  type LlmDetector,
   type RelevanceChecker,
   type SpamChecker,
   type StoreHealth,
@@ -41,6 +43,8 @@ export type EngineServices =
   | CommentScorer
   | SpamChecker
   | RelevanceChecker
+  | DogWhistleChecker
+  | LlmDetector
   | AttributeScorer
   | TopicProfiler
   | ArticleFetcher

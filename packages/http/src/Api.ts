@@ -55,7 +55,9 @@ const PERSPECTIVE: ReadonlyArray<Tag> = ["InvalidComment", "NoRequestedAttribute
 
 const INITTOPIC: ReadonlyArray<Tag> = [...AUTH, ...BODY, "MissingParameter", "FetchFailed", "UnsupportedContent"]
 const EVALUATE: ReadonlyArray<Tag> = [...AUTH, ...BODY, ...EVALUATION]
-const MEGACALL: ReadonlyArray<Tag> = [...EVALUATE, ...PERSPECTIVE, "NoEvaluationRequested", "UnsupportedEvaluation"]
+const MEGACALL: ReadonlyArray<Tag> = [...EVALUATE, ...PERSPECTIVE, "NoEvaluationRequested"]
+/** `llmdetect` takes no article context. */
+const LLMDETECT: ReadonlyArray<Tag> = [...AUTH, ...BODY, "MissingParameter", "InvalidComment", "ProviderFailure"]
 const ARTICLE_CONTEXT: ReadonlyArray<Tag> = [...AUTH, "InvalidArticleContextId", "NotFound"]
 const ANALYSE: ReadonlyArray<Tag> = [...AUTH, ...BODY, ...PERSPECTIVE]
 const SUGGEST: ReadonlyArray<Tag> = [...AUTH, ...BODY, "InvalidComment", "UnsupportedAttribute"]
@@ -71,7 +73,9 @@ export const MegacallResponse = Schema.Struct({
   comment_score: Schema.optional(Native.CommentScore),
   spam_check: Schema.optional(Native.SpamCheck),
   relevance_check: Schema.optional(Native.RelevanceCheck),
+  dogwhistle_check: Schema.optional(Native.DogwhistleCheck),
   perspective: Schema.optional(Perspective.AnalyzeCommentResponse),
+  llm_detection: Schema.optional(Native.LlmDetection),
   errors: Schema.optional(Schema.Record({ key: Schema.String, value: Native.NativeErrorBody }))
 }).annotations({ identifier: "MegacallResponse" })
 
@@ -83,6 +87,26 @@ export class NativeGroup extends HttpApiGroup.make("native")
   .add(nativeErrors(EVALUATE)(HttpApiEndpoint.post("antispam", "/v0.2/antispam").setPayload(Native.SpamCheckRequest).addSuccess(Native.SpamCheck)))
   .add(
     nativeErrors(EVALUATE)(HttpApiEndpoint.post("commentrelevance", "/v0.2/commentrelevance").setPayload(Native.RelevanceRequest).addSuccess(Native.RelevanceCheck))
+  )
+  .add(
+    nativeErrors(EVALUATE)(
+      HttpApiEndpoint.post("dogwhistle", "/v0.2/dogwhistle").setPayload(Native.DogwhistleRequest).addSuccess(Native.DogwhistleCheck).annotate(
+        OpenApi.Description,
+        "Coded language (dog whistles): the terms of the comment used in a covert sense, quoted verbatim, their categories, " +
+          "how subtle and how harmful. `sensitive_topics` and `dogwhistle_examples` (terms this site has seen used as coded " +
+          "language) take effect for this request. `details` is null when nothing is detected. A leading WordPress-plugin " +
+          "author header (\"Author: NAME\\nAuthor email: EMAIL\\n\\n\") is not judged."
+      )
+    )
+  )
+  .add(
+    nativeErrors(LLMDETECT)(
+      HttpApiEndpoint.post("llmdetect", "/v0.2/llmdetect").setPayload(Native.LlmDetectRequest).addSuccess(Native.LlmDetection).annotate(
+        OpenApi.Description,
+        "Machine-written text: the likelihood that an LLM wrote the comment, a confidence that is low for short comments, " +
+          "and the signals seen (word_frequency, structural, stylistic, epistemic), each quoting the comment verbatim."
+      )
+    )
   )
   .add(nativeErrors(MEGACALL)(HttpApiEndpoint.post("megacall", "/v0.2/megacall").setPayload(Native.MegacallRequest).addSuccess(MegacallResponse)))
   .add(nativeErrors(AUTH)(HttpApiEndpoint.get("usercheck", "/v0.2/usercheck").addSuccess(Native.UserCheckResponse)))
@@ -237,7 +261,8 @@ export class DecorumApi extends HttpApi.make("decorum")
   .annotate(OpenApi.Version, ENGINE_VERSION)
   .annotate(
     OpenApi.Description,
-    "Self-hosted comment moderation: a Perspective API drop-in and a combined evaluation (comment score, spam, relevance). " +
+    "Self-hosted comment moderation: a Perspective API drop-in and a combined evaluation (comment score, spam, relevance, " +
+      "dog whistles, machine-written text). " +
       "Try every evaluation in a browser on the [playground](/playground)."
   )
   .annotate(OpenApi.Transform, fixColonPaths)

@@ -17,7 +17,7 @@ import { render } from "./ErrorMapping.js"
 import { evaluated, inFamily, json, provenanceHeaders } from "./Respond.js"
 
 const NATIVE_FORM: Body.FormSpec = {
-  arrays: ["banned_topics", "requested_attributes"],
+  arrays: ["banned_topics", "requested_attributes", "sensitive_topics", "dogwhistle_examples", "context_comments"],
   booleans: ["run_comment_score", "run_spam_check", "run_relevance_check", "run_perspective", "run_dogwhistle_check", "run_llm_detect", "span_annotations"]
 }
 
@@ -63,6 +63,8 @@ export const ALLOWED_ENDPOINTS = [
   "commentscore",
   "antispam",
   "commentrelevance",
+  "dogwhistle",
+  "llmdetect",
   "megacall",
   "usercheck",
   "article-contexts",
@@ -87,6 +89,8 @@ export const NativeLive = HttpApiBuilder.group(DecorumApi, "native", (handlers) 
     .handleRaw("commentscore", () => singleEvaluation(Native.CommentScoreRequest, "comment_score", Evaluations.scoreComment))
     .handleRaw("antispam", () => singleEvaluation(Native.SpamCheckRequest, "spam_check", Evaluations.checkSpam))
     .handleRaw("commentrelevance", () => singleEvaluation(Native.RelevanceRequest, "relevance_check", Evaluations.checkRelevance))
+    .handleRaw("dogwhistle", () => singleEvaluation(Native.DogwhistleRequest, "dogwhistle_check", Evaluations.checkDogwhistle))
+    .handleRaw("llmdetect", () => singleEvaluation(Native.LlmDetectRequest, "llm_detection", Evaluations.detectLlm))
     .handleRaw("megacall", () =>
       inFamily(
         "native",
@@ -96,7 +100,7 @@ export const NativeLive = HttpApiBuilder.group(DecorumApi, "native", (handlers) 
           const result = yield* Megacall.megacall(account, decoded, raw, yield* evaluationOptions)
           const body: Record<string, unknown> = {}
           const provenances: Array<readonly [string, import("@decorum/domain").Provenance]> = []
-          for (const name of ["comment_score", "spam_check", "relevance_check", "perspective"] as const) {
+          for (const name of Megacall.Sections) {
             const section = result[name]
             if (section) {
               body[name] = section.value

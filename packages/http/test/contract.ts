@@ -506,7 +506,7 @@ export const describeContract = (name: string, start: () => Promise<ContractHost
         await expectNativeError(await native("/v0.2/megacall", { comment: "x [fail-spam]", run_spam_check: true }), 502)
       })
 
-      it("ignores unknown fields and the original's extra flags when false; 400s them when true", async () => {
+      it("ignores unknown fields, and the dog-whistle and LLM flags when false", async () => {
         const res = await native("/v0.2/megacall", {
           comment: "hello",
           run_spam_check: true,
@@ -515,9 +515,79 @@ export const describeContract = (name: string, start: () => Promise<ContractHost
           something_new: { nested: true }
         })
         expect(res.status).toBe(200)
-        const body = await expectNativeError(await native("/v0.2/megacall", { comment: "hello", run_spam_check: true, run_llm_detect: true }), 400)
-        expect(body.message).toContain("run_llm_detect")
+        expect(Object.keys(await res.json())).toEqual(["spam_check"])
+        const none = await expectNativeError(await native("/v0.2/megacall", { comment: "hello", run_dogwhistle_check: false, run_llm_detect: false }), 400)
+        expect(none.message).toContain("run_dogwhistle_check")
+        expect(none.message).toContain("run_llm_detect")
       })
+
+      it("answers all six sections when the official client sets every flag", async () => {
+        const comment = "Let us delve into the globalist budget for the library."
+        const res = await native("/v0.2/megacall", {
+          comment,
+          article_context_id: articleId,
+          run_spam_check: true,
+          run_relevance_check: true,
+          run_comment_score: true,
+          run_dogwhistle_check: true,
+          run_perspective: true,
+          run_llm_detect: true,
+          sensitive_topics: ["finance"],
+          dogwhistle_examples: ["shadow money"],
+          reply_to_comment: "What about the budget?",
+          context_comments: ["First comment"]
+        })
+        expect(res.status).toBe(200)
+        const body = await res.json()
+        expect(Object.keys(body).sort()).toEqual(["comment_score", "dogwhistle_check", "llm_detection", "perspective", "relevance_check", "spam_check"])
+        expect(body.dogwhistle_check.detection.dogwhistles_detected).toBe(true)
+        expect(body.dogwhistle_check.details.dogwhistle_terms).toEqual(["globalist"])
+        expect(body.llm_detection.signals_detected.map((s: { quoted_text: string }) => s.quoted_text)).toEqual(["delve"])
+        expect(res.headers.get("x-decorum-partial")).toBeNull()
+      })
+
+      it("keeps the other sections when the LLM-text section fails (X-Decorum-Partial)", async () => {
+        const res = await native("/v0.2/megacall", { comment: "A globalist plot [fail-llmdetect]", run_dogwhistle_check: true, run_llm_detect: true })
+        expect(res.status).toBe(200)
+        expect(res.headers.get("x-decorum-partial")).toBe("llm_detection")
+        const body = await res.json()
+        expect(body.llm_detection).toBeUndefined()
+        expect(body.dogwhistle_check.details.dogwhistle_terms).toEqual(["globalist"])
+        expect(body.errors.llm_detection).toEqual({ error: "Bad Gateway", message: expect.any(String), code: 502 })
+      })
+
+      it("answers the megacall the WordPress plugin sends with its defaults: every requested section, the author header not judged", async () => {
+        // As the plugin builds it: the author header before the text, every flag sent (its default
+        // services: spam, comment score, relevance, dog whistles), its lists or null.
+        const text = "Another globalist scheme from the council, if you know what I mean."
+        const comment = `Author: Jane Thug\nAuthor email: jane@thug.example\n\n${text}`
+        const res = await native("/v0.2/megacall", {
+          comment,
+          article_context_id: articleId,
+          banned_topics: null,
+          reply_to_comment: "Do you support the library budget?",
+          sensitive_topics: ["immigration", "religion"],
+          dogwhistle_examples: ["scheme from the council"],
+          run_spam_check: true,
+          run_comment_score: true,
+          run_relevance_check: true,
+          run_dogwhistle_check: true,
+          run_perspective: false,
+          run_llm_detect: false
+        })
+        expect(res.status).toBe(200)
+        const body = await res.json()
+        expect(Object.keys(body).sort()).toEqual(["comment_score", "dogwhistle_check", "relevance_check", "spam_check"])
+        const terms: Array<string> = body.dogwhistle_check.details.dogwhistle_terms
+        // "Thug" of the author's name is not the commenter's words; the site's example is watched for at once.
+        expect(terms.sort()).toEqual(["globalist", "scheme from the council"])
+        for (const t of terms) {
+          expect(text).toContain(t)
+          expect(comment).toContain(t)
+        }
+        expect(body.dogwhistle_check.details.categories.sort()).toEqual(["antisemitic", "site example"])
+      })
+
 
       it("rejects non-boolean flags in JSON", async () => {
         await expectNativeError(await native("/v0.2/megacall", { comment: "hello", run_spam_check: "true" }), 400)
@@ -547,7 +617,112 @@ export const describeContract = (name: string, start: () => Promise<ContractHost
       })
     })
 
+    describe("dog whistles and machine-written text", () => {
+      it("answers /v0.2/dogwhistle as the official client parses it, quoting the comment, with the site's examples", async () => {
+        const comment = "The globalist elites and their shadow money again."
+        const res = await native("/v0.2/dogwhistle", {
+          comment,
+          article_context_id: articleId,
+          sensitive_topics: ["finance"],
+          dogwhistle_examples: ["Shadow Money"]
+        })
+        expect(res.status).toBe(200)
+        expect(res.headers.get("x-model-version")).toBe("test-model-1")
+        const body = await res.json()
+        expect(body.detection).toEqual({ reasoning: expect.any(String), dogwhistles_detected: true, confidence: expect.any(Number) })
+        expect(body.details.dogwhistle_terms).toEqual(["globalist", "shadow money"])
+        for (const t of body.details.dogwhistle_terms) expect(comment).toContain(t)
+        expect(body.details.categories).toEqual(["antisemitic", "site example"])
+      })
+
+      it("answers details: null for a clean comment, with or without an article context", async () => {
+        for (const extra of [{ article_context_id: articleId }, {}]) {
+          const res = await native("/v0.2/dogwhistle", { comment: "The library should open on Sundays.", ...extra })
+          expect(res.status).toBe(200)
+          const body = await res.json()
+          expect(body.details).toBeNull()
+          expect(body.detection.dogwhistles_detected).toBe(false)
+        }
+      })
+
+      it("does not judge the WordPress plugin's author header", async () => {
+        const res = await native("/v0.2/dogwhistle", { comment: "Author: Sam\nAuthor email: sam@globalist.example\n\nThe library should open on Sundays." })
+        expect(res.status).toBe(200)
+        expect((await res.json()).details).toBeNull()
+        // Without the header's shape, the same words are the comment's own and are judged.
+        const judged = await native("/v0.2/dogwhistle", { comment: "Author email: sam@globalist.example\nThe library should open on Sundays." })
+        expect((await judged.json()).detection.dogwhistles_detected).toBe(true)
+        // Nothing but a header is an empty comment.
+        await expectNativeError(await native("/v0.2/llmdetect", { comment: "Author: Sam\n\n   " }), 400)
+      })
+
+      it("answers /v0.2/llmdetect with verbatim quotes and an honest confidence", async () => {
+        const comment = "Furthermore, we must delve into the budget. Moreover, the tapestry of library hours matters to every resident here."
+        const res = await native("/v0.2/llmdetect", { comment })
+        expect(res.status).toBe(200)
+        const body = await res.json()
+        expect(body.signals_detected.length).toBe(4)
+        for (const s of body.signals_detected) {
+          expect(comment).toContain(s.quoted_text)
+          expect(["word_frequency", "structural", "stylistic", "epistemic"]).toContain(s.signal_type)
+        }
+        expect(body.llm_likelihood).toBeGreaterThan(0.5)
+        const short = await (await native("/v0.2/llmdetect", { comment: "me too" })).json()
+        expect(short.confidence).toBeLessThan(0.5)
+      })
+
+      it("takes form encoding with list fields as name[]", async () => {
+        const res = await form(
+          "/v0.2/dogwhistle",
+          `comment=${encodeURIComponent("Those thugs and their shadow money.")}&sensitive_topics[]=crime&dogwhistle_examples[]=shadow%20money`
+        )
+        expect(res.status).toBe(200)
+        expect((await res.json()).details.dogwhistle_terms).toEqual(["shadow money"])
+        const llm = await form("/v0.2/llmdetect", `comment=${encodeURIComponent("We delve.")}`)
+        expect(llm.status).toBe(200)
+        const mega = await form("/v0.2/megacall", `comment=${encodeURIComponent("A globalist, moreover.")}&run_dogwhistle_check=true&run_llm_detect=true`)
+        expect(Object.keys(await mega.json()).sort()).toEqual(["dogwhistle_check", "llm_detection"])
+      })
+
+      it("answers bad input in the native envelope", async () => {
+        expect((await expectNativeError(await native("/v0.2/dogwhistle", { article_context_id: articleId }), 400)).error).toBe("Missing Parameter")
+        await expectNativeError(await native("/v0.2/llmdetect", { comment: "   " }), 400)
+        await expectNativeError(await native("/v0.2/llmdetect", { comment: 42 }), 400)
+        await expectNativeError(await native("/v0.2/dogwhistle", { comment: "hi", dogwhistle_examples: "not a list" }), 400)
+        await expectNativeError(await native("/v0.2/dogwhistle", { comment: "hi", article_context_id: "nope" }), 400)
+        const unknown = await expectNativeError(await native("/v0.2/dogwhistle", { comment: "hi", article_context_id: "00000000-0000-4000-8000-000000000000" }), 400)
+        expect(unknown.message).toContain("article_context_id")
+        await expectNativeError(await native("/v0.2/llmdetect", { comment: "x".repeat(20_481) }), 400)
+        await expectNativeError(
+          await host.request("/v0.2/dogwhistle", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ comment: "hi" }) }),
+          401
+        )
+        await expectNativeError(
+          await host.request("/v0.2/llmdetect", { method: "POST", headers: { "content-type": "text/plain", "x-user-email": email, "x-api-key": key }, body: "hi" }),
+          415
+        )
+      })
+
+      it("lists both in usercheck's allowed endpoints", async () => {
+        const body = await (await host.request("/v0.2/usercheck", { headers: { "x-user-email": email, "x-api-key": key } })).json()
+        expect(body.allowed_endpoints).toEqual(expect.arrayContaining(["dogwhistle", "llmdetect"]))
+      })
+    })
+
     describe("the official Python client (respectify-python)", () => {
+      it("rejects the dog-whistle and LLM answers the client rejects (the checks can fail)", () => {
+        const dog = { detection: { reasoning: "r", dogwhistles_detected: false, confidence: 0.9 }, details: null }
+        expect(Respectify.parseError(Respectify.DogwhistleResult, dog)).toBeNull()
+        expect(Respectify.parseError(Respectify.DogwhistleResult, { ...dog, details: undefined })).toBeNull()
+        expect(Respectify.parseError(Respectify.DogwhistleResult, { detection: { ...dog.detection, confidence: 1.5 }, details: null })).not.toBeNull()
+        expect(Respectify.parseError(Respectify.DogwhistleResult, { ...dog, details: { dogwhistle_terms: [], categories: [], subtlety_level: 0.5 } })).not.toBeNull()
+        const llm = { llm_likelihood: 0.2, confidence: 0.5, signals_detected: [{ signal_type: "stylistic", description: "d", quoted_text: "q" }], reasoning: "r" }
+        expect(Respectify.parseError(Respectify.LlmDetectionResult, llm)).toBeNull()
+        expect(Respectify.parseError(Respectify.LlmDetectionResult, { ...llm, llm_likelihood: -0.1 })).not.toBeNull()
+        expect(Respectify.parseError(Respectify.LlmDetectionResult, { ...llm, reasoning: undefined })).not.toBeNull()
+        expect(Respectify.parseError(Respectify.MegaCallResult, { llm_detection: { ...llm, confidence: 2 } })).not.toBeNull()
+      })
+
       it("parses a comment score whose every item carries explanation and suggested_rewrite", async () => {
         const comment = "You always say this, you idiot."
         const res = await native("/v0.2/commentscore", { article_context_id: articleId, comment })
@@ -759,6 +934,17 @@ export const describeContract = (name: string, start: () => Promise<ContractHost
         expect(Object.keys(analyze).sort()).toEqual(["200", "400", "403", "413", "415", "429", "500", "502", "503"])
         expect(analyze["400"].description).toContain("API_KEY_INVALID")
         expect(analyze["403"].description).toContain("PERMISSION_DENIED")
+        // The two evaluations of issue 29, with their own request and answer schemas.
+        for (const path of ["/v0.2/dogwhistle", "/v0.2/llmdetect"]) {
+          const op = spec.paths[path].post
+          expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(["200", "400", "401", "502"]))
+          expect(op.security).toEqual([{ userEmail: [], apiKey: [] }])
+        }
+        expect(spec.paths["/v0.2/dogwhistle"].post.responses["200"].content["application/json"].schema.$ref).toBe("#/components/schemas/DogwhistleCheck")
+        expect(spec.paths["/v0.2/llmdetect"].post.responses["200"].content["application/json"].schema.$ref).toBe("#/components/schemas/LlmDetection")
+        expect(Object.keys(spec.components.schemas.MegacallResponse.properties)).toEqual(
+          expect.arrayContaining(["dogwhistle_check", "llm_detection"])
+        )
       })
     })
 

@@ -61,6 +61,8 @@ const ROUTES: ReadonlyArray<readonly [method: string, path: string, family: Fami
   ["POST", "/v0.2/commentscore", "native"],
   ["POST", "/v0.2/antispam", "native"],
   ["POST", "/v0.2/commentrelevance", "native"],
+  ["POST", "/v0.2/dogwhistle", "native"],
+  ["POST", "/v0.2/llmdetect", "native"],
   ["POST", "/v0.2/megacall", "native"],
   ["GET", "/v0.2/usercheck", "native"],
   ["GET", "/v0.2/article-contexts/{id}", "native"],
@@ -118,6 +120,7 @@ const value = fc.oneof(
 const FIELDS = [
   "comment", "text", "url", "title", "description", "article_context_id", "banned_topics", "requested_attributes",
   "run_comment_score", "run_spam_check", "run_relevance_check", "run_perspective", "run_dogwhistle_check", "run_llm_detect",
+  "sensitive_topics", "dogwhistle_examples", "context_comments", "reply_to_comment",
   "requestedAttributes", "requested_attributes", "attributeScores", "attribute_scores", "languages", "spanAnnotations",
   "doNotStore", "clientToken", "sessionId", "communityId", "context", "dropUnsupportedAttributes", "__proto__", "constructor"
 ]

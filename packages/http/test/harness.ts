@@ -17,6 +17,8 @@ export const JSON_ROUTES: ReadonlyArray<readonly [path: string, family: ErrorMap
   ["/v0.2/commentscore", "native"],
   ["/v0.2/antispam", "native"],
   ["/v0.2/commentrelevance", "native"],
+  ["/v0.2/dogwhistle", "native"],
+  ["/v0.2/llmdetect", "native"],
   ["/v0.2/megacall", "native"],
   ["/v0.2/external-compat/analyse", "compat"],
   ["/v0.2/external-compat/suggestscore", "compat"],
@@ -33,6 +35,7 @@ export const ENGINE_INFO = { engineVersion: "0.1.0", modelVersion: "test-model-1
  * - `[overlap]`: each section waits until all three of comment_score, spam_check and
  *   relevance_check have started; it fails after 5 s if they never overlap (sequential execution).
  * - `[fail-spam]`: the spam provider fails.
+ * - `[fail-llmdetect]`: the machine-written-text provider fails.
  * - `[hang]`: every section waits forever (until interrupted).
  */
 export const makeHook = Effect.gen(function*() {
@@ -41,6 +44,7 @@ export const makeHook = Effect.gen(function*() {
   return (section: TestProviders.Section, comment: string): Effect.Effect<void, ProviderFailure> => {
     if (comment.includes("[hang]")) return Effect.never
     if (comment.includes("[fail-spam]") && section === "spam_check") return Effect.fail(TestProviders.failure(section))
+    if (comment.includes("[fail-llmdetect]") && section === "llm_detection") return Effect.fail(TestProviders.failure(section))
     if (!comment.includes("[overlap]") || section === "perspective") return Effect.void
     return Effect.gen(function*() {
       const n = yield* Ref.updateAndGet(started, (x) => x + 1)

@@ -65,6 +65,17 @@ describe("GET /playground", () => {
     expect(() => new Function(script)).not.toThrow()
   })
 
+  it("offers dog whistles and machine-written text: flags, the site's lists, and a section for each answer", async () => {
+    const html = await (await get("/playground")).text()
+    for (const id of ["run-dogwhistle-check", "run-llm-detect", "sensitive-topics", "dogwhistle-examples", "dogwhistle-section", "llm-section"]) {
+      expect(html).toContain(`id="${id}"`)
+    }
+    const script = await (await get(Playground.SCRIPT_PATH)).text()
+    for (const field of ["run_dogwhistle_check", "run_llm_detect", "sensitive_topics", "dogwhistle_examples", "body.dogwhistle_check", "body.llm_detection"]) {
+      expect(script).toContain(field)
+    }
+  })
+
   it("answers /playground/ too, and is linked from the API reference", async () => {
     const res = await get("/playground/")
     expect(res.status).toBe(200)

@@ -76,6 +76,33 @@ export const CommentRelevanceResult = Schema.Struct({
   banned_topics: BannedTopicsResult
 })
 
+/** `DogwhistleResult`: `details` is `Optional[DogwhistleDetails] = Field(None)`. */
+export const DogwhistleResult = Schema.Struct({
+  detection: Schema.Struct({
+    reasoning: Schema.String,
+    dogwhistles_detected: Schema.Boolean,
+    confidence: Unit
+  }),
+  details: Maybe(Schema.Struct({
+    dogwhistle_terms: ListOf(Schema.String),
+    categories: ListOf(Schema.String),
+    subtlety_level: Unit,
+    harm_potential: Unit
+  }))
+})
+
+/** `LlmDetectionResult`: `signal_type: str` (the client does not restrict it), `quoted_text` defaults to "". */
+export const LlmDetectionResult = Schema.Struct({
+  llm_likelihood: Unit,
+  confidence: Unit,
+  signals_detected: ListOf(Schema.Struct({
+    signal_type: Schema.String,
+    description: Schema.String,
+    quoted_text: Schema.optional(Schema.String)
+  })),
+  reasoning: Schema.String
+})
+
 export const PerspectiveScore = Schema.Struct({ value: Unit, type: Schema.String })
 
 export const PerspectiveAnalyzeCommentResponse = Schema.Struct({
@@ -106,7 +133,9 @@ export const MegaCallResult = Schema.Struct({
   comment_score: Maybe(CommentScore),
   spam_check: Maybe(SpamDetectionResult),
   relevance_check: Maybe(CommentRelevanceResult),
-  perspective: Maybe(PerspectiveAnalyzeCommentResponse)
+  dogwhistle_check: Maybe(DogwhistleResult),
+  perspective: Maybe(PerspectiveAnalyzeCommentResponse),
+  llm_detection: Maybe(LlmDetectionResult)
 })
 
 export const InitTopicResponse = Schema.Struct({ article_id: Schema.UUID })
@@ -126,6 +155,8 @@ export const modelFor = {
   "/v0.2/commentscore": CommentScore,
   "/v0.2/antispam": SpamDetectionResult,
   "/v0.2/commentrelevance": CommentRelevanceResult,
+  "/v0.2/dogwhistle": DogwhistleResult,
+  "/v0.2/llmdetect": LlmDetectionResult,
   "/v0.2/megacall": MegaCallResult,
   "/v0.2/usercheck": UserCheckResponse,
   "/v0.2/perspective-compat/analyse": PerspectiveAnalyzeCommentResponse,

@@ -3,10 +3,23 @@
  * profiler and relevance checker, and the safe article fetcher. Hosts take this layer (through
  * `@decorum/engine`) and may put the LLM modes on top of it.
  */
+import { existsSync } from "node:fs"
+import { join } from "node:path"
+import type { DogWhistleChecker, LlmDetector } from "@decorum/core"
 import { Layer } from "effect"
 import { AttributeModel } from "./AttributeModel.js"
-import { LocalEvaluators } from "./evaluators/index.js"
-import { CueModel, defaultModelDirectory, FallacyDetector, SpanTagger, TrainedModel } from "./models/index.js"
+import { LocalDogWhistleChecker, LocalEvaluators, LocalLlmDetector } from "./evaluators/index.js"
+import {
+  AITEXT_MANIFEST,
+  AiTextDetector,
+  CueModel,
+  defaultModelDirectory,
+  DOGWHISTLE_MANIFEST,
+  DogWhistleDetector,
+  FallacyDetector,
+  SpanTagger,
+  TrainedModel
+} from "./models/index.js"
 import { LocalRelevance, SafeArticleFetcher, type SafeArticleFetcherOptions } from "./relevance/index.js"
 
 export type FetchOptions = SafeArticleFetcherOptions
@@ -38,9 +51,30 @@ const fallacyLayer = (choice: ModelChoice = "trained"): Layer.Layer<never> =>
 const spanLayer = (choice: ModelChoice = "trained"): Layer.Layer<never> =>
   choice === "lexicon" ? Layer.empty : SpanTagger.layerIn(choice === "trained" ? defaultModelDirectory() : choice.directory)
 
-/** Every local port: CommentScorer, SpamChecker, AttributeScorer, RelevanceChecker, TopicProfiler, ArticleFetcher, and the AttributeModel. */
+/**
+ * Where a detector beside the attribute models is read from: a directory of retrained models when
+ * it holds the detector's own files (`manifest`), else the shipped directory (the cue model and a
+ * retrained attribute set keep the shipped detectors).
+ */
+export const detectorDirectory = (choice: ModelChoice, manifest: string): string =>
+  typeof choice === "object" && existsSync(join(choice.directory, manifest)) ? choice.directory : defaultModelDirectory()
+
+/**
+ * The dog-whistle checker and the LLM-text detector, each on its trained detector when the models
+ * directory holds one that loads (without it, each answers the provider's failure, saying so).
+ */
+const detectorsLayer = (choice: ModelChoice = "trained"): Layer.Layer<DogWhistleChecker | LlmDetector> =>
+  Layer.merge(
+    LocalDogWhistleChecker.pipe(Layer.provide(DogWhistleDetector.layerIn(detectorDirectory(choice, DOGWHISTLE_MANIFEST)))),
+    LocalLlmDetector.pipe(Layer.provide(AiTextDetector.layerIn(detectorDirectory(choice, AITEXT_MANIFEST))))
+  )
+
+/**
+ * Every local port: CommentScorer, SpamChecker, AttributeScorer, RelevanceChecker, DogWhistleChecker,
+ * LlmDetector, TopicProfiler, ArticleFetcher, and the AttributeModel.
+ */
 export const layer = (options: LocalEngineOptions = {}) =>
-  Layer.mergeAll(LocalEvaluators.evaluators, LocalRelevance.layer(), SafeArticleFetcher.layer(options.fetch ?? {})).pipe(
+  Layer.mergeAll(LocalEvaluators.evaluators, detectorsLayer(options.model), LocalRelevance.layer(), SafeArticleFetcher.layer(options.fetch ?? {})).pipe(
     Layer.provide(fallacyLayer(options.model)),
     Layer.provide(spanLayer(options.model)),
     Layer.provideMerge(modelLayer(options.model))

@@ -3,6 +3,8 @@
  * is public; `internal/` is implementation detail (see packages/local/README.md).
  */
 export * from "./AttributeModel.js"
+export * from "./AiTextModel.js"
+export * from "./DogWhistleModel.js"
 export * from "./FallacyModel.js"
 export * from "./SpanModel.js"
 export * from "./evaluators/index.js"

@@ -14,9 +14,13 @@ import {
   type AttributeAnalysisInput,
   type CommentScore,
   type CommentScoreInput,
+  type DogwhistleCheck,
+  type DogWhistleCheckInput,
   type Evaluated,
   Fallacies,
   Native,
+  type LlmDetectInput,
+  type LlmDetection,
   type Perspective,
   ProviderFailure,
   type RelevanceCheck,
@@ -29,10 +33,12 @@ import { strictJsonSchema } from "./JsonSchema.js"
 import { LlmClient, LlmError } from "./LlmClient.js"
 import * as AttributesPrompt from "./prompts/Attributes.js"
 import * as CommentScorePrompt from "./prompts/CommentScore.js"
+import * as DogWhistlePrompt from "./prompts/DogWhistle.js"
+import * as LlmDetectPrompt from "./prompts/LlmDetect.js"
 import { type Prompt, promptTag } from "./prompts/Prompt.js"
 import * as RelevancePrompt from "./prompts/Relevance.js"
 import * as SpamPrompt from "./prompts/Spam.js"
-import { keepQuoted } from "./Quotes.js"
+import { keepQuoted, repairQuote } from "./Quotes.js"
 import { makeCircuitBreaker, makeLruCache, transientRetrySchedule } from "./Resilience.js"
 
 export interface LlmPolicy {
@@ -66,9 +72,13 @@ export interface LlmEvaluatorsService {
   readonly scoreComment: (input: CommentScoreInput) => Effect.Effect<Evaluated<CommentScore>, ProviderFailure>
   readonly checkSpam: (input: SpamCheckInput) => Effect.Effect<Evaluated<SpamCheck>, ProviderFailure>
   readonly checkRelevance: (input: RelevanceInput) => Effect.Effect<Evaluated<RelevanceCheck>, ProviderFailure>
+  readonly checkDogwhistle: (input: DogWhistleCheckInput) => Effect.Effect<Evaluated<DogwhistleCheck>, ProviderFailure>
+  readonly detectLlm: (input: LlmDetectInput) => Effect.Effect<Evaluated<LlmDetection>, ProviderFailure>
   readonly analyzeAttributes: (input: AttributeAnalysisInput) => Effect.Effect<Evaluated<AttributeAnalysis>, ProviderFailure>
   /** The provenance name of a prompt on this client, e.g. `openai:gpt-4o-mini@spam-check-v1`. */
-  readonly modelFor: (evaluation: "comment_score" | "spam_check" | "relevance_check" | "attributes") => string
+  readonly modelFor: (
+    evaluation: "comment_score" | "spam_check" | "relevance_check" | "dogwhistle_check" | "llm_detection" | "attributes"
+  ) => string
   readonly circuit: Effect.Effect<"closed" | "open" | "half-open">
 }
 
@@ -134,6 +144,44 @@ export const validateRelevance = (answer: RelevancePrompt.Answer, input: Relevan
       quantity_on_banned_topics: named.length === 0 ? 0 : clamp(answer.banned_topics.quantity_on_banned_topics, 0, 1),
       confidence: clamp(answer.banned_topics.confidence, 0, 1)
     }
+  })
+}
+
+/**
+ * Terms quoted verbatim (repaired or dropped), categories once each, numbers in range. A verdict
+ * "detected" whose terms are all unquotable is unusable (the answer is asked for again); details
+ * are null when nothing is detected, as the official client expects.
+ */
+export const validateDogwhistle = (answer: DogWhistlePrompt.Answer, input: DogWhistleCheckInput): Check<DogwhistleCheck> => {
+  const terms = [...new Set(answer.dogwhistle_terms.map((t) => repairQuote(input.comment, t)).filter((t): t is string => t !== null))]
+  const detection = {
+    reasoning: answer.reasoning.trim(),
+    dogwhistles_detected: answer.dogwhistles_detected,
+    confidence: clamp(answer.confidence, 0, 1)
+  }
+  if (!answer.dogwhistles_detected) return Either.right({ detection, details: null })
+  if (terms.length === 0) return Either.left("dog whistles detected, but no term it names occurs in the comment")
+  return Either.right({
+    detection,
+    details: {
+      dogwhistle_terms: terms,
+      categories: [...new Set(answer.categories.map((c) => c.trim()).filter(nonBlank))],
+      subtlety_level: clamp(answer.subtlety_level, 0, 1),
+      harm_potential: clamp(answer.harm_potential, 0, 1)
+    }
+  })
+}
+
+/** Signals of the four types only, each quoting the comment verbatim (repaired or dropped); numbers in range. */
+export const validateLlmDetection = (answer: LlmDetectPrompt.Answer, input: LlmDetectInput): Check<LlmDetection> => {
+  const types: ReadonlyArray<string> = Native.LlmSignalTypes
+  const typed = answer.signals_detected.filter((s): s is typeof s & { signal_type: Native.LlmSignalType } => types.includes(s.signal_type))
+  const quoted = keepQuoted(input.comment, typed, "quoted_text")
+  return Either.right({
+    llm_likelihood: clamp(answer.llm_likelihood, 0, 1),
+    confidence: clamp(answer.confidence, 0, 1),
+    signals_detected: quoted.kept.map((s) => ({ signal_type: s.signal_type, description: s.description.trim(), quoted_text: s.quoted_text })),
+    reasoning: answer.reasoning.trim()
   })
 }
 
@@ -251,6 +299,8 @@ export const make = (policy: LlmPolicy): Effect.Effect<LlmEvaluatorsService, nev
       comment_score: promptTag(CommentScorePrompt.prompt),
       spam_check: promptTag(SpamPrompt.prompt),
       relevance_check: promptTag(RelevancePrompt.prompt),
+      dogwhistle_check: promptTag(DogWhistlePrompt.prompt),
+      llm_detection: promptTag(LlmDetectPrompt.prompt),
       attributes: `attributes-${AttributesPrompt.VERSION}`
     } as const
 
@@ -258,6 +308,8 @@ export const make = (policy: LlmPolicy): Effect.Effect<LlmEvaluatorsService, nev
       scoreComment: (input) => run(CommentScorePrompt.prompt, "comment_score", input, validateCommentScore),
       checkSpam: (input) => run(SpamPrompt.prompt, "spam_check", input, validateSpam),
       checkRelevance: (input) => run(RelevancePrompt.prompt, "relevance_check", input, validateRelevance),
+      checkDogwhistle: (input) => run(DogWhistlePrompt.prompt, "dogwhistle_check", input, validateDogwhistle),
+      detectLlm: (input) => run(LlmDetectPrompt.prompt, "llm_detection", input, validateLlmDetection),
       analyzeAttributes: (input) =>
         input.attributes.length === 0
           ? Effect.succeed({ value: {}, provenance: { model: `${client.model}@${tags.attributes}` } })

@@ -112,6 +112,8 @@ const port = (evaluators: LlmEvaluators.LlmEvaluatorsService) =>
     scoreComment: evaluators.scoreComment,
     checkSpam: evaluators.checkSpam,
     checkRelevance: evaluators.checkRelevance,
+    checkDogwhistle: evaluators.checkDogwhistle,
+    detectLlm: evaluators.detectLlm,
     analyzeAttributes: evaluators.analyzeAttributes
   })
 

@@ -12,7 +12,16 @@ import {
   type TextSpan
 } from "@decorum/domain"
 import { Effect, Either, Exit, Layer } from "effect"
-import { ArticleFetcher, AttributeScorer, CommentScorer, RelevanceChecker, SpamChecker, TopicProfiler } from "../Providers.js"
+import {
+  ArticleFetcher,
+  AttributeScorer,
+  CommentScorer,
+  DogWhistleChecker,
+  LlmDetector,
+  RelevanceChecker,
+  SpamChecker,
+  TopicProfiler
+} from "../Providers.js"
 
 export const MODEL = "test-model-1"
 
@@ -27,7 +36,19 @@ const badness = (text: string) => {
 /** The model name says when the caller sent `detail: "full"`, so tests can see it arrive. */
 const ok = <A>(value: A, detail?: "basic" | "full"): Evaluated<A> => ({ value, provenance: { model: detail === "full" ? `${MODEL}+full` : MODEL } })
 
-export type Section = "comment_score" | "spam_check" | "relevance_check" | "perspective"
+export type Section = "comment_score" | "spam_check" | "relevance_check" | "dogwhistle_check" | "llm_detection" | "perspective"
+
+/** The test dog-whistle checker's glossary: term -> category. */
+export const CODED_TERMS: Readonly<Record<string, string>> = { "globalist": "antisemitic", "thug": "racist" }
+
+/** Every case-insensitive, whole-word occurrence of `term` in `text`, as the text spells it. */
+const occurrences = (text: string, term: string): Array<string> => {
+  const escaped = term.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+  return [...text.matchAll(new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, "giu"))].map((m) => m[0])
+}
+
+/** Words the test LLM detector counts as machine-written style (quoted verbatim). */
+export const LLM_WORDS = ["delve", "furthermore", "moreover", "tapestry", "in conclusion"]
 
 export interface Options {
   /** Runs when an evaluation starts, before it answers; its failure is the evaluation's failure. */
@@ -97,6 +118,35 @@ export const layer = (options: Options = {}) => {
               quantity_on_banned_topics: hit.length > 0 ? 1 : 0,
               confidence: 0.7
             }
+          })
+        })
+    }),
+    Layer.succeed(DogWhistleChecker, {
+      check: ({ comment, examples }) =>
+        Effect.map(hook("dogwhistle_check", comment), () => {
+          const watched: Array<readonly [string, string]> = [...Object.entries(CODED_TERMS), ...examples.map((e) => [e, "site example"] as const)]
+          const hits = watched.flatMap(([term, category]) => occurrences(comment, term).map((q) => ({ q, category })))
+          const terms = [...new Set(hits.map((h) => h.q))]
+          const categories = [...new Set(hits.map((h) => h.category))]
+          return ok(
+            terms.length === 0
+              ? { detection: { reasoning: "No coded terms found.", dogwhistles_detected: false, confidence: 0.8 }, details: null }
+              : {
+                detection: { reasoning: `Coded terms: ${terms.join(", ")}.`, dogwhistles_detected: true, confidence: 0.85 },
+                details: { dogwhistle_terms: terms, categories, subtlety_level: 0.6, harm_potential: 0.7 }
+              }
+          )
+        })
+    }),
+    Layer.succeed(LlmDetector, {
+      detect: ({ comment }) =>
+        Effect.map(hook("llm_detection", comment), () => {
+          const found = LLM_WORDS.flatMap((w) => occurrences(comment, w))
+          return ok({
+            llm_likelihood: Math.min(0.95, 0.1 + 0.3 * found.length),
+            confidence: words(comment).length < 10 ? 0.3 : 0.7,
+            signals_detected: found.map((q) => ({ signal_type: "word_frequency" as const, description: `"${q}" is overused by LLMs.`, quoted_text: q })),
+            reasoning: found.length > 0 ? `Overused words: ${found.join(", ")}.` : "No machine-written style found."
           })
         })
     }),

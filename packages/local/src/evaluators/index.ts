@@ -10,6 +10,8 @@ import { LocalSpamChecker } from "./LocalSpamChecker.js"
 export { analyzeAttributes, LocalAttributeScorer } from "./LocalAttributeScorer.js"
 export { LocalCommentScorer, scoreComment } from "./LocalCommentScorer.js"
 export { checkSpam, LocalSpamChecker } from "./LocalSpamChecker.js"
+export { checkDogWhistles, LocalDogWhistleChecker, NO_DOGWHISTLE_MODEL, threadContext } from "./LocalDogWhistleChecker.js"
+export { detectLlmText, LocalLlmDetector, MAX_SIGNALS, NO_AITEXT_MODEL } from "./LocalLlmDetector.js"
 
 /** The three local evaluators, on whatever `AttributeModel` is provided. */
 const evaluators = Layer.mergeAll(LocalCommentScorer, LocalSpamChecker, LocalAttributeScorer)

@@ -7,4 +7,6 @@ export { defaultModelDirectory, fromModelSet, loadModelSet, TrainedModel } from 
 export type { LoadOptions } from "./TrainedModel.js"
 export { FALLACY_MANIFEST, fallacyModelIn, FallacyDetector, fromFallacyWeights, loadFallacyWeights } from "./FallacyDetector.js"
 export { fromSpanWeights, loadSpanWeights, SPAN_MANIFEST, spanModelIn, SpanTagger } from "./SpanTagger.js"
+export { AITEXT_MANIFEST, AiTextDetector, aiTextModelIn, fromAiTextWeights, loadAiTextWeights } from "./AiTextDetector.js"
+export { DOGWHISTLE_MANIFEST, DogWhistleDetector, dogWhistleModelIn, fromDogWhistleScorer, loadDogWhistleScorer } from "./DogWhistleDetector.js"
 export { CUE_MODEL_VERSION, CueModel, makeCueModel } from "./CueModel.js"

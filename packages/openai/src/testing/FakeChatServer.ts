@@ -69,6 +69,23 @@ export const goodAnswer = (body: ChatRequestBody): unknown => {
       }
     case "spam-check":
       return { reasoning: "A genuine opinion about the article.", is_spam: false, confidence: 0.95 }
+    case "dogwhistle":
+      return {
+        reasoning: "No coded language: the words are used literally.",
+        dogwhistles_detected: false,
+        confidence: 0.9,
+        dogwhistle_terms: [],
+        categories: [],
+        subtlety_level: 0,
+        harm_potential: 0
+      }
+    case "llm-detect":
+      return {
+        llm_likelihood: 0.2,
+        confidence: 0.6,
+        signals_detected: firstWords ? [{ signal_type: "stylistic", description: "Polished opening.", quoted_text: firstWords }] : [],
+        reasoning: "Reads as written by a person."
+      }
     case "relevance":
       return {
         on_topic: { reasoning: "Discusses the article's subject.", on_topic: true, confidence: 0.9 },

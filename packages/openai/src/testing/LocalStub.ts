@@ -3,7 +3,7 @@
  * can be set (to drive the cascade), a switch to make them fail, and a count of calls.
  */
 import { type ArticleContext, ArticleContextId, AccountId, ProviderFailure } from "@decorum/domain"
-import { AttributeScorer, CommentScorer, RelevanceChecker, SpamChecker } from "@decorum/core"
+import { AttributeScorer, CommentScorer, DogWhistleChecker, LlmDetector, RelevanceChecker, SpamChecker } from "@decorum/core"
 import { Context, Effect, Layer } from "effect"
 
 export const MODEL = "local-stub"
@@ -17,14 +17,25 @@ export interface LocalStubSettings {
   onTopicConfidence: number
   /** Summary score of every attribute. */
   attributeScore: number
+  /** Confidence of the dog-whistle verdict (dogwhistles_detected false). */
+  dogwhistleConfidence: number
+  /** LLM likelihood of every comment (in the default band 0.25..0.75 the cascade asks the LLM). */
+  llmLikelihood: number
   /** Every local evaluation fails. */
   failing: boolean
 }
 
 export interface LocalStub {
   readonly settings: LocalStubSettings
-  readonly calls: { comment_score: number; spam_check: number; relevance_check: number; attributes: number }
-  readonly layer: Layer.Layer<CommentScorer | SpamChecker | RelevanceChecker | AttributeScorer>
+  readonly calls: {
+    comment_score: number
+    spam_check: number
+    relevance_check: number
+    dogwhistle_check: number
+    llm_detection: number
+    attributes: number
+  }
+  readonly layer: Layer.Layer<CommentScorer | SpamChecker | RelevanceChecker | DogWhistleChecker | LlmDetector | AttributeScorer>
 }
 
 export const make = (initial: Partial<LocalStubSettings> = {}): LocalStub => {
@@ -33,10 +44,12 @@ export const make = (initial: Partial<LocalStubSettings> = {}): LocalStub => {
     spamConfidence: 0.97,
     onTopicConfidence: 0.95,
     attributeScore: 0.05,
+    dogwhistleConfidence: 0.95,
+    llmLikelihood: 0.05,
     failing: false,
     ...initial
   }
-  const calls = { comment_score: 0, spam_check: 0, relevance_check: 0, attributes: 0 }
+  const calls = { comment_score: 0, spam_check: 0, relevance_check: 0, dogwhistle_check: 0, llm_detection: 0, attributes: 0 }
   const answer = <A>(evaluation: keyof typeof calls, value: () => A) =>
     Effect.suspend(() => {
       calls[evaluation]++
@@ -71,6 +84,28 @@ export const make = (initial: Partial<LocalStubSettings> = {}): LocalStub => {
           answer("relevance_check", () => ({
             on_topic: { reasoning: "local estimate", on_topic: true, confidence: settings.onTopicConfidence },
             banned_topics: { reasoning: "local estimate", banned_topics: [], quantity_on_banned_topics: 0, confidence: 0.9 }
+          }))
+      })
+    ),
+    Context.add(
+      DogWhistleChecker,
+      DogWhistleChecker.of({
+        check: () =>
+          answer("dogwhistle_check", () => ({
+            detection: { reasoning: "local estimate", dogwhistles_detected: false, confidence: settings.dogwhistleConfidence },
+            details: null
+          }))
+      })
+    ),
+    Context.add(
+      LlmDetector,
+      LlmDetector.of({
+        detect: () =>
+          answer("llm_detection", () => ({
+            llm_likelihood: settings.llmLikelihood,
+            confidence: 0.6,
+            signals_detected: [],
+            reasoning: "local estimate"
           }))
       })
     ),

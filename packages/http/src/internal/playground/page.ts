@@ -56,7 +56,7 @@ export const PAGE = String.raw`<!doctype html>
   <section class="card" id="context" aria-labelledby="context-title">
     <h2 id="context-title"><span class="step" aria-hidden="true">2</span> Article context</h2>
     <p class="hint">What the comment is judged against: the article or page it was posted under. Comment scoring and
-      relevance need one; spam and Perspective attributes do not.</p>
+      relevance need one; spam, dog whistles, machine-written text and Perspective attributes do not.</p>
     <div class="field">
       <label for="context-select">Use an existing context</label>
       <div class="inline">
@@ -115,11 +115,23 @@ export const PAGE = String.raw`<!doctype html>
         </div>
       </div>
       <div class="grid-2">
+        <div class="field">
+          <label for="sensitive-topics">Sensitive topics <span class="optional">(optional: where coded language is expected; one per line or comma separated)</span></label>
+          <textarea id="sensitive-topics" rows="2"></textarea>
+        </div>
+        <div class="field">
+          <label for="dogwhistle-examples">Coded terms seen on this site <span class="optional">(optional: watched for at once; one per line or comma separated)</span></label>
+          <textarea id="dogwhistle-examples" rows="2"></textarea>
+        </div>
+      </div>
+      <div class="grid-2">
         <fieldset class="checks">
           <legend>Evaluations</legend>
           <label><input type="checkbox" id="run-comment-score" checked> Comment score (phrases, fallacies, 1-5)</label>
           <label><input type="checkbox" id="run-spam-check" checked> Spam</label>
           <label><input type="checkbox" id="run-relevance-check" checked> On topic and banned topics</label>
+          <label><input type="checkbox" id="run-dogwhistle-check" checked> Dog whistles (coded language)</label>
+          <label><input type="checkbox" id="run-llm-detect" checked> Machine-written (LLM) text</label>
           <label><input type="checkbox" id="run-perspective" checked> Perspective attributes</label>
         </fieldset>
         <fieldset class="checks attrs" id="attributes">
@@ -178,6 +190,16 @@ export const PAGE = String.raw`<!doctype html>
       <section id="relevance-section" class="block" aria-labelledby="relevance-title" hidden>
         <h3 id="relevance-title">Relevance</h3>
         <div id="relevance-body"></div>
+      </section>
+
+      <section id="dogwhistle-section" class="block" aria-labelledby="dogwhistle-title" hidden>
+        <h3 id="dogwhistle-title">Dog whistles</h3>
+        <div id="dogwhistle-body"></div>
+      </section>
+
+      <section id="llm-section" class="block" aria-labelledby="llm-title" hidden>
+        <h3 id="llm-title">Machine-written text</h3>
+        <div id="llm-body"></div>
       </section>
     </div>
 

@@ -220,8 +220,12 @@ export const SCRIPT = String.raw`(function () {
     return ATTRIBUTES.filter(function (name) { return $("attr-" + name).checked; });
   }
 
+  function listOf(id) {
+    return $(id).value.split(/[\n,]/).map(function (t) { return t.trim(); }).filter(Boolean);
+  }
+
   function bannedTopics() {
-    return $("banned-topics").value.split(/[\n,]/).map(function (t) { return t.trim(); }).filter(Boolean);
+    return listOf("banned-topics");
   }
 
   function evaluate(event) {
@@ -231,6 +235,8 @@ export const SCRIPT = String.raw`(function () {
       run_comment_score: $("run-comment-score").checked,
       run_spam_check: $("run-spam-check").checked,
       run_relevance_check: $("run-relevance-check").checked,
+      run_dogwhistle_check: $("run-dogwhistle-check").checked,
+      run_llm_detect: $("run-llm-detect").checked,
       run_perspective: $("run-perspective").checked
     };
     if (!comment.trim()) {
@@ -238,7 +244,7 @@ export const SCRIPT = String.raw`(function () {
       $("comment").focus();
       return;
     }
-    if (!flags.run_comment_score && !flags.run_spam_check && !flags.run_relevance_check && !flags.run_perspective) {
+    if (!Object.keys(flags).some(function (f) { return flags[f]; })) {
       setStatus("evaluate-status", "Tick at least one evaluation.", "error");
       return;
     }
@@ -252,6 +258,8 @@ export const SCRIPT = String.raw`(function () {
       run_comment_score: flags.run_comment_score,
       run_spam_check: flags.run_spam_check,
       run_relevance_check: flags.run_relevance_check,
+      run_dogwhistle_check: flags.run_dogwhistle_check,
+      run_llm_detect: flags.run_llm_detect,
       run_perspective: flags.run_perspective
     };
     var contextId = $("context-select").value;
@@ -260,6 +268,10 @@ export const SCRIPT = String.raw`(function () {
     if (replyTo.trim()) body.reply_to_comment = replyTo;
     var topics = bannedTopics();
     if (topics.length) body.banned_topics = topics;
+    var sensitive = listOf("sensitive-topics");
+    if (sensitive.length) body.sensitive_topics = sensitive;
+    var examples = listOf("dogwhistle-examples");
+    if (examples.length) body.dogwhistle_examples = examples;
     if (flags.run_perspective) {
       body.requested_attributes = attributes;
       body.span_annotations = true;
@@ -327,10 +339,12 @@ export const SCRIPT = String.raw`(function () {
     }
 
     renderPerspective(body.perspective);
-    renderComment(comment, body.comment_score, body.perspective);
+    renderComment(comment, body.comment_score, body.perspective, body.dogwhistle_check);
     renderScore(body.comment_score);
     renderSpam(body.spam_check);
     renderRelevance(body.relevance_check);
+    renderDogwhistle(body.dogwhistle_check);
+    renderLlm(body.llm_detection);
     showRaw(result);
     $("results").hidden = false;
     $("results").focus();
@@ -411,9 +425,8 @@ export const SCRIPT = String.raw`(function () {
   }
 
   /** Finds each quoted phrase in the comment (the contract guarantees a verbatim substring). */
-  function highlightsOf(comment, score) {
+  function highlightsOf(comment, score, dogwhistle) {
     var found = [];
-    if (!score) return found;
     function add(kind, quote, title, explanation, rewrite) {
       if (!quote) return;
       var from = 0;
@@ -426,9 +439,14 @@ export const SCRIPT = String.raw`(function () {
       if (at < 0) return;
       found.push({ kind: kind, quote: quote, start: at, end: at + quote.length, notes: [{ kind: kind, title: title, explanation: explanation, rewrite: rewrite }] });
     }
-    score.objectionable_phrases.forEach(function (p) { add("objectionable", p.quoted_objectionable_phrase, "Objectionable", p.explanation, p.suggested_rewrite); });
-    score.negative_tone_phrases.forEach(function (p) { add("negative", p.quoted_negative_tone_phrase, "Negative tone", p.explanation, p.suggested_rewrite); });
-    score.logical_fallacies.forEach(function (f) { add("fallacy", f.quoted_logical_fallacy_example, "Fallacy: " + f.fallacy_name, f.explanation_and_suggestions, f.suggested_rewrite); });
+    if (score) {
+      score.objectionable_phrases.forEach(function (p) { add("objectionable", p.quoted_objectionable_phrase, "Objectionable", p.explanation, p.suggested_rewrite); });
+      score.negative_tone_phrases.forEach(function (p) { add("negative", p.quoted_negative_tone_phrase, "Negative tone", p.explanation, p.suggested_rewrite); });
+      score.logical_fallacies.forEach(function (f) { add("fallacy", f.quoted_logical_fallacy_example, "Fallacy: " + f.fallacy_name, f.explanation_and_suggestions, f.suggested_rewrite); });
+    }
+    codedTerms(dogwhistle).forEach(function (term) {
+      add("coded", term, "Dog whistle (" + dogwhistle.details.categories.join(", ") + ")", dogwhistle.detection.reasoning, "");
+    });
     // Overlapping quotes merge into one highlight that carries every explanation.
     found.sort(function (a, b) { return a.start - b.start || b.end - a.end; });
     var merged = [];
@@ -474,13 +492,19 @@ export const SCRIPT = String.raw`(function () {
     }
   }
 
-  function renderComment(comment, score, perspective) {
+  /** The coded terms of a dog-whistle answer (none when nothing was detected). */
+  function codedTerms(dogwhistle) {
+    return dogwhistle && dogwhistle.detection.dogwhistles_detected && dogwhistle.details ? dogwhistle.details.dogwhistle_terms : [];
+  }
+
+  function renderComment(comment, score, perspective, dogwhistle) {
     var section = $("comment-section");
     var target = $("annotated-comment");
     clear(target);
     var shading = shadingOf(perspective);
-    var highlights = highlightsOf(comment, score);
-    if (!score && !shading) { section.hidden = true; return; }
+    var highlights = highlightsOf(comment, score, dogwhistle);
+    var coded = codedTerms(dogwhistle).length > 0;
+    if (!score && !shading && !coded) { section.hidden = true; return; }
     section.hidden = false;
     var legend = $("comment-legend");
     clear(legend);
@@ -494,7 +518,14 @@ export const SCRIPT = String.raw`(function () {
       legend.appendChild(el("span", { className: "key hl hl-negative", text: "negative tone" }));
       legend.appendChild(document.createTextNode(" "));
       legend.appendChild(el("span", { className: "key hl hl-fallacy", text: "fallacy" }));
-      legend.appendChild(document.createTextNode(highlights.length ? " Hover or focus (Tab) a highlight for the explanation." : " Nothing was quoted."));
+      legend.appendChild(document.createTextNode(" "));
+    }
+    if (coded) {
+      legend.appendChild(el("span", { className: "key hl hl-coded", text: "dog whistle" }));
+      legend.appendChild(document.createTextNode(" "));
+    }
+    if (score || coded) {
+      legend.appendChild(document.createTextNode(highlights.length ? "Hover or focus (Tab) a highlight for the explanation." : "Nothing was quoted."));
     }
     var at = 0;
     highlights.forEach(function (h) {
@@ -601,6 +632,46 @@ export const SCRIPT = String.raw`(function () {
       " share of the comment " + pct(banned.quantity_on_banned_topics) + ", confidence " + pct(banned.confidence)
     ]));
     target.appendChild(el("p", { className: "reason", text: banned.reasoning }));
+  }
+
+  function renderDogwhistle(dogwhistle) {
+    var section = $("dogwhistle-section");
+    var target = $("dogwhistle-body");
+    clear(target);
+    if (!dogwhistle) { section.hidden = true; return; }
+    section.hidden = false;
+    var found = dogwhistle.detection.dogwhistles_detected;
+    target.appendChild(el("p", { attrs: { id: "dogwhistle-verdict" } }, [
+      verdict(!found, "No coded language", "Coded language"), " confidence " + pct(dogwhistle.detection.confidence)
+    ]));
+    var details = dogwhistle.details;
+    if (details) {
+      var facts = el("dl", { className: "facts" });
+      metaItem(facts, "Categories", details.categories.join(", ") || "none named");
+      metaItem(facts, "Subtlety", pct(details.subtlety_level));
+      metaItem(facts, "Harm potential", pct(details.harm_potential));
+      target.appendChild(facts);
+      var terms = el("ul", { attrs: { id: "dogwhistle-terms" } });
+      details.dogwhistle_terms.forEach(function (t) { terms.appendChild(el("li", {}, [el("q", { text: t })])); });
+      target.appendChild(el("div", { className: "phrases" }, [el("h4", { text: "Terms (" + details.dogwhistle_terms.length + ")" }), terms]));
+    }
+    target.appendChild(el("p", { className: "reason", text: dogwhistle.detection.reasoning }));
+  }
+
+  function renderLlm(llm) {
+    var section = $("llm-section");
+    var target = $("llm-body");
+    clear(target);
+    if (!llm) { section.hidden = true; return; }
+    section.hidden = false;
+    var machine = llm.llm_likelihood >= 0.5;
+    target.appendChild(el("p", { attrs: { id: "llm-verdict" } }, [
+      verdict(!machine, "Likely written by a person", "Likely machine-written"),
+      " likelihood " + pct(llm.llm_likelihood) + ", confidence " + pct(llm.confidence)
+    ]));
+    target.appendChild(phraseList("Signals", llm.signals_detected,
+      function (s) { return s.quoted_text; }, function (s) { return s.signal_type.replace("_", " ") + ": " + s.description; }, function () { return ""; }));
+    target.appendChild(el("p", { className: "reason", text: llm.reasoning }));
   }
 
   // ------------------------------------------------------------------ corrections

@@ -24,6 +24,8 @@ export const STYLE = String.raw`:root {
   --negative-line: #8a6200;
   --fallacy-bg: #e9e2fb;
   --fallacy-line: #5b3cb5;
+  --coded-bg: #dff1f7;
+  --coded-line: #0b5c78;
   font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif;
   font-size: 16px;
   line-height: 1.5;
@@ -124,6 +126,7 @@ mark.hl, .key.hl { position: relative; color: var(--text); border-radius: 3px; p
 .hl-objectionable { background: var(--objectionable-bg); border-color: var(--objectionable-line); }
 .hl-negative { background: var(--negative-bg); border-color: var(--negative-line); }
 .hl-fallacy { background: var(--fallacy-bg); border-color: var(--fallacy-line); }
+.hl-coded { background: var(--coded-bg); border-color: var(--coded-line); }
 mark.hl-fallacy.hl-objectionable, mark.hl-fallacy.hl-negative { border-bottom-style: double; border-bottom-width: 4px; }
 mark.hl { cursor: help; font-weight: 600; }
 mark.hl .tip {

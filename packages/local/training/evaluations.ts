@@ -1,0 +1,38 @@
+/**
+ * `npm run eval:evaluations` (`node packages/local/training/run.mjs evaluations [--data DIR] [--models DIR] [--dogwhistle-only]`):
+ * the issue-29 evaluations, each detector beside a plain TF-IDF logistic regression trained on the
+ * same rows, on splits held out by the detectors' own rules: the dog-whistle detector on held-out
+ * glossary terms and benign comments (training/dogwhistleEval.ts), then the AI-written-text
+ * detector (`evaluate()` of training/aitext.ts, bundled and imported here when that file exists).
+ */
+import { build } from "esbuild"
+import { existsSync } from "node:fs"
+import { dirname, join } from "node:path"
+import { fileURLToPath, pathToFileURL } from "node:url"
+import { evaluateDogwhistle } from "./dogwhistleEval.js"
+import { PACKAGE_DIR } from "./pipeline.js"
+
+const main = async () => {
+  await evaluateDogwhistle()
+  if (process.argv.includes("--dogwhistle-only")) return
+  const training = join(PACKAGE_DIR, "training")
+  const source = join(training, "aitext.ts")
+  if (!existsSync(source)) {
+    console.log("\n## AI-written text\n\nskipped: packages/local/training/aitext.ts is not there (the AI-text detector's evaluate()).")
+    return
+  }
+  // bundled on its own at run time, so that this entry point builds with or without it
+  const outfile = join(dirname(fileURLToPath(import.meta.url)), "aitext-evaluate.mjs")
+  await build({ entryPoints: [source], bundle: true, platform: "node", format: "esm", target: "node22", outfile, packages: "external", logLevel: "warning" })
+  const mod = (await import(pathToFileURL(outfile).href)) as { evaluate?: () => Promise<void> }
+  if (typeof mod.evaluate !== "function") {
+    console.log("\n## AI-written text\n\nskipped: training/aitext.ts exports no evaluate().")
+    return
+  }
+  await mod.evaluate()
+}
+
+main().catch((e: unknown) => {
+  console.error(e)
+  process.exit(1)
+})
