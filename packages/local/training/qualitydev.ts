@@ -7,7 +7,7 @@
  *   share of constructive C3 comments of the training articles (hash % 10 !== 9, as `spansdev --rules`)
  *   that get a quote, for each gate;
  * - grade: `overall_score` ROC AUC for constructive comments of C3's calibration articles (hash % 10 === 8,
- *   which no C3 head trains on), for each toxicity weighting, with the gate given by `--gate L,P`.
+ *   which no C3 head trains on), for each toxicity weighting, with the gate given by `--gate LABEL,TOXICITY,PROFANITY,SPAN`.
  *
  * `--models DIR` scores another release (e.g. 11.3's toxicity.bin + manifest.json restored into DIR);
  * the span tagger and the fallacy detector are read from DIR too.
@@ -51,16 +51,18 @@ const quotes = (text: string, gate: QuoteGate) => {
 
 if (!process.argv.includes("--grade-only")) {
   console.log("## Quoting gate (dev posts F1, constructive C3 training-article comments quoted)\n")
-  console.log("| labelThreshold | profanityThreshold | dev F1 | C3 constructive quoted |")
-  console.log("|---|---|---|---|")
+  console.log("| labelThreshold | toxicityThreshold | profanityThreshold | spanThreshold | dev F1 | C3 constructive quoted |")
+  console.log("|---|---|---|---|---|---|")
   const ls = (arg("--labels") ?? "0.3,0.35,0.4,0.45,0.5,0.6").split(",").map(Number)
-  const ps = (arg("--profanity") ?? "0.15,0.25").split(",").map(Number)
+  const ps = (arg("--profanity") ?? "0.15").split(",").map(Number)
+  const ts = arg("--toxicity")?.split(",").map(Number)
+  const ss = (arg("--span") ?? String(QUOTE_GATE.spanThreshold)).split(",").map(Number)
   for (const labelThreshold of ls) {
-    for (const profanityThreshold of ps) {
-      const gate = { labelThreshold, profanityThreshold }
+    for (const toxicityThreshold of ts ?? [labelThreshold]) for (const profanityThreshold of ps) for (const spanThreshold of ss) {
+      const gate = { labelThreshold, toxicityThreshold, profanityThreshold, spanThreshold }
       const f1 = meanSpanF1(dev, (t) => quotes(t, gate))
       const quoted = c3Constructive.filter((t) => quotes(t, gate).size > 0).length
-      console.log(`| ${labelThreshold} | ${profanityThreshold} | ${f1.toFixed(4)} | ${quoted} (${((100 * quoted) / c3Constructive.length).toFixed(2)}%) |`)
+      console.log(`| ${labelThreshold} | ${toxicityThreshold} | ${profanityThreshold} | ${spanThreshold} | ${f1.toFixed(4)} | ${quoted} (${((100 * quoted) / c3Constructive.length).toFixed(2)}%) |`)
     }
   }
   console.log()
@@ -68,7 +70,7 @@ if (!process.argv.includes("--grade-only")) {
 
 // ---------------------------------------------------------------- the grade
 const gateArg = arg("--gate")?.split(",").map(Number)
-const gate: QuoteGate = gateArg === undefined ? QUOTE_GATE : { labelThreshold: gateArg[0]!, profanityThreshold: gateArg[1]! }
+const gate: QuoteGate = gateArg === undefined ? QUOTE_GATE : { labelThreshold: gateArg[0]!, toxicityThreshold: gateArg[1]!, profanityThreshold: gateArg[2]!, spanThreshold: gateArg[3]! }
 const labels = Float64Array.from(c3Calib, (e) => e.labels.CONSTRUCTIVE ?? 0)
 // QualityWeights is read by the scorer at call time: the grid sets its toxicity fields and puts them back.
 const tox = QualityWeights.toxicity as { weight: number; tolerance: number }
@@ -76,7 +78,12 @@ const caps = QualityWeights.caps as { toxicAt: number }
 const obj = QualityWeights.objectionable as { weight: number }
 const shipped = { weight: tox.weight, tolerance: tox.tolerance, toxicAt: caps.toxicAt, objectionable: obj.weight }
 const auc = () => rocAuc(Float64Array.from(c3Calib, (e) => scoreComment(model, { comment: e.text, replyTo: null, article }, detector, { spans: tagger, gate }).overall_score), labels)
-console.log(`## 1-5 grade on C3's calibration articles (gate ${gate.labelThreshold}/${gate.profanityThreshold})\n`)
+{
+  const t = c3Calib.map((e) => model.predict(model.analyse(e.text), ["TOXICITY"]).TOXICITY ?? 0).sort((a, b) => a - b)
+  const q = (x: number) => t.filter((v) => v > x).length / t.length
+  console.log(`TOXICITY on C3's calibration articles: above 0.2 ${(100 * q(0.2)).toFixed(1)}%, 0.3 ${(100 * q(0.3)).toFixed(1)}%, 0.4 ${(100 * q(0.4)).toFixed(1)}%, 0.5 ${(100 * q(0.5)).toFixed(1)}%; median ${t[t.length >> 1]!.toFixed(3)}, 90th percentile ${t[Math.floor(t.length * 0.9)]!.toFixed(3)}\n`)
+}
+console.log(`## 1-5 grade on C3's calibration articles (gate ${gate.labelThreshold}/${gate.toxicityThreshold}/${gate.profanityThreshold}/${gate.spanThreshold})\n`)
 console.log("| toxicity.tolerance | toxicity.weight | caps.toxicAt | objectionable.weight | overall_score AUC |")
 console.log("|---|---|---|---|---|")
 const tolerances = (arg("--tolerance") ?? "0.2,0.3,0.4,0.5").split(",").map(Number)
