@@ -11,10 +11,16 @@
  * a clause break or `but`) are hashed into a separate namespace, so "not an idiot" does not share
  * features with "an idiot"; the model learns what a negated word means from the data.
  *
+ * A language model set (`script`, issue 28) with `ideographs` (zh, ja) has one token per Han or
+ * kana character: its word unigrams and bigrams are character unigrams and bigrams, and in place
+ * of the `<token>` n-grams each such character carries the character 3- to `charMax`-grams that
+ * end on it, over the run of ideograph tokens directly before it (no space or break between), so
+ * an explanation still gives every feature to a token and quotes characters.
+ *
  * All features are hashed into `2^bits` slots with FNV-1a and a murmur finaliser. The featuriser
  * reuses its buffers: read `idx`/`val` (`nnz` entries) before the next call.
  */
-import { FLAG_BREAK, FLAG_CAPS, Normalizer } from "./normalize.js"
+import { FLAG_BREAK, FLAG_CAPS, FLAG_IDEOGRAPH, Normalizer, type ScriptOptions } from "./normalize.js"
 
 export interface FeatureConfig {
   /** log2 of the hashed feature space. */
@@ -23,6 +29,8 @@ export interface FeatureConfig {
   readonly charMax: number
   /** Tokens after a negator that are marked negated. */
   readonly negationScope: number
+  /** A language model set's script handling (the normaliser's `script`); absent for English. */
+  readonly script?: ScriptOptions
 }
 
 export const DEFAULT_FEATURES: FeatureConfig = { bits: 20, charMin: 3, charMax: 5, negationScope: 3 }
@@ -117,7 +125,7 @@ export class Featurizer {
   private codes: Int32Array = new Int32Array(256)
   private tracking = false
 
-  constructor(config: FeatureConfig = DEFAULT_FEATURES, normalizer: Normalizer = new Normalizer()) {
+  constructor(config: FeatureConfig = DEFAULT_FEATURES, normalizer: Normalizer = new Normalizer({ script: config.script })) {
     this.config = config
     this.normalizer = normalizer
     this.mask = (1 << config.bits) - 1
@@ -264,6 +272,10 @@ export class Featurizer {
       if (hasBigram(flags, i)) {
         this.add(fmix((Math.imul(this.wordHash[i - 1]!, 0x9e3779b1) ^ h ^ SEED_BIGRAM) >>> 0), BLOCK_WORD)
       }
+      if ((flags[i]! & FLAG_IDEOGRAPH) !== 0) {
+        this.ideographGrams(i, neg)
+        continue
+      }
       // character n-grams of "<token>"
       const len = t.length + 2
       if (this.codes.length < len) this.codes = new Int32Array(len * 2)
@@ -316,6 +328,37 @@ export class Featurizer {
       else this.val[p] = 1
     }
     return this.nnz
+  }
+
+  /**
+   * The character 3- to `charMax`-grams ending on ideograph token `i`, over the ideograph tokens
+   * directly before it (adjacent in the text, no break).
+   */
+  private ideographGrams(i: number, neg: boolean) {
+    const norm = this.normalizer
+    const { tokens, flags, begins, ends } = norm
+    let first = i
+    while (
+      i - first + 1 < this.config.charMax &&
+      first > 0 &&
+      (flags[first - 1]! & FLAG_IDEOGRAPH) !== 0 &&
+      (flags[first]! & FLAG_BREAK) === 0 &&
+      ends[first - 1] === begins[first]
+    ) first--
+    if (i - first + 1 < 3) return
+    const seed = (neg ? SEED_NEG_CHAR : SEED_CHAR) >>> 0
+    // n-grams ending on token i, shortest first
+    for (let a = i - 2; a >= first; a--) {
+      let hh = (0x811c9dc5 ^ seed) >>> 0
+      for (let b = a; b <= i; b++) {
+        const t = tokens[b]!
+        for (let k = 0; k < t.length; k++) {
+          hh ^= t.charCodeAt(k)
+          hh = Math.imul(hh, 0x01000193)
+        }
+      }
+      this.add(fmix(hh), BLOCK_CHAR)
+    }
   }
 
   /** Whether token `i` of the last text has a bigram with token `i - 1` (no clause break between them). */
