@@ -117,7 +117,9 @@ export const megacall = Effect.fn("Megacall.megacall", { captureStackTrace: fals
       requestedAttributes: perspectiveAttributes(request.requested_attributes),
       spanAnnotations: request.span_annotations === true
     }, "compat")
-    sections.perspective = Analyze.run(prepared, account)
+    // The language rules are request rules: a language without a model fails the call before any section runs.
+    const plan = yield* Analyze.plan(prepared)
+    sections.perspective = Analyze.scorePlanned(prepared, plan, account)
   }
 
   const settled = yield* Effect.all(

@@ -64,6 +64,11 @@ export interface AttributeAnalysisInput {
   readonly spans: ReadonlyArray<TextSpan>
   /** Optional context: the article and the parent comment, as plain text. */
   readonly context: { readonly article: string | null; readonly parent: string | null; readonly entries: ReadonlyArray<string> }
+  /**
+   * The language to score in (as Perspective writes it: "en", "de", "hi-Latn"): one the scorer
+   * said it serves for every attribute asked (`AttributeScorer.attributesIn`). Absent: English.
+   */
+  readonly language?: string
 }
 
 export interface AttributeResult {

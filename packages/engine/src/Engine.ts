@@ -14,6 +14,7 @@ import {
   type ArticleFetcher,
   Adaptation,
   type AttributeScorer,
+  type LanguageIdentifier,
   type CommentScorer,
   ENGINE_VERSION,
   EngineInfo,
@@ -42,6 +43,7 @@ export type EngineServices =
   | SpamChecker
   | RelevanceChecker
   | AttributeScorer
+  | LanguageIdentifier
   | TopicProfiler
   | ArticleFetcher
   | AttributeModel

@@ -3,10 +3,12 @@
  * profiler and relevance checker, and the safe article fetcher. Hosts take this layer (through
  * `@decorum/engine`) and may put the LLM modes on top of it.
  */
+import { join } from "node:path"
 import { Layer } from "effect"
 import { AttributeModel } from "./AttributeModel.js"
 import { LocalEvaluators } from "./evaluators/index.js"
-import { CueModel, defaultModelDirectory, FallacyDetector, SpanTagger, TrainedModel } from "./models/index.js"
+import { LanguageIdentification } from "./language/LanguageIdentification.js"
+import { CueModel, defaultModelDirectory, FallacyDetector, LanguageModelSets, SpanTagger, TrainedModel } from "./models/index.js"
 import { LocalRelevance, SafeArticleFetcher, type SafeArticleFetcherOptions } from "./relevance/index.js"
 
 export type FetchOptions = SafeArticleFetcherOptions
@@ -38,9 +40,21 @@ const fallacyLayer = (choice: ModelChoice = "trained"): Layer.Layer<never> =>
 const spanLayer = (choice: ModelChoice = "trained"): Layer.Layer<never> =>
   choice === "lexicon" ? Layer.empty : SpanTagger.layerIn(choice === "trained" ? defaultModelDirectory() : choice.directory)
 
-/** Every local port: CommentScorer, SpamChecker, AttributeScorer, RelevanceChecker, TopicProfiler, ArticleFetcher, and the AttributeModel. */
+/**
+ * The per-language model sets (issue 28): the shipped ones beside the trained English set
+ * (`models/languages/`), a retrained directory's own `languages/` folder, none for the cue model.
+ * Only their small index is read at start; a language's weights load on its first comment.
+ */
+const languageLayer = (choice: ModelChoice = "trained"): Layer.Layer<never> =>
+  choice === "lexicon" ? Layer.empty : choice === "trained" ? LanguageModelSets.layer : LanguageModelSets.layerIn(join(choice.directory, "languages"))
+
+/**
+ * Every local port: CommentScorer, SpamChecker, AttributeScorer, RelevanceChecker, TopicProfiler,
+ * ArticleFetcher, LanguageIdentifier, and the AttributeModel.
+ */
 export const layer = (options: LocalEngineOptions = {}) =>
-  Layer.mergeAll(LocalEvaluators.evaluators, LocalRelevance.layer(), SafeArticleFetcher.layer(options.fetch ?? {})).pipe(
+  Layer.mergeAll(LocalEvaluators.evaluators, LocalRelevance.layer(), SafeArticleFetcher.layer(options.fetch ?? {}), LanguageIdentification.layer).pipe(
+    Layer.provide(languageLayer(options.model)),
     Layer.provide(fallacyLayer(options.model)),
     Layer.provide(spanLayer(options.model)),
     Layer.provideMerge(modelLayer(options.model))

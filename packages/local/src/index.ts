@@ -4,6 +4,8 @@
  */
 export * from "./AttributeModel.js"
 export * from "./FallacyModel.js"
+export * from "./LanguageModels.js"
+export { LANGUAGE_ID_MODEL, LanguageIdentification } from "./language/LanguageIdentification.js"
 export * from "./SpanModel.js"
 export * from "./evaluators/index.js"
 export * from "./models/index.js"

@@ -1,0 +1,41 @@
+/**
+ * The `LanguageIdentifier` port on the shipped character n-gram model (`models/langid.bin`,
+ * trained by `training/langid.ts` on the per-language sets, English, and romanised Hindi as a
+ * language of its own) with franc (`franc-min`, MIT, its data in the package) as the fallback for
+ * comments unlike every language with data: Czech, Dutch, Swedish and other languages that share
+ * a script with one. Why this and not a library alone, with the measurements: docs/languages.md,
+ * "Language identification".
+ *
+ * Both are loaded once at start (1 MB table + franc's 150 kB of trigrams). A comment costs one
+ * pass over its first 480 letters (about 8 µs for a one-sentence comment); franc (about 70 µs)
+ * runs only for the one comment in twenty that reads unlike its best language.
+ */
+import { LanguageIdentifier } from "@decorum/core"
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
+import { Effect, Layer } from "effect"
+import { francFallback, identify } from "../internal/langid/identify.js"
+import { decodeModel } from "../internal/langid/ngrams.js"
+import { defaultModelDirectory } from "../models/TrainedModel.js"
+
+/** The model file in the models directory. */
+export const LANGUAGE_ID_MODEL = "langid.bin"
+
+/** The identifier over a models directory's `langid.bin` (the shipped one by default). */
+const layerIn = (directory: string): Layer.Layer<LanguageIdentifier> =>
+  Layer.effect(
+    LanguageIdentifier,
+    Effect.gen(function*() {
+      const model = decodeModel(readFileSync(join(directory, LANGUAGE_ID_MODEL)))
+      const { franc } = yield* Effect.promise(() => import("franc-min"))
+      const fallback = francFallback(franc, model.languages)
+      const scratch = new Float64Array(model.languages.length)
+      return LanguageIdentifier.of({ detect: (text) => identify(model, fallback, text, scratch).languages })
+    })
+  )
+
+export const LanguageIdentification = {
+  /** The shipped model (`packages/local/models/langid.bin`). */
+  layer: Layer.suspend(() => layerIn(defaultModelDirectory())),
+  layerIn
+} as const
