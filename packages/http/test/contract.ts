@@ -626,7 +626,7 @@ export const describeContract = (name: string, start: () => Promise<ContractHost
           expect(body.attributeScores.TOXICITY.summaryScore.type).toBe("PROBABILITY")
           expect(body.attributeScores.TOXICITY.spanScores).toBeUndefined()
           expect(body.languages).toEqual(["en"])
-          expect(body.detectedLanguages).toBeUndefined()
+          expect(body.detectedLanguages).toEqual(["en"])
           expect(body.clientToken).toBe("t-1")
         }
       })
@@ -669,7 +669,7 @@ export const describeContract = (name: string, start: () => Promise<ContractHost
           languages: ["en"]
         })
         expect(res.status).toBe(200)
-        expect(await res.json()).toEqual({ clientToken: "c-9", requestedLanguages: ["en"] })
+        expect(await res.json()).toEqual({ clientToken: "c-9", detectedLanguages: ["en"], requestedLanguages: ["en"] })
         await expectGoogleError(
           await google(`/v1alpha1/comments:suggestscore?key=${key}`, { comment: { text: "x" }, attributeScores: { TOXICITY: { summaryScore: { value: 2 } } } }),
           400

@@ -25,7 +25,11 @@ export const identify = (model: NgramModel, fallback: Fallback | undefined, text
   const letters = s.latin + s.cyrillic + s.arabic + s.devanagari + s.hangul + s.kana + s.han + s.other
   // Scripts the model has no language for (Greek, Hebrew, Thai, ...) are not guessed at.
   if (s.other * 2 > letters) return { languages: [], fellBack: false }
-  const top = reading.ranked[0]!
+  let top = reading.ranked[0]!
+  if (top.language !== "en" && model.englishMargin > 0) {
+    const english = reading.ranked.find((r) => r.language === "en")
+    if (english !== undefined && english.cost - top.cost <= model.englishMargin * reading.grams) top = english
+  }
   const best = top.language
   // A comment that reads like the training comments of its best language (19 in 20 of them do)
   // costs the n-gram model only; the others are checked against the languages that share a script

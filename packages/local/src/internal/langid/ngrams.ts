@@ -116,6 +116,12 @@ export interface NgramModel {
    * the identifier asks its fallback.
    */
   readonly unfamiliar: ReadonlyArray<number>
+  /**
+   * English wins when its mean cost per gram is within this many table steps of the best
+   * language's: a short English comment with a typo or a name reads a little like many languages,
+   * and most comments sent to a moderation API are English (chosen on the training rows).
+   */
+  readonly englishMargin: number
 }
 
 /** What the model makes of a comment: languages by score (best first), the best's mean cost per gram, and the scripts. */
@@ -145,7 +151,7 @@ export const read = (model: NgramModel, text: string, totals?: Float64Array): Ng
 
 /** The model file: a JSON header line, then the table. */
 export const encodeModel = (model: NgramModel): Uint8Array => {
-  const header = new TextEncoder().encode(JSON.stringify({ languages: model.languages, buckets: BUCKETS, unfamiliar: model.unfamiliar }) + "\n")
+  const header = new TextEncoder().encode(JSON.stringify({ languages: model.languages, buckets: BUCKETS, unfamiliar: model.unfamiliar, englishMargin: model.englishMargin }) + "\n")
   const out = new Uint8Array(header.length + model.table.length)
   out.set(header, 0)
   out.set(model.table, header.length)
@@ -155,10 +161,10 @@ export const encodeModel = (model: NgramModel): Uint8Array => {
 export const decodeModel = (bytes: Uint8Array): NgramModel => {
   const newline = bytes.indexOf(10)
   if (newline < 0) throw new Error("language-ID model: no header")
-  const header = JSON.parse(new TextDecoder().decode(bytes.subarray(0, newline))) as { languages: Array<string>; buckets: number; unfamiliar: Array<number> }
+  const header = JSON.parse(new TextDecoder().decode(bytes.subarray(0, newline))) as { languages: Array<string>; buckets: number; unfamiliar: Array<number>; englishMargin?: number }
   if (header.buckets !== BUCKETS) throw new Error(`language-ID model: ${header.buckets} buckets, this code reads ${BUCKETS}`)
   const table = bytes.subarray(newline + 1)
   if (header.unfamiliar.length !== header.languages.length) throw new Error("language-ID model: one unfamiliar line per language expected")
   if (table.length !== BUCKETS * header.languages.length) throw new Error("language-ID model: table size does not match its header")
-  return { languages: header.languages, table, unfamiliar: header.unfamiliar }
+  return { languages: header.languages, table, unfamiliar: header.unfamiliar, englishMargin: header.englishMargin ?? 0 }
 }
