@@ -26,6 +26,7 @@ import * as Analyze from "./Analyze.js"
 import * as ArticleContexts from "./ArticleContexts.js"
 import { validateComment } from "./Comment.js"
 import { cleanTopics, counted, type EvaluationOptions, optionalText, withDetail } from "./Evaluations.js"
+import * as Evaluations from "./Evaluations.js"
 import { type AttributeScorer, CommentScorer, RelevanceChecker, SpamChecker } from "./Providers.js"
 
 export const Flags = ["run_comment_score", "run_spam_check", "run_relevance_check", "run_perspective"] as const
@@ -99,11 +100,16 @@ export const megacall = Effect.fn("Megacall.megacall", { captureStackTrace: fals
   const sections: Partial<
     Record<SectionName, Effect.Effect<Evaluated<unknown>, ProviderFailure, CommentScorer | SpamChecker | RelevanceChecker | AttributeScorer>>
   > = {}
+  // The comment's language, identified once for the sections that judge it (issue 28).
+  const language = runScore || runSpam ? yield* Evaluations.identifyLanguage(comment) : undefined
+  const lang = Evaluations.languageInput(language)
   if (runScore) {
-    sections.comment_score = Effect.flatMap(CommentScorer, (s) => counted("comment_score", s.score({ comment, article: article!, replyTo, ...detail })))
+    sections.comment_score = Effect.flatMap(CommentScorer, (s) =>
+      Effect.map(counted("comment_score", s.score({ comment, article: article!, replyTo, ...detail, ...lang })), (r) => Evaluations.withLanguage(r, language)))
   }
   if (runSpam) {
-    sections.spam_check = Effect.flatMap(SpamChecker, (s) => counted("spam_check", s.check({ comment, article, ...detail })))
+    sections.spam_check = Effect.flatMap(SpamChecker, (s) =>
+      Effect.map(counted("spam_check", s.check({ comment, article, ...detail, ...lang })), (r) => Evaluations.withLanguage(r, language)))
   }
   if (runRelevance) {
     sections.relevance_check = Effect.flatMap(

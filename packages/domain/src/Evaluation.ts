@@ -31,6 +31,8 @@ export interface CommentScoreInput {
   readonly replyTo: string | null
   /** Optional; `basic` when absent. See `EvaluationDetail`. */
   readonly detail?: EvaluationDetail
+  /** The comment's identified language (issue 28); absent: English. */
+  readonly language?: string
 }
 
 export interface SpamCheckInput {
@@ -38,6 +40,8 @@ export interface SpamCheckInput {
   readonly article: ArticleContext | null
   /** Optional; `basic` when absent. See `EvaluationDetail`. */
   readonly detail?: EvaluationDetail
+  /** The comment's identified language (issue 28); absent: English. */
+  readonly language?: string
 }
 
 export interface RelevanceInput {

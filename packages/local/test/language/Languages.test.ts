@@ -7,7 +7,7 @@
  * for the per-language sets, so these tests do not depend on them; the shipped sets are checked
  * too when present.
  */
-import { Analyze, LanguageIdentifier } from "@decorum/core"
+import { Analyze, CommentScorer, LanguageIdentifier, SpamChecker } from "@decorum/core"
 import { LanguageDetectionFailed, LanguageNotSupportedByAttribute } from "@decorum/domain"
 import { Effect, Either, Layer, ManagedRuntime } from "effect"
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from "node:fs"
@@ -15,7 +15,9 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { LanguageModels, type LanguageModelsService } from "../../src/LanguageModels.js"
-import { LocalAttributeScorer } from "../../src/evaluators/index.js"
+import { LocalAttributeScorer, LocalCommentScorer, LocalSpamChecker } from "../../src/evaluators/index.js"
+import { ENGLISH_ONLY_FIELDS } from "../../src/evaluators/LocalCommentScorer.js"
+import { article } from "../evaluators/fixtures.js"
 import { LanguageIdentification } from "../../src/language/LanguageIdentification.js"
 import { defaultLanguageDirectory, defaultModelDirectory, makeLanguageModels, readLanguageIndex, TrainedModel } from "../../src/models/index.js"
 
@@ -113,6 +115,34 @@ describe("Perspective's language rules on the local engine", () => {
     const nothing = await analyze(layer, { comment: { text: "👍👍" }, requestedAttributes: { TOXICITY: {} } })
     expect(Either.isLeft(nothing) && nothing.left).toBeInstanceOf(LanguageDetectionFailed)
     expect(loads).toEqual(["de"])
+  })
+})
+
+describe("the native evaluations in the comment's language", () => {
+  const loads: Array<string> = []
+  const runtime = ManagedRuntime.make(
+    Layer.mergeAll(LocalCommentScorer, LocalSpamChecker).pipe(
+      Layer.provide(Layer.succeed(LanguageModels, makeLanguageModels(fixtureLanguages(), { onLoad: (l) => loads.push(l) }))),
+      Layer.provide(TrainedModel.layer)
+    )
+  )
+  const score = (comment: string, language?: string) =>
+    runtime.runPromise(Effect.flatMap(CommentScorer, (s) => s.score({ comment, article, replyTo: null, ...(language ? { language } : {}) })))
+
+  it("scores toxicity with the language's model, says which, and lists what stayed English-only", async () => {
+    const english = await score("You are an idiot")
+    expect(english.value).toMatchObject({ toxicity_language: "en", english_only_fields: [] })
+    expect(loads).toEqual([])
+    const german = await score("Du bist ein dummer Idiot", "de")
+    expect(german.value).toMatchObject({ toxicity_language: "de", english_only_fields: ENGLISH_ONLY_FIELDS })
+    expect(german.provenance.model).toMatch(/\+/)
+    expect(loads).toEqual(["de"])
+    // A language without a toxicity model: the English model's toxicity, and the answer says so.
+    const swedish = await score("Du är en idiot", "sv")
+    expect(swedish.value.toxicity_language).toBe("en")
+    expect(swedish.value.english_only_fields).toEqual([...ENGLISH_ONLY_FIELDS, "toxicity_score", "toxicity_explanation"])
+    const spam = await runtime.runPromise(Effect.flatMap(SpamChecker, (s) => s.check({ comment: "Billige Uhren https://x.example", article: null, language: "de" })))
+    expect(spam.value.english_only_fields).toEqual(["is_spam", "confidence", "reasoning"])
   })
 })
 
