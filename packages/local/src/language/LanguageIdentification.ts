@@ -15,7 +15,7 @@ import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { Effect, Layer } from "effect"
 import { francFallback, identify } from "../internal/langid/identify.js"
-import { decodeModel } from "../internal/langid/ngrams.js"
+import { decodeModel, scratchFor } from "../internal/langid/ngrams.js"
 import { defaultModelDirectory } from "../models/TrainedModel.js"
 
 /** The model file in the models directory. */
@@ -29,7 +29,7 @@ const layerIn = (directory: string): Layer.Layer<LanguageIdentifier> =>
       const model = decodeModel(readFileSync(join(directory, LANGUAGE_ID_MODEL)))
       const { franc } = yield* Effect.promise(() => import("franc-min"))
       const fallback = francFallback(franc, model.languages)
-      const scratch = new Float64Array(model.languages.length)
+      const scratch = scratchFor(model)
       return LanguageIdentifier.of({ detect: (text) => identify(model, fallback, text, scratch).languages })
     })
   )

@@ -167,3 +167,22 @@ describe.skipIf(!hasShipped)("the shipped per-language sets (when present)", () 
     expect(german.value).toBeLessThan((await toxicity("Du bist ein dummer Idiot, halt die Fresse")).value)
   })
 })
+
+describe("the n-gram sums", () => {
+  it("packed (four languages a word, 16-bit lanes) equal one add per language, on long and short texts", async () => {
+    const { decodeModel, gramsOf, addRows, scratchFor } = await import("../../src/internal/langid/ngrams.js")
+    const { readFileSync } = await import("node:fs")
+    const model = decodeModel(readFileSync(join(defaultModelDirectory(), "langid.bin")))
+    const scratch = scratchFor(model)
+    expect(scratch.words).toBeDefined()
+    const plain = { ...scratch, words: undefined, sums: new Int32Array(model.languages.length) }
+    const texts = ["", "a", "Vielen Dank", "x".repeat(5_000), "word ".repeat(400), "这篇文章写得很好，谢谢作者的分享".repeat(20), "@user https://t.co/x Tu es un connard"]
+    for (const text of texts) {
+      const { count } = gramsOf(text, scratch.grams)
+      plain.grams.set(scratch.grams.subarray(0, count))
+      addRows(model, scratch, count)
+      addRows(model, plain, count)
+      expect([...scratch.sums]).toEqual([...plain.sums])
+    }
+  })
+})

@@ -6,7 +6,7 @@
  * whose answer wins when it names a language the model does not have. No letters at all: nothing is detected (Perspective answers
  * LANGUAGE_DETECTION_FAILED).
  */
-import { type NgramModel, read } from "./ngrams.js"
+import { type NgramModel, read, type Scratch } from "./ngrams.js"
 
 /** A general identifier for comments the model does not know: a language code as Perspective writes it, or undefined. */
 export type Fallback = (text: string) => string | undefined
@@ -18,7 +18,7 @@ export interface Identification {
   readonly fellBack: boolean
 }
 
-export const identify = (model: NgramModel, fallback: Fallback | undefined, text: string, scratch?: Float64Array): Identification => {
+export const identify = (model: NgramModel, fallback: Fallback | undefined, text: string, scratch?: Scratch): Identification => {
   const reading = read(model, text, scratch)
   if (reading.grams === 0) return { languages: [], fellBack: false }
   const s = reading.scripts
