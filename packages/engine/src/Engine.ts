@@ -14,7 +14,6 @@ import {
   type ArticleFetcher,
   Adaptation,
   type AttributeScorer,
-  type LanguageIdentifier,
   type CommentScorer,
   ENGINE_VERSION,
   EngineInfo,
@@ -43,7 +42,6 @@ export type EngineServices =
   | SpamChecker
   | RelevanceChecker
   | AttributeScorer
-  | LanguageIdentifier
   | TopicProfiler
   | ArticleFetcher
   | AttributeModel

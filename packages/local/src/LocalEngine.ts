@@ -49,11 +49,18 @@ const languageLayer = (choice: ModelChoice = "trained"): Layer.Layer<never> =>
   choice === "lexicon" ? Layer.empty : choice === "trained" ? LanguageModelSets.layer : LanguageModelSets.layerIn(join(choice.directory, "languages"))
 
 /**
+ * The language identifier (issue 28): `langid.bin` of a models directory when it has one (bundles
+ * ship the models directory whole and name it with DECORUM_MODEL_DIR), else the shipped one.
+ */
+const identifierLayer = (choice: ModelChoice = "trained"): Layer.Layer<never> =>
+  LanguageIdentification.layerFirstOf(typeof choice === "object" ? [choice.directory, defaultModelDirectory()] : [defaultModelDirectory()])
+
+/**
  * Every local port: CommentScorer, SpamChecker, AttributeScorer, RelevanceChecker, TopicProfiler,
  * ArticleFetcher, LanguageIdentifier, and the AttributeModel.
  */
 export const layer = (options: LocalEngineOptions = {}) =>
-  Layer.mergeAll(LocalEvaluators.evaluators, LocalRelevance.layer(), SafeArticleFetcher.layer(options.fetch ?? {}), LanguageIdentification.layer).pipe(
+  Layer.mergeAll(LocalEvaluators.evaluators, LocalRelevance.layer(), SafeArticleFetcher.layer(options.fetch ?? {}), identifierLayer(options.model)).pipe(
     Layer.provide(languageLayer(options.model)),
     Layer.provide(fallacyLayer(options.model)),
     Layer.provide(spanLayer(options.model)),

@@ -11,7 +11,7 @@
  * runs only for the one comment in twenty that reads unlike its best language.
  */
 import { LanguageIdentifier } from "@decorum/core"
-import { readFileSync } from "node:fs"
+import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { Effect, Layer } from "effect"
 import { francFallback, identify } from "../internal/langid/identify.js"
@@ -21,7 +21,7 @@ import { defaultModelDirectory } from "../models/TrainedModel.js"
 /** The model file in the models directory. */
 export const LANGUAGE_ID_MODEL = "langid.bin"
 
-/** The identifier over a models directory's `langid.bin` (the shipped one by default). */
+/** The identifier over `langid.bin` in a directory. */
 const layerIn = (directory: string): Layer.Layer<LanguageIdentifier> =>
   Layer.effect(
     LanguageIdentifier,
@@ -34,8 +34,25 @@ const layerIn = (directory: string): Layer.Layer<LanguageIdentifier> =>
     })
   )
 
+/**
+ * The identifier of the first of `directories` that has `langid.bin` (a models directory given by
+ * `DECORUM_MODEL_DIR`, as bundles ship it, then the shipped one); none, with a warning, when no
+ * directory has it: analyze then treats every comment as English, as before issue 28.
+ */
+const layerFirstOf = (directories: ReadonlyArray<string>): Layer.Layer<never> =>
+  Layer.unwrapEffect(
+    Effect.sync(() => directories.find((d) => existsSync(join(d, LANGUAGE_ID_MODEL)))).pipe(
+      Effect.flatMap((found) =>
+        found === undefined
+          ? Effect.as(Effect.logWarning(`language identification: no ${LANGUAGE_ID_MODEL} in ${directories.join(" or ")}; every comment is taken for English`), Layer.empty)
+          : Effect.succeed(layerIn(found) as Layer.Layer<never>)
+      )
+    )
+  )
+
 export const LanguageIdentification = {
   /** The shipped model (`packages/local/models/langid.bin`). */
   layer: Layer.suspend(() => layerIn(defaultModelDirectory())),
-  layerIn
+  layerIn,
+  layerFirstOf
 } as const
