@@ -10,11 +10,13 @@
  * weights; dev chooses the recipe (hashed dimensions, character n-gram range, L2) and fits the
  * calibration; test is read once, by `run.mjs languages eval`, for the model and the baseline.
  */
+import { readFileSync } from "node:fs"
 import { join } from "node:path"
+import { gunzipSync } from "node:zlib"
 import type { ModelLabel } from "../src/AttributeModel.js"
 import type { ScriptOptions } from "../src/internal/model/normalize.js"
 import type { SourceRef } from "../src/internal/model/format.js"
-import { hash32, table, type Example } from "./data.js"
+import { hash32, parseDelimited, type Example } from "./data.js"
 
 export type Split = "train" | "dev" | "test"
 
@@ -41,6 +43,26 @@ export interface LanguageData {
   /** Set when a source is not cleared for commercial use (the manifest's family flag). */
   readonly flag?: string
   readonly rows: (dir: string) => Array<Example>
+}
+
+/**
+ * Rows of a gzipped CSV keyed by its header. A carriage return not followed by a line feed is read
+ * as a space first: the PolEval tweets carry such bare returns inside unquoted fields (10,040 rows,
+ * one a line), which a CSV parser would take for row breaks.
+ */
+const table = (path: string): Array<Record<string, string>> => {
+  const text = gunzipSync(readFileSync(path)).toString("utf8").replace(/\r(?!\n)/g, " ")
+  const rows = parseDelimited(text)
+  const header = rows[0]!.map((h) => h.replace(/^\uFEFF/, ""))
+  const out: Array<Record<string, string>> = []
+  for (let r = 1; r < rows.length; r++) {
+    const row = rows[r]!
+    if (row.length === 1 && row[0] === "") continue
+    const o: Record<string, string> = {}
+    for (let c = 0; c < header.length; c++) o[header[c]!] = row[c] ?? ""
+    out.push(o)
+  }
+  return out
 }
 
 const num = (s: string | undefined): number => (s === undefined || s === "" ? Number.NaN : Number(s))

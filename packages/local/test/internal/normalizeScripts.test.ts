@@ -45,6 +45,11 @@ describe("Normalizer with a script", () => {
     expect(run("तुम बेवकूफ़ हो", undefined)).toEqual([])
   })
 
+  it("splits words at an apostrophe (l'articolo), where English joins them (dont)", () => {
+    expect(run("Grazie per l'articolo", {}).map((t) => t.token)).toEqual(["grazie", "per", "l", "articolo"])
+    expect(run("don't", undefined).map((t) => t.token)).toEqual(["dont"])
+  })
+
   it("keeps Hangul syllables and compatibility jamo", () => {
     expect(run("이 새끼야 ㅅㅂ", {}).map((t) => t.token)).toEqual(["이", "새끼야", "ㅅㅂ"])
   })

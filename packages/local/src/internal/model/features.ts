@@ -31,6 +31,11 @@ export interface FeatureConfig {
   readonly negationScope: number
   /** A language model set's script handling (the normaliser's `script`); absent for English. */
   readonly script?: ScriptOptions
+  /**
+   * `false`: no global features (length, shouting, exclamation marks, links). The per-language sets
+   * leave them out: with the baseline's solver they cost 0.01 of Spanish dev AUC. Absent: English's.
+   */
+  readonly globals?: boolean
 }
 
 export const DEFAULT_FEATURES: FeatureConfig = { bits: 20, charMin: 3, charMax: 5, negationScope: 3 }
@@ -296,6 +301,16 @@ export class Featurizer {
     }
     // globals
     if (track) this.tokenStart[n] = this.occ
+    if (this.config.globals !== false) this.addGlobals(n)
+    // values: sublinear tf, L2 per block (globals stay 1)
+    this.finish()
+    return this.nnz
+  }
+
+  private addGlobals(n: number) {
+    const norm = this.normalizer
+    const tokens = norm.tokens
+    const flags = norm.flags
     this.add(hashString("len:" + lengthBucket(n), SEED_GLOBAL), BLOCK_GLOBAL)
     let capsTokens = 0
     let urls = 0
@@ -308,7 +323,9 @@ export class Featurizer {
     if (norm.bangs > 0) this.add(hashString("bang:" + Math.min(norm.bangs, 4), SEED_GLOBAL), BLOCK_GLOBAL)
     if (urls > 0) this.add(hashString("urls:" + Math.min(urls, 3), SEED_GLOBAL), BLOCK_GLOBAL)
     if (n === 0) this.add(hashString("empty", SEED_GLOBAL), BLOCK_GLOBAL)
-    // values: sublinear tf, L2 per block (globals stay 1)
+  }
+
+  private finish() {
     let sw = 0
     let sc = 0
     for (let p = 0; p < this.nnz; p++) {
@@ -327,7 +344,6 @@ export class Featurizer {
       else if (block === BLOCK_CHAR) this.val[p]! *= ic
       else this.val[p] = 1
     }
-    return this.nnz
   }
 
   /**

@@ -194,6 +194,11 @@ const isInWord = (c: number) =>
   c === 35 /* # */ || c === 37 /* % */ || c === 39 /* ' */ || c === 124 /* | */ || c === 43 /* + */ || (c >= 128 && !isSpaceOrPunct(c))
 const isSpaceOrPunct = (c: number) =>
   c === 0x3000 || (c >= 0x2000 && c <= 0x206f) || (c >= 0x3001 && c <= 0x303f) || (c >= 0xff01 && c <= 0xff0f)
+/**
+ * With a script, an apostrophe separates words (`l'articolo`, `qu'il`, `Ankara'da`: the English
+ * normaliser joins `don't` into `dont`).
+ */
+const isInNativeWord = (c: number) => c !== 39 && isInWord(c)
 /** Separators that may sit between spaced-out letters (`f u c k`, `f.u.c.k`, `f-u-c-k`). */
 const isLetterSpacer = (c: number) => c === 32 || c === 46 || c === 45 || c === 95 || c === 9
 /** Punctuation that ends a clause (negation scope, bigrams). */
@@ -336,8 +341,9 @@ export class Normalizer implements NormalizedTokens {
   private wasUpper: Array<number> = []
 
   constructor(options: NormalizerOptions = {}) {
-    this.respell = new Map(Object.entries({ ...RESPELLINGS, ...(options.respell ?? {}) }))
     const script = options.script
+    // the English respellings (`fu`, `dik`, ...) are words of other languages: not with a script
+    this.respell = new Map(Object.entries(script === undefined ? { ...RESPELLINGS, ...(options.respell ?? {}) } : (options.respell ?? {})))
     this.native = script !== undefined
     this.cyrillic = script?.cyrillic === true
     this.ideographs = script?.ideographs === true
@@ -407,10 +413,11 @@ export class Normalizer implements NormalizedTokens {
     const folded = ascii ? text.toLowerCase() : foldedString(fold, n)
     // 2. scan chunks of in-word characters
     let pendingBreak = true
+    const native = this.native
     let i = 0
     while (i < n) {
       const c = fold[i]!
-      if (!isInWord(c)) {
+      if (!(native ? isInNativeWord(c) : isInWord(c))) {
         if (isClauseBreak(c)) pendingBreak = true
         // URLs and e-mails: take the whole whitespace-delimited chunk
         i++
@@ -438,7 +445,7 @@ export class Normalizer implements NormalizedTokens {
       let j = i
       let caps = 0
       let alpha = 0
-      while (j < n && isInWord(fold[j]!)) {
+      while (j < n && (native ? isInNativeWord(fold[j]!) : isInWord(fold[j]!))) {
         if (up[j] === 1) caps++
         if (isAsciiLetter(fold[j]!) || (this.native && fold[j]! >= 128 && isCasedNonAscii(fold[j]!))) alpha++
         j++
@@ -467,8 +474,8 @@ export class Normalizer implements NormalizedTokens {
         for (;;) {
           let s = k
           while (s < n && s - k < 2 && isLetterSpacer(fold[s]!)) s++
-          if (s === k || s >= n || !isInWord(fold[s]!)) break
-          if (s + 1 < n && isInWord(fold[s + 1]!)) break
+          if (s === k || s >= n || !(native ? isInNativeWord(fold[s]!) : isInWord(fold[s]!))) break
+          if (s + 1 < n && (native ? isInNativeWord(fold[s + 1]!) : isInWord(fold[s + 1]!))) break
           count++
           end = s + 1
           k = s + 1
