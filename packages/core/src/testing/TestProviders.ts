@@ -46,14 +46,16 @@ const attributeScores = ({ attributes, spans, text, language }: AttributeAnalysi
 }
 
 /**
- * The languages the test scorer serves (issue 28): English, German and French in every attribute,
- * Japanese in TOXICITY only (to see `dropUnsupportedAttributes` and the per-attribute error);
- * any other language in none.
+ * The languages the test scorer serves (issue 28): English, German, French, Spanish and Portuguese
+ * in every attribute, Japanese in TOXICITY only (to see `dropUnsupportedAttributes` and the
+ * per-attribute error); any other language in none.
  */
 export const LANGUAGES: ReadonlyMap<string, ReadonlySet<Perspective.Attribute> | "all"> = new Map<string, ReadonlySet<Perspective.Attribute> | "all">([
   ["en", "all"],
   ["de", "all"],
   ["fr", "all"],
+  ["es", "all"],
+  ["pt", "all"],
   ["ja", new Set<Perspective.Attribute>(["TOXICITY"])]
 ])
 
