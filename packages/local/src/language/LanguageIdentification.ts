@@ -3,8 +3,8 @@
  * trained by `training/langid.ts` on the per-language sets, English, and romanised Hindi as a
  * language of its own) with franc (`franc-min`, MIT, its data in the package) as the fallback for
  * comments unlike every language with data: Czech, Dutch, Swedish and other languages that share
- * a script with one. Why this and not a library alone, with the measurements: docs/languages.md,
- * "Language identification".
+ * a script with one. Why this and not a library alone, with the measurements:
+ * docs/language-identification.md.
  *
  * Both are loaded once at start (1 MB table + franc's 150 kB of trigrams). A comment costs one
  * pass over its first 480 letters (about 8 µs for a one-sentence comment); franc (about 70 µs)
