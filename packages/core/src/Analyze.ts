@@ -308,6 +308,13 @@ const respond = (prepared: PreparedAnalyze, plan: LanguagePlan, adapted: Evaluat
   return { value: response, provenance: adapted.provenance }
 }
 
+/**
+ * Whether an account's adapters apply: they are fitted on the English model's scores (the refits
+ * score corrections with the shipped English set), so a score from another language's model is
+ * answered as that model gave it.
+ */
+const adaptable = (plan: LanguagePlan, account: Account | undefined): account is Account => account !== undefined && plan.scoring === "en"
+
 /** The language plan of a prepared request, with the services it reads (a request error when it fails). */
 export const plan = (prepared: PreparedAnalyze) =>
   Effect.flatMap(
@@ -323,7 +330,7 @@ export const scorePlanned = Effect.fnUntraced(function*(prepared: PreparedAnalyz
     : yield* (yield* AttributeScorer).analyze(scoringInput(prepared, plan, attributes)).pipe(
       Effect.tap((r) => Metrics.countEvaluation("perspective", r.provenance))
     )
-  const adapted = account === undefined ? result : withAdapters(yield* Effect.serviceOption(Adaptation.SiteAdapters), result, account, prepared)
+  const adapted = !adaptable(plan, account) ? result : withAdapters(yield* Effect.serviceOption(Adaptation.SiteAdapters), result, account, prepared)
   return respond(prepared, plan, adapted)
 })
 
@@ -387,6 +394,6 @@ export const analyzeNow = (
     Metrics.countEvaluationNow("perspective", scored.right.provenance)
     result = scored.right
   }
-  const adapted = account === undefined ? result : withAdapters(services.adapters, result, account, prepared.right)
+  const adapted = !adaptable(plan.right, account) ? result : withAdapters(services.adapters, result, account, prepared.right)
   return Either.right(respond(prepared.right, plan.right, adapted))
 }
