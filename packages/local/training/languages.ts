@@ -51,6 +51,8 @@ export interface Recipe {
   readonly charMax: number
   /** The featuriser's global features (length, shouting, exclamation marks, links), or none. */
   readonly globals: boolean
+  /** Latin letters with diacritics kept (`ScriptOptions.accents`) or folded to their base letters. */
+  readonly accents: boolean
 }
 
 /**
@@ -68,7 +70,12 @@ const NBS: ReadonlyArray<Solver> = [
   { kind: "nb", nbAlpha: 1 },
   { kind: "nb", nbAlpha: 4 }
 ]
-const IDF: Solver = { kind: "idf", C: 4 }
+/** The baseline's C (4) and one step either side. */
+const IDFS: ReadonlyArray<Solver> = [
+  { kind: "idf", C: 1 },
+  { kind: "idf", C: 4 },
+  { kind: "idf", C: 16 }
+]
 const ALPHAS = [1, 0.75, 0.5, 0.25, 0]
 
 /** The better `nb` head on dev (fast: chooses the features and the file size). */
@@ -77,14 +84,18 @@ const bestNb = (X: { train: SparseMatrix; dev: SparseMatrix }, y: Float32Array, 
 
 /** Both solvers' heads on train and their best blend on dev (the first tried on a tie). */
 const bestBlend = (X: { train: SparseMatrix; dev: SparseMatrix }, y: Float32Array, yd: Float32Array, bits: number) => {
-  const idf = fitHead(X.train, y, bits, IDF)
-  const tried = NBS.flatMap((solver) => {
-    const nb = fitHead(X.train, y, bits, solver)
-    return ALPHAS.map((alpha) => {
-      const model = blend(nb, idf, alpha)
-      const zDev = scoreAll(X.dev, model)
-      return { name: `${alpha === 0 ? "idf" : `nb ${(solver as { nbAlpha: number }).nbAlpha} x ${alpha}`}`, alpha, model, zDev, auc: aucOn(zDev, yd) }
-    })
+  const nbs = NBS.map((solver) => ({ solver, model: fitHead(X.train, y, bits, solver) }))
+  const tried = IDFS.flatMap((idfSolver) => {
+    const idf = fitHead(X.train, y, bits, idfSolver)
+    const C = (idfSolver as { C: number }).C
+    return nbs.flatMap(({ model: nb, solver }) =>
+      ALPHAS.filter((alpha) => alpha < 1 || C === 4).map((alpha) => {
+        const model = blend(nb, idf, alpha)
+        const zDev = scoreAll(X.dev, model)
+        const name = alpha === 1 ? `nb ${(solver as { nbAlpha: number }).nbAlpha}` : `nb ${(solver as { nbAlpha: number }).nbAlpha} x ${alpha} + idf C ${C}`
+        return { name, alpha, model, zDev, auc: aucOn(zDev, yd) }
+      })
+    )
   })
   const best = tried.reduce((a, b) => (b.auc > a.auc ? b : a))
   return { ...best, tried }
@@ -148,7 +159,7 @@ const featureConfig = (lang: LanguageData, recipe: Omit<Recipe, "bits">, maskWor
   // other line): no negation scope for the other languages
   negationScope: 0,
   globals: recipe.globals,
-  script: { ...lang.script, ...(maskWords !== undefined && maskWords.length > 0 ? { maskWords } : {}) }
+  script: { ...lang.script, ...(recipe.accents ? { accents: true } : {}), ...(maskWords !== undefined && maskWords.length > 0 ? { maskWords } : {}) }
 })
 
 /**
@@ -285,14 +296,19 @@ const trainLanguage = (lang: LanguageData, dir: string, outDir: string) => {
   // dev, 1: the features (character range, globals), on TOXICITY's better nb head at 2^18
   const yTrain = targets(s.train, "TOXICITY")
   const yDev = targets(s.dev, "TOXICITY")
-  let chosen: { range: [number, number]; globals: boolean; auc: number; X: { train: SparseMatrix; dev: SparseMatrix } } | undefined
+  // keeping diacritics is tried where the train rows have them (Latin-script languages)
+  const accented = s.train.reduce((n, e) => n + (e.text.match(/[\u00c0-\u024f]/g)?.length ?? 0), 0)
+  const accentChoices = accented >= 100 ? [false, true] : [false]
+  let chosen: { range: [number, number]; globals: boolean; accents: boolean; auc: number; X: { train: SparseMatrix; dev: SparseMatrix } } | undefined
   for (const range of charRanges(lang)) {
     for (const globals of [true, false]) {
-      const f = new Featurizer(featureConfig(lang, { charMin: range[0], charMax: range[1], globals }, maskWords))
-      const X = { train: featurise(f, s.train), dev: featurise(f, s.dev) }
-      const auc = bestNb(X, yTrain, yDev, 18)
-      log(`  dev TOXICITY AUC (nb), characters ${range[0]}-${range[1]}, ${globals ? "with" : "no"} globals, 2^18: ${auc.toFixed(4)}`)
-      if (chosen === undefined || auc > chosen.auc) chosen = { range, globals, auc, X }
+      for (const accents of accentChoices) {
+        const f = new Featurizer(featureConfig(lang, { charMin: range[0], charMax: range[1], globals, accents }, maskWords))
+        const X = { train: featurise(f, s.train), dev: featurise(f, s.dev) }
+        const auc = bestNb(X, yTrain, yDev, 18)
+        log(`  dev TOXICITY AUC (nb), characters ${range[0]}-${range[1]}, ${globals ? "with" : "no"} globals, accents ${accents ? "kept" : "folded"}, 2^18: ${auc.toFixed(4)}`)
+        if (chosen === undefined || auc > chosen.auc) chosen = { range, globals, accents, auc, X }
+      }
     }
   }
   // dev, 2: the smallest file whose TOXICITY dev AUC is within 0.002 of 2^18's
@@ -306,8 +322,8 @@ const trainLanguage = (lang: LanguageData, dir: string, outDir: string) => {
       break
     }
   }
-  const recipe: Recipe = { bits, charMin: chosen!.range[0], charMax: chosen!.range[1], globals: chosen!.globals }
-  log(`  chosen: characters ${recipe.charMin}-${recipe.charMax}, ${recipe.globals ? "with" : "no"} globals, 2^${recipe.bits}`)
+  const recipe: Recipe = { bits, charMin: chosen!.range[0], charMax: chosen!.range[1], globals: chosen!.globals, accents: chosen!.accents }
+  log(`  chosen: characters ${recipe.charMin}-${recipe.charMax}, ${recipe.globals ? "with" : "no"} globals, accents ${recipe.accents ? "kept" : "folded"}, 2^${recipe.bits}`)
   const features = featureConfig(lang, recipe, maskWords)
   // dev, 3: each head's blend of the two solvers; the head is fitted on train, calibrated on dev
   const columns: Array<Float32Array> = []

@@ -50,6 +50,11 @@ describe("Normalizer with a script", () => {
     expect(run("don't", undefined).map((t) => t.token)).toEqual(["dont"])
   })
 
+  it("keeps Latin letters with diacritics when asked (Turkish şık is not sik), folds them otherwise", () => {
+    expect(run("Şık ve güzel, İstanbul", { accents: true }).map((t) => t.token)).toEqual(["şık", "ve", "güzel", "istanbul"])
+    expect(run("Şık ve güzel", {}).map((t) => t.token)).toEqual(["sik", "ve", "guzel"])
+  })
+
   it("keeps Hangul syllables and compatibility jamo", () => {
     expect(run("이 새끼야 ㅅㅂ", {}).map((t) => t.token)).toEqual(["이", "새끼야", "ㅅㅂ"])
   })

@@ -45,6 +45,8 @@ export interface ScriptOptions {
   readonly cyrillic?: boolean
   /** Han, Hiragana and Katakana characters are tokens of one character each (zh, ja). */
   readonly ideographs?: boolean
+  /** Keep Latin letters with diacritics (ş, ł, ä: Turkish `şık` is not `sik`) instead of folding them to their base letters. */
+  readonly accents?: boolean
   /** Words a masked token (`*`, `#`, `%` for letters) is restored to by shape, instead of the English list. */
   readonly maskWords?: ReadonlyArray<string>
 }
@@ -116,16 +118,16 @@ const foldsAsLatin = (cp: number, cyrillic: boolean): boolean =>
   (cp >= 0x1d400 && cp <= 0x1d7ff) ||
   (cp >= 0x1f100 && cp <= 0x1f1ff)
 
-const nativeCaches = [new Map<number, string>(), new Map<number, string>()]
+const nativeCaches = [new Map<number, string>(), new Map<number, string>(), new Map<number, string>(), new Map<number, string>()]
 
 /**
  * Fold one code point for a language model set (`script`): Latin and symbols as `foldCodePoint`,
  * other scripts kept (NFKC, lower-cased) with the unifications of `NATIVE_MAP`, Arabic marks and
  * tatweel dropped, Arabic-Indic and Devanagari digits as ASCII; Cyrillic kept with `cyrillic`.
  */
-export const foldNative = (cp: number, cyrillic: boolean): string => {
+export const foldNative = (cp: number, cyrillic: boolean, accents = false): string => {
   if (cp < 128) return foldCodePoint(cp)
-  const cache = nativeCaches[cyrillic ? 1 : 0]!
+  const cache = nativeCaches[(cyrillic ? 1 : 0) + (accents ? 2 : 0)]!
   const cached = cache.get(cp)
   if (cached !== undefined) return cached
   const ch = String.fromCodePoint(cp)
@@ -137,6 +139,7 @@ export const foldNative = (cp: number, cyrillic: boolean): string => {
   else if (cp >= 0x06f0 && cp <= 0x06f9) out = String(cp - 0x06f0)
   else if (cp >= 0x0966 && cp <= 0x096f) out = String(cp - 0x0966)
   else if (cyrillic && cp >= 0x0400 && cp <= 0x04ff) out = ch.toLowerCase().replace("\u0451", "\u0435")
+  else if (accents && cp >= 0x00c0 && cp <= 0x024f && cp !== 0x00d7 && cp !== 0x00f7) out = cp === 0x0130 ? "i" : ch.toLowerCase()
   else if (foldsAsLatin(cp, cyrillic)) out = foldCodePoint(cp)
   else if (cp >= 0x3130 && cp <= 0x318f) out = ch // Hangul compatibility jamo (ㅅㅂ) stay as written
   else {
@@ -332,6 +335,7 @@ export class Normalizer implements NormalizedTokens {
   /** `script` given: a language model set's folding (`foldNative`). */
   private readonly native: boolean
   private readonly cyrillic: boolean
+  private readonly accents: boolean
   private readonly ideographs: boolean
   private readonly maskWords: ReadonlyMap<number, ReadonlyArray<string>>
   // folded text buffer with origin offsets, reused between calls
@@ -347,6 +351,7 @@ export class Normalizer implements NormalizedTokens {
     this.native = script !== undefined
     this.cyrillic = script?.cyrillic === true
     this.ideographs = script?.ideographs === true
+    this.accents = script?.accents === true
     this.maskWords = script?.maskWords !== undefined ? byLength(script.maskWords) : abuseByLength
   }
 
@@ -379,7 +384,7 @@ export class Normalizer implements NormalizedTokens {
         n++
       } else if (this.native) {
         ascii = false
-        const f = foldNative(cp, this.cyrillic)
+        const f = foldNative(cp, this.cyrillic, this.accents)
         // capitals and letters of every cased script count (Cyrillic shouting)
         const cased = f.length > 0 && width === 1 && isCasedNonAscii(unit)
         const upper = cased && text[i] !== text[i]!.toLowerCase()
