@@ -202,8 +202,8 @@ describe.runIf(existsSync(join(shipped, "index.json")))("the shipped per-languag
     ]
     for (const [code, insult, thanks] of pairs) {
       const m = models.forLanguage(code)
-      if (m === undefined) continue
-      const s = (t: string) => m.score!(t, ["TOXICITY"]).TOXICITY!
+      expect(m, code).toBeDefined()
+      const s = (t: string) => m!.score!(t, ["TOXICITY"]).TOXICITY!
       expect(s(insult), `${code}: ${insult}`).toBeGreaterThan(s(thanks))
     }
   })
