@@ -6,10 +6,14 @@
  *
  * Each held-out comment is read three ways: whole, its first sentence only (the short-comment
  * case: one sentence with its typos, emoji, mentions and links), and that first sentence when it
- * has five words or more (the issue's bar: at least 95% right). A "word" is a whitespace-separated
+ * has five words or more (the issue's bar: at least 95% right), and the first sentences by length
+ * (1-2 words, 3-4, 5+). The rule before English's prior and the Latin evidence threshold is read
+ * beside the shipped one. A "word" is a whitespace-separated
  * token with a letter; in Chinese and Japanese, which have no spaces, two characters count as one.
  *
- * Usage: node packages/local/training/run.mjs langid [--eval-only]
+ * Usage: node packages/local/training/run.mjs langid [--eval-only | --choose-rule]
+ *   (--choose-rule: choose the rule's English prior and Latin evidence threshold again on the
+ *    training rows and rewrite the model file's header, its table kept)
  *   (libraries not installed in the workspace are skipped; to compare them, install them without
  *    saving: `npm i --no-save eld@2.1.0 tinyld@1.3.4`)
  */
@@ -83,7 +87,7 @@ const train = (rows: ReadonlyArray<Row>): NgramModel => {
       table[b * L + l] = Math.min(255, Math.round(-logp * STEPS_PER_NAT))
     }
   }
-  const draft: NgramModel = { languages, table, unfamiliar: languages.map(() => Infinity), englishMargin: 0 }
+  const draft: NgramModel = { languages, table, unfamiliar: languages.map(() => Infinity), englishMargin: 0, englishPrior: 0, latinEvidence: 0 }
   // The unfamiliar lines: 95% of each language's training comments (first sentences, as comments
   // are short) fall below its line.
   const unfamiliar = languages.map((language) => {
@@ -104,7 +108,100 @@ const train = (rows: ReadonlyArray<Row>): NgramModel => {
       englishMargin = margin
     }
   }
-  return { ...draft, unfamiliar, englishMargin }
+  return chooseRule({ ...draft, unfamiliar, englishMargin }, rows)
+}
+
+/** One training first sentence as the rule sees it (the model's reading, kept to try the rule's constants without reading again). */
+interface Seen {
+  readonly language: number
+  readonly bucket: number
+  readonly top: number
+  readonly topCost: number
+  readonly englishCost: number
+  readonly grams: number
+  readonly latin: boolean
+  readonly letters: number
+}
+
+const BUCKETS_BY_WORDS: ReadonlyArray<{ name: string; holds: (words: number) => boolean }> = [
+  { name: "1-2 words", holds: (w) => w <= 2 },
+  { name: "3-4 words", holds: (w) => w === 3 || w === 4 },
+  { name: "5+ words", holds: (w) => w >= 5 }
+]
+const bucketOf = (w: number) => BUCKETS_BY_WORDS.findIndex((b) => b.holds(w))
+
+/** English's log-prior (table steps; 16 a nat) and the Latin evidence threshold (letters) tried. */
+const PRIORS = [0, 16, 32, 48, 64, 80, 96, 112, 128, 160]
+const EVIDENCE = [0, 3, 4, 5, 6]
+/** The largest loss (points) of training first-sentence accuracy any other language may pay: on all its first sentences, and on those of 5+ words. */
+const MAX_LOSS = 1
+const MAX_LOSS_5 = 0.5
+/** English weighs as much as all the other languages together in the choice (most comments sent to a moderation API are English). */
+const ENGLISH_WEIGHT = 0.5
+
+/**
+ * English's prior and the evidence threshold (the margin fixed): of the pairs that cost no other
+ * language more than `MAX_LOSS` points on its training first sentences (`MAX_LOSS_5` on those of
+ * five words or more: the issue's bar), the one
+ * right most often with English weighing `ENGLISH_WEIGHT` and the others the rest, equally.
+ * Without the fallback (franc is asked for the few comments unlike their best language).
+ */
+const chooseRule = (model: NgramModel, rows: ReadonlyArray<Row>): NgramModel => {
+  const L = model.languages.length
+  const en = model.languages.indexOf("en")
+  if (en < 0) return { ...model, englishPrior: 0, latinEvidence: 0 }
+  const seen: Array<Seen> = []
+  for (const r of rows) {
+    const text = firstSentence(r.text)
+    const reading = read(model, text)
+    if (reading.grams === 0) continue
+    const s = reading.scripts
+    const letters = s.latin + s.cyrillic + s.arabic + s.devanagari + s.hangul + s.kana + s.han + s.other
+    if (s.other * 2 > letters) continue
+    const top = reading.ranked[0]!
+    seen.push({
+      language: model.languages.indexOf(r.language), bucket: bucketOf(words(text)), top: top.index, topCost: top.cost,
+      englishCost: reading.ranked.find((x) => x.index === en)!.cost, grams: reading.grams, latin: s.latin * 2 > letters, letters
+    })
+  }
+  const totals = Array.from({ length: L }, () => [0, 0, 0])
+  for (const x of seen) totals[x.language]![x.bucket]! += 1
+  const accuracy = (prior: number, evidence: number) => {
+    const right = Array.from({ length: L }, () => [0, 0, 0])
+    for (const x of seen) {
+      let chosen = x.top
+      if (chosen !== en && (x.englishCost - x.topCost <= model.englishMargin * x.grams + (x.latin ? prior : 0) || (x.latin && x.letters < evidence))) chosen = en
+      if (chosen === x.language) right[x.language]![x.bucket]! += 1
+    }
+    return right.map((r, l) => r.map((n, b) => (totals[l]![b]! === 0 ? 1 : n / totals[l]![b]!)))
+  }
+  const base = accuracy(0, 0)
+  const all = (acc: ReadonlyArray<ReadonlyArray<number>>, l: number) => acc[l]!.reduce((a, n, b) => a + n * totals[l]![b]!, 0) / totals[l]!.reduce((a, b) => a + b, 0)
+  console.log(`\nEnglish prior (steps) x Latin evidence (letters), training first sentences (% right; ${seen.length} comments):`)
+  console.log(`| prior | evidence | en 1-2 | en 3-4 | en 5+ | others, mean | worst loss of another language (points) | its worst loss, 5+ words | weighted | admissible |`)
+  console.log(`|---:|---:|---:|---:|---:|---:|---|---:|---:|---|`)
+  let best = { prior: 0, evidence: 0, score: -1 }
+  for (const prior of PRIORS) {
+    for (const evidence of EVIDENCE) {
+      const acc = accuracy(prior, evidence)
+      let worst = 0
+      let where = ""
+      let worst5 = 0
+      for (let l = 0; l < L; l++) {
+        if (l === en) continue
+        const loss = 100 * (all(base, l) - all(acc, l))
+        if (loss > worst) { worst = loss; where = model.languages[l]! }
+        worst5 = Math.max(worst5, 100 * (base[l]![2]! - acc[l]![2]!))
+      }
+      const others = acc.reduce((a, _, l) => (l === en ? a : a + all(acc, l)), 0) / (L - 1)
+      const score = ENGLISH_WEIGHT * all(acc, en) + (1 - ENGLISH_WEIGHT) * others
+      const admissible = worst <= MAX_LOSS && worst5 <= MAX_LOSS_5
+      console.log(`| ${prior} | ${evidence} | ${(100 * acc[en]![0]!).toFixed(1)} | ${(100 * acc[en]![1]!).toFixed(1)} | ${(100 * acc[en]![2]!).toFixed(1)} | ${(100 * others).toFixed(2)} | ${worst.toFixed(2)}${where ? ` (${where})` : ""} | ${worst5.toFixed(2)} | ${(100 * score).toFixed(2)} | ${admissible ? "yes" : "no"} |`)
+      if (admissible && score > best.score) best = { prior, evidence, score }
+    }
+  }
+  console.log(`chosen: English prior ${best.prior} steps, Latin evidence ${best.evidence} letters\n`)
+  return { ...model, englishPrior: best.prior, latinEvidence: best.evidence }
 }
 
 const SENTENCE_END = /[.!?。！？\n]/u
@@ -147,7 +244,25 @@ const main = async () => {
   const testRows = rows.filter((r) => r.test)
   let model: NgramModel
   if (evalOnly) model = decodeModel(readFileSync(MODEL_FILE))
-  else {
+  else if (process.argv.includes("--choose-rule")) {
+    // The rule's English prior and evidence threshold chosen again on the training rows; the table is kept.
+    model = chooseRule(decodeModel(readFileSync(MODEL_FILE)), trainRows)
+    writeFileSync(MODEL_FILE, encodeModel(model))
+    console.log(`wrote ${MODEL_FILE} (rule only)`)
+    // The fallback's minimum letters, on the training first sentences of one to four words.
+    try {
+      const { franc } = await import("franc-min")
+      const fb = francFallback(franc, model.languages)
+      const minimums = [0, 10, 20, 30]
+      console.log(`\nfranc-min asked from this many letters on: % right, training first sentences of 1-4 words\n`)
+      console.log(`| language | n | ${minimums.join(" | ")} |`)
+      console.log(`|---|---:|${minimums.map(() => "---:").join("|")}|`)
+      for (const language of model.languages) {
+        const texts = trainRows.filter((r) => r.language === language).map((r) => firstSentence(r.text)).filter((t) => words(t) <= 4)
+        console.log(`| ${language} | ${texts.length} | ${minimums.map((m) => pct(texts.filter((t) => identify(model, fb, t, undefined, m).languages[0] === language).length, texts.length)).join(" | ")} |`)
+      }
+    } catch {}
+  } else {
     model = train(trainRows)
     writeFileSync(MODEL_FILE, encodeModel(model))
     console.log(`wrote ${MODEL_FILE} (${model.languages.length} languages)`)
@@ -158,7 +273,10 @@ const main = async () => {
     const { franc } = await import("franc-min")
     fallback = francFallback(franc, model.languages)
   } catch {}
+  // The rule before the English prior, the evidence threshold and the fallback's minimum letters (issue 28's first release), for the comparison.
+  const before: NgramModel = { ...model, englishPrior: 0, latinEvidence: 0 }
   const detectors: Array<Detector> = [
+    ...(fallback ? [{ name: "before: n-gram + franc-min, margin only", detect: (t: string) => identify(before, fallback, t, undefined, 0).languages[0] }] : []),
     { name: "n-gram model", detect: (t) => identify(model, undefined, t).languages[0] },
     ...(fallback ? [{ name: "n-gram + franc-min fallback (shipped)", detect: (t: string) => identify(model, fallback, t).languages[0] }] : []),
     ...libraries
@@ -167,7 +285,7 @@ const main = async () => {
   const views: ReadonlyArray<{ name: string; pick: (r: Row) => string | undefined }> = [
     { name: "whole comment", pick: (r) => r.text },
     { name: "first sentence", pick: (r) => firstSentence(r.text) },
-    { name: "first sentence, 5+ words", pick: (r) => { const f = firstSentence(r.text); return words(f) >= 5 ? f : undefined } }
+    ...BUCKETS_BY_WORDS.map((b) => ({ name: `first sentence, ${b.name}`, pick: (r: Row) => { const f = firstSentence(r.text); return b.holds(words(f)) ? f : undefined } }))
   ]
   console.log(`held out: ${testRows.length} comments (trained on ${trainRows.length})\n`)
   for (const view of views) {

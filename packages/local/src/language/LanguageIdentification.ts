@@ -7,8 +7,9 @@
  * docs/language-identification.md.
  *
  * Both are loaded once at start (1 MB table + franc's 150 kB of trigrams). A comment costs one
- * pass over its first 480 letters (about 8 µs for a one-sentence comment); franc (about 70 µs)
- * runs only for the one comment in twenty that reads unlike its best language.
+ * pass over its first 100 letters (a few µs for a one-sentence comment); franc (about 70 µs)
+ * runs only for a comment of 20 letters or more that reads unlike its best language (about one
+ * English first sentence in a hundred).
  */
 import { LanguageIdentifier } from "@decorum/core"
 import { existsSync, readFileSync } from "node:fs"

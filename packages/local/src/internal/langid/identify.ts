@@ -1,6 +1,9 @@
 /**
  * The language-identification rule (issue 28), one function for the runtime and the evaluation:
- * the n-gram model decides among the languages it was trained on; a comment unlike its best
+ * the n-gram model decides among the languages it was trained on, English with a log-prior (a
+ * constant per comment, whatever its length) in a Latin-script comment, and always when such a
+ * comment has fewer letters than the model's `latinEvidence` (other scripts are decided by their
+ * script: English's cost there is far above the prior); a comment of 20 letters or more unlike its best
  * language's training comments (mean cost per gram above that language's `unfamiliar` line) is
  * given to the fallback (a general library, for cs, nl, sv and the like, which have no data here),
  * whose answer wins when it names a language the model does not have. No letters at all: nothing is detected (Perspective answers
@@ -18,7 +21,16 @@ export interface Identification {
   readonly fellBack: boolean
 }
 
-export const identify = (model: NgramModel, fallback: Fallback | undefined, text: string, scratch?: Scratch): Identification => {
+/** Letters a comment needs before the fallback is asked (the six smoke sentences in cs, nl and sv have 28 or more). */
+export const FALLBACK_MIN_LETTERS = 20
+
+export const identify = (
+  model: NgramModel,
+  fallback: Fallback | undefined,
+  text: string,
+  scratch?: Scratch,
+  fallbackMinLetters: number = FALLBACK_MIN_LETTERS
+): Identification => {
   const reading = read(model, text, scratch)
   if (reading.grams === 0) return { languages: [], fellBack: false }
   const s = reading.scripts
@@ -26,15 +38,24 @@ export const identify = (model: NgramModel, fallback: Fallback | undefined, text
   // Scripts the model has no language for (Greek, Hebrew, Thai, ...) are not guessed at.
   if (s.other * 2 > letters) return { languages: [], fellBack: false }
   let top = reading.ranked[0]!
-  if (top.language !== "en" && model.englishMargin > 0) {
+  if (top.language !== "en") {
     const english = reading.ranked.find((r) => r.language === "en")
-    if (english !== undefined && english.cost - top.cost <= model.englishMargin * reading.grams) top = english
+    if (english !== undefined) {
+      // English's prior and the evidence threshold apply to Latin-script comments only: other
+      // scripts are decided by their script (English's cost there is far above any prior).
+      const latin = s.latin * 2 > letters
+      const allowance = model.englishMargin * reading.grams + (latin ? model.englishPrior : 0)
+      if (english.cost - top.cost <= allowance || (latin && letters < model.latinEvidence)) top = english
+    }
   }
   const best = top.language
   // A comment that reads like the training comments of its best language (19 in 20 of them do)
   // costs the n-gram model only; the others are checked against the languages that share a script
   // with it but have no data here (Dutch reads like odd German, Czech like odd Polish).
-  if (fallback === undefined || reading.meanCost <= model.unfamiliar[top.index]!) return { languages: [best], fellBack: false }
+  // Too short a comment says too little for the fallback too (franc's guesses on a few words are
+  // worse than the model's: on the training first sentences of one to four words, asking it only
+  // from 20 letters on is right more often in every language with data; `langid --choose-rule`).
+  if (fallback === undefined || letters < fallbackMinLetters || reading.meanCost <= model.unfamiliar[top.index]!) return { languages: [best], fellBack: false }
   const other = fallback(text)
   return { languages: [other !== undefined && !model.languages.includes(other) ? other : best], fellBack: true }
 }

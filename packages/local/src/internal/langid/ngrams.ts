@@ -147,6 +147,18 @@ export interface NgramModel {
    * and most comments sent to a moderation API are English (chosen on the training rows).
    */
   readonly englishMargin: number
+  /**
+   * English's log-prior over any other language, in table steps (16 a nat), added once per
+   * comment whatever its length: Bayes with a prior, for a Latin-script comment only (most
+   * comments sent to a moderation API are English; a two-word comment's few grams are weak
+   * evidence against that). 0 in a file without it.
+   */
+  readonly englishPrior: number
+  /**
+   * A Latin-script comment with fewer letters than this is English (when the model has English):
+   * too little evidence to give it to another language. 0 in a file without it.
+   */
+  readonly latinEvidence: number
 }
 
 /** What the model makes of a comment: languages by score (best first), the best's mean cost per gram, and the scripts. */
@@ -251,7 +263,7 @@ export const read = (model: NgramModel, text: string, given?: Scratch): NgramRea
 
 /** The model file: a JSON header line, then the table. */
 export const encodeModel = (model: NgramModel): Uint8Array => {
-  const header = new TextEncoder().encode(JSON.stringify({ languages: model.languages, buckets: BUCKETS, unfamiliar: model.unfamiliar, englishMargin: model.englishMargin }) + "\n")
+  const header = new TextEncoder().encode(JSON.stringify({ languages: model.languages, buckets: BUCKETS, unfamiliar: model.unfamiliar, englishMargin: model.englishMargin, englishPrior: model.englishPrior, latinEvidence: model.latinEvidence }) + "\n")
   const out = new Uint8Array(header.length + model.table.length)
   out.set(header, 0)
   out.set(model.table, header.length)
@@ -261,10 +273,10 @@ export const encodeModel = (model: NgramModel): Uint8Array => {
 export const decodeModel = (bytes: Uint8Array): NgramModel => {
   const newline = bytes.indexOf(10)
   if (newline < 0) throw new Error("language-ID model: no header")
-  const header = JSON.parse(new TextDecoder().decode(bytes.subarray(0, newline))) as { languages: Array<string>; buckets: number; unfamiliar: Array<number>; englishMargin?: number }
+  const header = JSON.parse(new TextDecoder().decode(bytes.subarray(0, newline))) as { languages: Array<string>; buckets: number; unfamiliar: Array<number>; englishMargin?: number; englishPrior?: number; latinEvidence?: number }
   if (header.buckets !== BUCKETS) throw new Error(`language-ID model: ${header.buckets} buckets, this code reads ${BUCKETS}`)
   const table = bytes.subarray(newline + 1)
   if (header.unfamiliar.length !== header.languages.length) throw new Error("language-ID model: one unfamiliar line per language expected")
   if (table.length !== BUCKETS * header.languages.length) throw new Error("language-ID model: table size does not match its header")
-  return { languages: header.languages, table, unfamiliar: header.unfamiliar, englishMargin: header.englishMargin ?? 0 }
+  return { languages: header.languages, table, unfamiliar: header.unfamiliar, englishMargin: header.englishMargin ?? 0, englishPrior: header.englishPrior ?? 0, latinEvidence: header.latinEvidence ?? 0 }
 }
