@@ -20,11 +20,11 @@
  * - Work: the main thread reads, batches (512 rows a message) and writes; worker threads score.
  *   Output goes out one write per batch.
  */
-import { Analyze, type AttributeScorer, type EngineInfo } from "@decorum/core"
+import { Analyze, type AttributeScorer, type EngineInfo, LanguageIdentifier } from "@decorum/core"
 import { Limits, Perspective } from "@decorum/domain"
 import { Engine, EngineConfig } from "@decorum/engine"
 import { analyzeAttributes, AttributeModel } from "@decorum/local"
-import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
+import { Effect, Layer, ManagedRuntime, Option, Redacted } from "effect"
 import { createReadStream, createWriteStream, existsSync, statSync } from "node:fs"
 import { availableParallelism } from "node:os"
 import type { Readable, Writable } from "node:stream"
@@ -119,8 +119,9 @@ const NO_CONTEXT = { article: null, parent: null, entries: [] } as const
  * would accept (not empty, not too long) is scored synchronously by the function the local
  * attribute scorer runs for it (`analyzeAttributes` on the same model), without an Effect per
  * comment: the same numbers, bit for bit (`test/Score.test.ts` holds them to `Analyze.analyze`'s
- * and to the HTTP API's). Every other comment (and every comment with an LLM engine) goes through
- * `Analyze.analyze` itself, so its error message is the API's.
+ * and to the HTTP API's), when it is identified as English. Every other comment (another language,
+ * none identified, and every comment with an LLM engine) goes through `Analyze.analyze` itself, so
+ * it is scored with its language's model, or gets the API's error (issue 28).
  */
 export interface BatchScorer {
   /** One result per text, in order. */
@@ -133,11 +134,14 @@ export const makeBatchScorer = async (attributes: ReadonlyArray<string>): Promis
   await runtime.runtime()
   const settings = await runtime.runPromise(EngineConfig.config)
   const model = runtime.runSync(AttributeModel)
+  const identifier = Option.getOrUndefined(runtime.runSync(Effect.serviceOption(LanguageIdentifier)))
   const resolved = [...new Set(attributes.map((a) => Perspective.resolveAttribute(a)!))]
   const column = attributes.map((a) => resolved.indexOf(Perspective.resolveAttribute(a)!))
   const local = settings.llm.mode === "local"
   const fast = (text: string): RowResult | undefined => {
     if (!local || text.length > Limits.commentMaxLength || text.trim().length === 0) return undefined
+    // Analyze scores a comment with the English set only when it is identified as English.
+    if (identifier !== undefined && identifier.detect(text)[0] !== "en") return undefined
     let analysis
     try {
       analysis = analyzeAttributes(model, { text, attributes: resolved, spans: [], context: NO_CONTEXT })

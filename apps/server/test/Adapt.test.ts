@@ -115,6 +115,11 @@ const adaptSite = async (db: string) => {
     expect(after.value).toBeGreaterThan(before.value + 0.1)
     const mushroom = await analyze(server.url, site, PROBE.replace("pineapple", "mushroom"))
     expect(mushroom.value).toBeLessThan(after.value)
+    // A German comment is scored by the German set, which the adapter (fitted on the English
+    // model's scores) does not touch (issue 28).
+    const german = await analyze(server.url, site, "Du bist ein dummer Idiot und niemand mag dich hier")
+    expect(german.model).toMatch(/^local-de-/)
+    expect(german.model).not.toContain("+site.")
 
     // Another account's scores do not move.
     const otherAfter = await analyze(server.url, other, PROBE)

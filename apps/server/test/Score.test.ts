@@ -145,7 +145,9 @@ describe("the batch scorer", () => {
       const expected = await runtime.runPromise(scoreBatch(texts, attributes))
       const actual = await fast.score(texts)
       expect(actual).toEqual(expected)
-      expect(expected.filter((r) => "error" in r).length).toBe(4)
+      // The empty and over-long comments; and (issue 28) the word salads identified as a language
+      // without a model, or as none: Analyze refuses those, and so does the batch scorer.
+      expect(expected.filter((r) => "error" in r && !/language/.test(r.error)).length).toBe(4)
       actual.forEach((r, i) => {
         const e = expected[i]!
         if ("scores" in r && "scores" in e) r.scores.forEach((v, k) => expect(Object.is(v, e.scores[k]), texts[i]).toBe(true))

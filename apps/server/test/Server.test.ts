@@ -28,7 +28,8 @@ describe("decorum serve", () => {
       expect(key).toBeDefined()
       const curl = out.split("\n").find((l) => l.trim().startsWith("curl -s") && l.includes("/v0.2/antispam"))!
       const answer = JSON.parse(await runPrintedCurl(curl))
-      expect(answer).toEqual({ reasoning: expect.any(String), confidence: expect.any(Number), is_spam: true })
+      // With the language it judged (issue 28): English, nothing English-only to report.
+      expect(answer).toEqual({ reasoning: expect.any(String), confidence: expect.any(Number), is_spam: true, detected_language: "en", english_only_fields: [] })
       const analyze = out.split("\n").find((l) => l.includes("comments:analyze"))!
       const scores = JSON.parse(await runPrintedCurl(analyze))
       expect(scores.attributeScores.TOXICITY.summaryScore.value).toBeGreaterThan(0.5)

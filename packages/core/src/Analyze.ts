@@ -11,6 +11,8 @@ import {
   type Evaluated,
   InvalidComment,
   InvalidRequest,
+  LanguageDetectionFailed,
+  LanguageNotSupportedByAttribute,
   Limits,
   NoRequestedAttributes,
   Perspective,
@@ -21,7 +23,7 @@ import { Effect, Either, Option } from "effect"
 import * as Adaptation from "./Adaptation.js"
 import { EngineInfo } from "./EngineInfo.js"
 import { htmlToText } from "./Html.js"
-import { AttributeScorer } from "./Providers.js"
+import { AttributeScorer, LanguageIdentifier } from "./Providers.js"
 import { splitSentences } from "./Sentences.js"
 import * as Metrics from "./Metrics.js"
 
@@ -124,7 +126,9 @@ export interface PreparedAnalyze {
   readonly context: { readonly article: string | null; readonly parent: string | null; readonly entries: ReadonlyArray<string> }
   readonly requested: ReadonlyArray<Requested>
   readonly spans: ReadonlyArray<TextSpan>
-  readonly languages: ReadonlyArray<string>
+  /** The request's `languages`, as sent (empty when not sent). */
+  readonly requestedLanguages: ReadonlyArray<string>
+  readonly dropUnsupported: boolean
   readonly clientToken: string | null
 }
 
@@ -144,15 +148,83 @@ export const prepareEither = (
     : family === "google"
     ? [{ begin: 0, end: text.right.length }]
     : []
-  const languages = request.languages && request.languages.length > 0 ? request.languages : ["en"]
+  const requestedLanguages = (request.languages ?? []).filter((l) => l.trim() !== "")
   return Either.right({
     text: text.right,
     context: context.right,
     requested: requested.right,
     spans,
-    languages,
+    requestedLanguages,
+    dropUnsupported: request.dropUnsupportedAttributes === true,
     clientToken: request.clientToken ?? null
   })
+}
+
+/**
+ * A language code as the scorers know it: Perspective's codes ("de", "hi-Latn"), from what a
+ * client may send ("DE", "pt-BR", "zh-Hans", "hi-latn"): the primary subtag, lower-cased, and only
+ * romanised Hindi keeps its script (it is a language of its own, as in Perspective).
+ */
+export const canonicalLanguage = (code: string): string => {
+  const [primary = "", ...rest] = code.trim().replace(/_/g, "-").split("-")
+  const base = primary.toLowerCase()
+  return base === "hi" && rest.some((r) => r.toLowerCase() === "latn") ? "hi-Latn" : base
+}
+
+/** The languages of an analyze call: what it answers, in which language it scores, and what it scores. */
+export interface LanguagePlan {
+  /** The answer's `languages`: the request's when sent, else the top detected one. */
+  readonly languages: ReadonlyArray<string>
+  /** The answer's `detectedLanguages`; undefined when no identifier is configured. */
+  readonly detected: ReadonlyArray<string> | undefined
+  /** The language the scorer is asked to score in. */
+  readonly scoring: string
+  /** The requested attributes left once `dropUnsupportedAttributes` dropped those not served in `scoring`. */
+  readonly requested: ReadonlyArray<Requested>
+}
+
+/**
+ * Perspective's language rules, a plain function (the fast path calls it too): the comment's
+ * languages are identified on every call (`detectedLanguages`, also when `languages` was sent);
+ * the request's first language, else the top detected one, is the language scored; an attribute
+ * the scorer does not serve in it fails the call with LANGUAGE_NOT_SUPPORTED_BY_ATTRIBUTE, or is
+ * dropped with `dropUnsupportedAttributes`; nothing detected and nothing sent fails with
+ * LANGUAGE_DETECTION_FAILED. Without an identifier (a host that configures none), English.
+ */
+export const planLanguages = (
+  prepared: PreparedAnalyze,
+  identifier: LanguageIdentifier["Type"] | undefined,
+  scorer: AttributeScorer["Type"] | undefined
+): Either.Either<LanguagePlan, LanguageNotSupportedByAttribute | LanguageDetectionFailed> => {
+  const detected = identifier?.detect(prepared.text)
+  const sent = prepared.requestedLanguages
+  let languages: ReadonlyArray<string>
+  if (sent.length > 0) languages = sent
+  else if (detected === undefined) languages = ["en"]
+  else if (detected.length === 0) return Either.left(new LanguageDetectionFailed({ message: "Unable to detect language." }))
+  else languages = [detected[0]!]
+  const scoring = canonicalLanguage(languages[0]!)
+  let requested = prepared.requested
+  const served = scorer?.attributesIn?.(scoring)
+  if (served !== undefined) {
+    const unserved = requested.filter((r) => !served.has(r.attribute))
+    if (unserved.length > 0) {
+      if (!prepared.dropUnsupported) {
+        const first = unserved[0]!
+        const quoted = sent.length > 0 ? sent : detected ?? languages
+        return Either.left(
+          new LanguageNotSupportedByAttribute({
+            attribute: first.name,
+            languages: quoted,
+            source: sent.length > 0 ? "requested" : "detected",
+            message: `Attribute ${first.name} does not support request languages: ${quoted.join(",")}`
+          })
+        )
+      }
+      requested = requested.filter((r) => served.has(r.attribute))
+    }
+  }
+  return Either.right({ languages, detected, scoring, requested })
 }
 
 /** `prepareEither` as an effect. */
@@ -194,7 +266,7 @@ const withAdapters = (
 }
 
 /** The attributes to score, each once. */
-const attributesOf = (prepared: PreparedAnalyze) => [...new Set(prepared.requested.map((r) => r.attribute))]
+const attributesOf = (plan: LanguagePlan) => [...new Set(plan.requested.map((r) => r.attribute))]
 
 /**
  * Every requested attribute may have been dropped (`dropUnsupportedAttributes`): nothing is
@@ -206,8 +278,9 @@ const nothingScored = (info: Option.Option<EngineInfo["Type"]>): Evaluated<Attri
 })
 
 /** The answer to a prepared request from its (adapted) scores. The response keys echo the names as requested. */
-const respond = (prepared: PreparedAnalyze, adapted: Evaluated<AttributeAnalysis>): Evaluated<Perspective.AnalyzeCommentResponse> => {
-  const { requested, spans } = prepared
+const respond = (prepared: PreparedAnalyze, plan: LanguagePlan, adapted: Evaluated<AttributeAnalysis>): Evaluated<Perspective.AnalyzeCommentResponse> => {
+  const { spans } = prepared
+  const { requested } = plan
   const attributeScores: Record<string, Perspective.AttributeScores> = {}
   for (const r of requested) {
     const scored = adapted.value[r.attribute]
@@ -228,22 +301,48 @@ const respond = (prepared: PreparedAnalyze, adapted: Evaluated<AttributeAnalysis
   const omit = Object.keys(attributeScores).length === 0 && requested.some((r) => r.threshold !== null)
   const response: Perspective.AnalyzeCommentResponse = {
     ...(omit ? {} : { attributeScores }),
-    languages: prepared.languages,
+    languages: plan.languages,
+    ...(plan.detected !== undefined ? { detectedLanguages: plan.detected } : {}),
     ...(prepared.clientToken ? { clientToken: prepared.clientToken } : {})
   }
   return { value: response, provenance: adapted.provenance }
 }
 
-/** Scores a prepared request. The response keys echo the names as requested. */
-export const run = Effect.fnUntraced(function*(prepared: PreparedAnalyze, account?: Account) {
-  const attributes = attributesOf(prepared)
+/**
+ * Whether an account's adapters apply: they are fitted on the English model's scores (the refits
+ * score corrections with the shipped English set), so a score from another language's model is
+ * answered as that model gave it.
+ */
+const adaptable = (plan: LanguagePlan, account: Account | undefined): account is Account => account !== undefined && plan.scoring === "en"
+
+/** The language plan of a prepared request, with the services it reads (a request error when it fails). */
+export const plan = (prepared: PreparedAnalyze) =>
+  Effect.flatMap(
+    Effect.all([Effect.serviceOption(LanguageIdentifier), Effect.serviceOption(AttributeScorer)]),
+    ([identifier, scorer]) => planLanguages(prepared, Option.getOrUndefined(identifier), Option.getOrUndefined(scorer))
+  )
+
+/** Scores a prepared request in its planned language. The response keys echo the names as requested. */
+export const scorePlanned = Effect.fnUntraced(function*(prepared: PreparedAnalyze, plan: LanguagePlan, account?: Account) {
+  const attributes = attributesOf(plan)
   const result: Evaluated<AttributeAnalysis> = attributes.length === 0
     ? nothingScored(yield* Effect.serviceOption(EngineInfo))
-    : yield* (yield* AttributeScorer).analyze({ text: prepared.text, attributes, spans: prepared.spans, context: prepared.context }).pipe(
+    : yield* (yield* AttributeScorer).analyze(scoringInput(prepared, plan, attributes)).pipe(
       Effect.tap((r) => Metrics.countEvaluation("perspective", r.provenance))
     )
-  const adapted = account === undefined ? result : withAdapters(yield* Effect.serviceOption(Adaptation.SiteAdapters), result, account, prepared)
-  return respond(prepared, adapted)
+  const adapted = !adaptable(plan, account) ? result : withAdapters(yield* Effect.serviceOption(Adaptation.SiteAdapters), result, account, prepared)
+  return respond(prepared, plan, adapted)
+})
+
+/** Plans and scores a prepared request. */
+export const run = (prepared: PreparedAnalyze, account?: Account) => Effect.flatMap(plan(prepared), (p) => scorePlanned(prepared, p, account))
+
+const scoringInput = (prepared: PreparedAnalyze, plan: LanguagePlan, attributes: ReadonlyArray<Perspective.Attribute>) => ({
+  text: prepared.text,
+  attributes,
+  spans: prepared.spans,
+  context: prepared.context,
+  language: plan.scoring
 })
 
 /**
@@ -256,12 +355,14 @@ export const analyze = (request: Perspective.AnalyzeCommentRequest, family: Fami
 /** The services `analyzeNow` reads, taken once (each optional, as `analyze` reads them). */
 export interface NowServices {
   readonly scorer: Option.Option<AttributeScorer["Type"]>
+  readonly identifier: Option.Option<LanguageIdentifier["Type"]>
   readonly adapters: Option.Option<Adaptation.SiteAdapters["Type"]>
   readonly info: Option.Option<EngineInfo["Type"]>
 }
 
 export const nowServices: Effect.Effect<NowServices> = Effect.all({
   scorer: Effect.serviceOption(AttributeScorer),
+  identifier: Effect.serviceOption(LanguageIdentifier),
   adapters: Effect.serviceOption(Adaptation.SiteAdapters),
   info: Effect.serviceOption(EngineInfo)
 })
@@ -280,17 +381,19 @@ export const analyzeNow = (
 ): Either.Either<Evaluated<Perspective.AnalyzeCommentResponse>, DecorumError> | undefined => {
   const prepared = prepareEither(request, family)
   if (Either.isLeft(prepared)) return Either.left(prepared.left)
-  const attributes = attributesOf(prepared.right)
+  const scorer = Option.getOrUndefined(services.scorer)
+  const plan = planLanguages(prepared.right, Option.getOrUndefined(services.identifier), scorer)
+  if (Either.isLeft(plan)) return Either.left(plan.left)
+  const attributes = attributesOf(plan.right)
   let result: Evaluated<AttributeAnalysis>
   if (attributes.length === 0) result = nothingScored(services.info)
   else {
-    const scorer = Option.getOrUndefined(services.scorer)
-    const scored = scorer?.analyzeNow?.({ text: prepared.right.text, attributes, spans: prepared.right.spans, context: prepared.right.context })
+    const scored = scorer?.analyzeNow?.(scoringInput(prepared.right, plan.right, attributes))
     if (scored === undefined) return undefined
     if (Either.isLeft(scored)) return Either.left(scored.left)
     Metrics.countEvaluationNow("perspective", scored.right.provenance)
     result = scored.right
   }
-  const adapted = account === undefined ? result : withAdapters(services.adapters, result, account, prepared.right)
-  return Either.right(respond(prepared.right, adapted))
+  const adapted = !adaptable(plan.right, account) ? result : withAdapters(services.adapters, result, account, prepared.right)
+  return Either.right(respond(prepared.right, plan.right, adapted))
 }

@@ -126,6 +126,13 @@ export const uncertainty = (band: readonly [number, number]) => {
   }
 }
 
+/** Whether a scorer serves every attribute of a call in the call's language. */
+const localServes = (scorer: AttributeScorer["Type"], input: AttributeAnalysisInput): boolean => {
+  if (scorer.attributesIn === undefined) return true
+  const served = scorer.attributesIn(input.language ?? "en")
+  return input.attributes.every((a) => served.has(a))
+}
+
 const make = (options: ModeOptions) =>
   Effect.gen(function*() {
     const local = {
@@ -192,7 +199,12 @@ const make = (options: ModeOptions) =>
         AttributeScorer,
         options.llmAttributes
           ? AttributeScorer.of({
-            analyze: (input) => pick(local.attributes.analyze(input), llm.analyzeAttributes(input), u.attributes, false)
+            // The LLM reads every language (no `attributesIn`: none is refused); the local models
+            // take part (cascade, fallback) only in a language they serve, never another language's model.
+            analyze: (input) =>
+              localServes(local.attributes, input)
+                ? pick(local.attributes.analyze(input), llm.analyzeAttributes(input), u.attributes, false)
+                : llm.analyzeAttributes(input)
           })
           : local.attributes
       )

@@ -4,11 +4,11 @@
  * the provider. Each judges the comment without a WordPress-plugin author header (`judgedComment`).
  */
 import type { Account, DogWhistleCheckInput, Evaluated, EvaluationDetail, Native } from "@decorum/domain"
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import * as ArticleContexts from "./ArticleContexts.js"
 import { judgedComment } from "./Comment.js"
 import * as Metrics from "./Metrics.js"
-import { CommentScorer, DogWhistleChecker, LlmDetector, RelevanceChecker, SpamChecker } from "./Providers.js"
+import { CommentScorer, DogWhistleChecker, LanguageIdentifier, LlmDetector, RelevanceChecker, SpamChecker } from "./Providers.js"
 
 const optionalText = (s: string | null | undefined): string | null => (s === undefined || s === null || s.trim() === "" ? null : s)
 
@@ -24,6 +24,26 @@ const cleanTopics = (topics: ReadonlyArray<string> | null | undefined): Readonly
   }
   return out
 }
+
+/**
+ * The comment's language for the native evaluations (issue 28): the top identified language
+ * (null when none), or undefined when the host identifies none. Unlike Perspective's analyze, a
+ * comment with no identifiable language is still judged (with the English methods), and says so.
+ */
+export const identifyLanguage = (comment: string): Effect.Effect<string | null | undefined> =>
+  Effect.map(Effect.serviceOption(LanguageIdentifier), (identifier) => Option.isNone(identifier) ? undefined : (identifier.value.detect(comment)[0] ?? null))
+
+/** The language to pass to a scorer: the identified one, none (English) when nothing was identified. */
+export const languageInput = (language: string | null | undefined): { readonly language?: string } =>
+  typeof language === "string" ? { language } : {}
+
+/**
+ * The answer with the language it was judged in (`detected_language`, first), when a language was
+ * identified or looked for. A scorer that says nothing of `english_only_fields` judged every part
+ * in the comment's language (an LLM).
+ */
+export const withLanguage = <A extends object>(result: Evaluated<A>, language: string | null | undefined): Evaluated<A> =>
+  language === undefined ? result : { ...result, value: { detected_language: language, ...result.value } }
 
 /** Per-request options that are not part of the wire body (the HTTP layer reads them from headers). */
 export interface EvaluationOptions {
@@ -43,7 +63,12 @@ export const scoreComment = Effect.fn("Evaluations.scoreComment", { captureStack
 ) {
   const comment = yield* judgedComment(request.comment)
   const article = yield* ArticleContexts.resolve(account, request.article_context_id, "comment scoring")
-  return yield* counted("comment_score", (yield* CommentScorer).score({ comment, article, replyTo: optionalText(request.reply_to_comment), ...withDetail(options) }))
+  const language = yield* identifyLanguage(comment)
+  const scored = yield* counted(
+    "comment_score",
+    (yield* CommentScorer).score({ comment, article, replyTo: optionalText(request.reply_to_comment), ...withDetail(options), ...languageInput(language) })
+  )
+  return withLanguage(scored, language)
 })
 
 export const checkSpam = Effect.fn("Evaluations.checkSpam", { captureStackTrace: false })(function*(
@@ -53,7 +78,9 @@ export const checkSpam = Effect.fn("Evaluations.checkSpam", { captureStackTrace:
 ) {
   const comment = yield* judgedComment(request.comment)
   const article = yield* ArticleContexts.resolveOptional(account, request.article_context_id)
-  return yield* counted("spam_check", (yield* SpamChecker).check({ comment, article, ...withDetail(options) }))
+  const language = yield* identifyLanguage(comment)
+  const checked = yield* counted("spam_check", (yield* SpamChecker).check({ comment, article, ...withDetail(options), ...languageInput(language) }))
+  return withLanguage(checked, language)
 })
 
 export const checkRelevance = Effect.fn("Evaluations.checkRelevance", { captureStackTrace: false })(function*(

@@ -29,6 +29,7 @@ import * as Analyze from "./Analyze.js"
 import * as ArticleContexts from "./ArticleContexts.js"
 import { judgedComment, validateComment } from "./Comment.js"
 import { cleanTopics, counted, dogWhistleInput, type EvaluationOptions, optionalText, withDetail } from "./Evaluations.js"
+import * as Evaluations from "./Evaluations.js"
 import { type AttributeScorer, CommentScorer, DogWhistleChecker, LlmDetector, RelevanceChecker, SpamChecker } from "./Providers.js"
 
 export const Flags = [
@@ -108,11 +109,16 @@ export const megacall = Effect.fn("Megacall.megacall", { captureStackTrace: fals
   const sections: Partial<
     Record<SectionName, Effect.Effect<Evaluated<unknown>, ProviderFailure, SectionProviders>>
   > = {}
+  // The comment's language, identified once for the sections that judge it (issue 28).
+  const language = runScore || runSpam ? yield* Evaluations.identifyLanguage(comment) : undefined
+  const lang = Evaluations.languageInput(language)
   if (runScore) {
-    sections.comment_score = Effect.flatMap(CommentScorer, (s) => counted("comment_score", s.score({ comment, article: article!, replyTo, ...detail })))
+    sections.comment_score = Effect.flatMap(CommentScorer, (s) =>
+      Effect.map(counted("comment_score", s.score({ comment, article: article!, replyTo, ...detail, ...lang })), (r) => Evaluations.withLanguage(r, language)))
   }
   if (runSpam) {
-    sections.spam_check = Effect.flatMap(SpamChecker, (s) => counted("spam_check", s.check({ comment, article, ...detail })))
+    sections.spam_check = Effect.flatMap(SpamChecker, (s) =>
+      Effect.map(counted("spam_check", s.check({ comment, article, ...detail, ...lang })), (r) => Evaluations.withLanguage(r, language)))
   }
   if (runRelevance) {
     sections.relevance_check = Effect.flatMap(
@@ -135,7 +141,9 @@ export const megacall = Effect.fn("Megacall.megacall", { captureStackTrace: fals
       requestedAttributes: perspectiveAttributes(request.requested_attributes),
       spanAnnotations: request.span_annotations === true
     }, "compat")
-    sections.perspective = Analyze.run(prepared, account)
+    // The language rules are request rules: a language without a model fails the call before any section runs.
+    const plan = yield* Analyze.plan(prepared)
+    sections.perspective = Analyze.scorePlanned(prepared, plan, account)
   }
 
   const settled = yield* Effect.all(

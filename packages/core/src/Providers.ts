@@ -20,6 +20,7 @@ import type {
   SpamCheckInput,
   TopicProfile
 } from "@decorum/domain"
+import type { Perspective } from "@decorum/domain"
 import { Context, type Effect, type Either } from "effect"
 
 /** Comment scoring: fallacies, objectionable and negative-tone phrases, low effort, 1-5 quality, toxicity. */
@@ -63,7 +64,26 @@ export class AttributeScorer extends Context.Tag("@decorum/core/AttributeScorer"
      * the Node fast path uses it to answer without starting a fiber.
      */
     readonly analyzeNow?: (input: AttributeAnalysisInput) => Either.Either<Evaluated<AttributeAnalysis>, ProviderFailure> | undefined
+    /**
+     * The attributes it scores in a language (as Perspective writes it: "en", "de", "hi-Latn"),
+     * answered without I/O; an empty set for a language it does not serve. Absent: every attribute
+     * in every language (an LLM reads them all). Analyze asks it before scoring, so a language
+     * without a model gets Perspective's LANGUAGE_NOT_SUPPORTED_BY_ATTRIBUTE, never another
+     * language's model.
+     */
+    readonly attributesIn?: (language: string) => ReadonlySet<Perspective.Attribute>
   }
+>() {}
+
+/**
+ * Language identification of a comment: its languages as Perspective writes them ("en", "de",
+ * "hi-Latn", "cs", ...), most likely first; empty when none can be identified (no letters, or a
+ * script it does not know). Synchronous and without I/O: it runs on every analyze call, on the
+ * Node fast path too.
+ */
+export class LanguageIdentifier extends Context.Tag("@decorum/core/LanguageIdentifier")<
+  LanguageIdentifier,
+  { readonly detect: (text: string) => ReadonlyArray<string> }
 >() {}
 
 /** Derives an article's topic profile once, when its context is created. */

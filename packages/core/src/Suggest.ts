@@ -8,6 +8,7 @@ import { Effect, Metric, Option } from "effect"
 import { Refits } from "./Adaptation.js"
 import { commentText, readContext } from "./Analyze.js"
 import * as Metrics from "./Metrics.js"
+import { LanguageIdentifier } from "./Providers.js"
 import { SuggestionStore } from "./Stores.js"
 
 /**
@@ -50,8 +51,11 @@ export const suggestScore = Effect.fn("Suggest.suggestScore", { captureStackTrac
   yield* Metric.increment(Metrics.suggestionsStored)
   const refits = yield* Effect.serviceOption(Refits)
   if (Option.isSome(refits)) yield* refits.value.corrected(account)
+  // Perspective identifies the comment's languages here too (`detectedLanguages`, most likely first).
+  const identifier = yield* Effect.serviceOption(LanguageIdentifier)
   const response: Perspective.SuggestCommentScoreResponse = {
     ...(request.clientToken ? { clientToken: request.clientToken } : {}),
+    ...(Option.isSome(identifier) ? { detectedLanguages: identifier.value.detect(text) } : {}),
     ...(request.languages && request.languages.length > 0 ? { requestedLanguages: request.languages } : {})
   }
   return response

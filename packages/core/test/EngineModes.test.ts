@@ -47,8 +47,9 @@ const modes = (options: EngineModes.ModeOptions, llm: ReturnType<typeof scripted
 const noArticle = null as unknown as ArticleContext
 const score = (comment: string, detail?: "full") =>
   Effect.flatMap(CommentScorer, (s) => s.score({ comment, article: noArticle, replyTo: null, ...(detail ? { detail } : {}) }))
-const attributes = (text: string) =>
-  Effect.flatMap(AttributeScorer, (s) => s.analyze({ text, attributes: ["TOXICITY"], spans: [], context: { article: null, parent: null, entries: [] } }))
+const attributes = (text: string, language?: string) =>
+  Effect.flatMap(AttributeScorer, (s) =>
+    s.analyze({ text, attributes: ["TOXICITY"], spans: [], context: { article: null, parent: null, entries: [] }, ...(language ? { language } : {}) }))
 
 describe("EngineModes", () => {
   it.effect("local passes the local ports through and never asks the LLM", () =>
@@ -128,6 +129,26 @@ describe("EngineModes", () => {
       const llm = scriptedLlm()
       const result = yield* attributes("fine").pipe(Effect.provide(modes({ mode: "llm", llmAttributes: true }, llm)))
       assert.deepStrictEqual(result.provenance, { model: `${LLM}@attributes` })
+    }))
+
+  it.effect("llmAttributes: the LLM scores any language; the local models only take part in a language they serve (issue 28)", () =>
+    Effect.gen(function*() {
+      const llm = scriptedLlm()
+      // Swedish: the test providers' local scorer serves it in no attribute.
+      const layer = modes({ mode: "cascade", cascadeBand: [0, 1], llmAttributes: true }, llm)
+      const scorer = yield* AttributeScorer.pipe(Effect.provide(layer))
+      assert.strictEqual(scorer.attributesIn, undefined)
+      const swedish = yield* attributes("du är en idiot", "sv").pipe(Effect.provide(layer))
+      assert.deepStrictEqual(swedish.provenance, { model: `${LLM}@attributes` })
+      assert.deepStrictEqual(llm.state.calls, ["attributes"])
+      // The LLM down: no local fallback in a language without a local model, the call fails.
+      llm.state.down = true
+      const failed = yield* Effect.flip(attributes("du är en idiot", "sv").pipe(Effect.provide(modes({ mode: "llm", llmAttributes: true }, llm))))
+      assert.strictEqual(failed._tag, "ProviderFailure")
+      // German is served locally: the fallback answers, with the German "model".
+      const german = yield* attributes("du Idiot", "de").pipe(Effect.provide(modes({ mode: "llm", llmAttributes: true }, llm)))
+      assert.strictEqual(german.provenance.model, "test-model-1-de")
+      assert.strictEqual(german.provenance.fallbackFrom, `${LLM}@attributes`)
     }))
 
   it("names the model set of each mode", () => {

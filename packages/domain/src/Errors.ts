@@ -58,6 +58,23 @@ export class UnsupportedAttribute extends Schema.TaggedError<UnsupportedAttribut
   message: Schema.String
 }) {}
 
+/**
+ * An attribute cannot be scored in the comment's language (Perspective's
+ * LANGUAGE_NOT_SUPPORTED_BY_ATTRIBUTE): `languages` are the request's `languages` when it sent
+ * them (`source: "requested"`), else the detected ones (`source: "detected"`).
+ */
+export class LanguageNotSupportedByAttribute extends Schema.TaggedError<LanguageNotSupportedByAttribute>()("LanguageNotSupportedByAttribute", {
+  attribute: Schema.String,
+  languages: Schema.Array(Schema.String),
+  source: Schema.Literal("requested", "detected"),
+  message: Schema.String
+}) {}
+
+/** No language could be identified in the comment and none was sent (Perspective's LANGUAGE_DETECTION_FAILED). */
+export class LanguageDetectionFailed extends Schema.TaggedError<LanguageDetectionFailed>()("LanguageDetectionFailed", {
+  message: Schema.String
+}) {}
+
 /** The Google-shaped family requires `requestedAttributes`. */
 export class NoRequestedAttributes extends Schema.TaggedError<NoRequestedAttributes>()("NoRequestedAttributes", {
   message: Schema.String
@@ -160,6 +177,8 @@ export type DecorumError =
   | InvalidRequest
   | Unauthorized
   | UnsupportedAttribute
+  | LanguageNotSupportedByAttribute
+  | LanguageDetectionFailed
   | NoRequestedAttributes
   | UnsupportedMediaType
   | PayloadTooLarge

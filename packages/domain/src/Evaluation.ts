@@ -31,6 +31,8 @@ export interface CommentScoreInput {
   readonly replyTo: string | null
   /** Optional; `basic` when absent. See `EvaluationDetail`. */
   readonly detail?: EvaluationDetail
+  /** The comment's identified language (issue 28); absent: English. */
+  readonly language?: string
 }
 
 export interface SpamCheckInput {
@@ -38,6 +40,8 @@ export interface SpamCheckInput {
   readonly article: ArticleContext | null
   /** Optional; `basic` when absent. See `EvaluationDetail`. */
   readonly detail?: EvaluationDetail
+  /** The comment's identified language (issue 28); absent: English. */
+  readonly language?: string
 }
 
 export interface RelevanceInput {
@@ -87,6 +91,11 @@ export interface AttributeAnalysisInput {
   readonly spans: ReadonlyArray<TextSpan>
   /** Optional context: the article and the parent comment, as plain text. */
   readonly context: { readonly article: string | null; readonly parent: string | null; readonly entries: ReadonlyArray<string> }
+  /**
+   * The language to score in (as Perspective writes it: "en", "de", "hi-Latn"): one the scorer
+   * said it serves for every attribute asked (`AttributeScorer.attributesIn`). Absent: English.
+   */
+  readonly language?: string
 }
 
 export interface AttributeResult {

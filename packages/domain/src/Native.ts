@@ -64,7 +64,16 @@ export const CommentScore = Schema.Struct({
   appears_low_effort: Schema.Boolean,
   overall_score: OverallScore,
   toxicity_score: Probability,
-  toxicity_explanation: Schema.String
+  toxicity_explanation: Schema.String,
+  /**
+   * Issue 28: the language the comment was judged in (identified, as Perspective writes it), or
+   * null when none could be; absent when the host identifies no language.
+   */
+  detected_language: Schema.optional(Schema.NullOr(Schema.String)),
+  /** The language of the model behind the toxicity part ("en" when the comment's language has none). */
+  toxicity_language: Schema.optional(Schema.String),
+  /** The fields of this answer judged by English-only methods (empty when the comment is English). */
+  english_only_fields: Schema.optional(Schema.Array(Schema.String))
 }).annotations({ identifier: "CommentScore" })
 export type CommentScore = typeof CommentScore.Type
 
@@ -73,7 +82,10 @@ export type CommentScore = typeof CommentScore.Type
 export const SpamCheck = Schema.Struct({
   reasoning: Schema.String,
   confidence: Probability,
-  is_spam: Schema.Boolean
+  is_spam: Schema.Boolean,
+  /** Issue 28: as in CommentScore. */
+  detected_language: Schema.optional(Schema.NullOr(Schema.String)),
+  english_only_fields: Schema.optional(Schema.Array(Schema.String))
 }).annotations({ identifier: "SpamCheck" })
 export type SpamCheck = typeof SpamCheck.Type
 

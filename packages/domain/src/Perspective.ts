@@ -139,7 +139,10 @@ export type AttributeScores = typeof AttributeScores.Type
 
 export const AnalyzeCommentResponse = Schema.Struct({
   attributeScores: Schema.optional(Schema.Record({ key: Schema.String, value: AttributeScores })),
+  /** The languages the comment was scored in: the request's `languages` when sent, else the top detected one. */
   languages: Schema.Array(Schema.String),
+  /** The languages identified in the comment, most likely first (also when `languages` was sent). */
+  detectedLanguages: Schema.optional(Schema.Array(Schema.String)),
   clientToken: Schema.optional(Schema.String)
 }).annotations({ identifier: "AnalyzeCommentResponse" })
 export type AnalyzeCommentResponse = typeof AnalyzeCommentResponse.Type
@@ -169,6 +172,7 @@ export type SuggestCommentScoreRequest = typeof SuggestCommentScoreRequest.Type
 
 export const SuggestCommentScoreResponse = Schema.Struct({
   clientToken: Schema.optional(Schema.String),
+  detectedLanguages: Schema.optional(Schema.Array(Schema.String)),
   requestedLanguages: Schema.optional(Schema.Array(Schema.String))
 }).annotations({ identifier: "SuggestCommentScoreResponse" })
 export type SuggestCommentScoreResponse = typeof SuggestCommentScoreResponse.Type
@@ -179,7 +183,13 @@ export const GoogleErrorDetail = Schema.Struct({
   "@type": Schema.String,
   errorType: Schema.optional(Schema.String),
   reason: Schema.optional(Schema.String),
-  domain: Schema.optional(Schema.String)
+  domain: Schema.optional(Schema.String),
+  /** With errorType LANGUAGE_NOT_SUPPORTED_BY_ATTRIBUTE, as Perspective sends it. */
+  languageNotSupportedByAttributeError: Schema.optional(Schema.Struct({
+    detectedLanguages: Schema.optional(Schema.Array(Schema.String)),
+    requestedLanguages: Schema.optional(Schema.Array(Schema.String)),
+    attribute: Schema.String
+  }))
 })
 
 /** Google's error envelope. */

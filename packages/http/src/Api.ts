@@ -51,7 +51,7 @@ const BODY: ReadonlyArray<Tag> = ["InvalidRequest", "UnsupportedMediaType", "Pay
 /** A native evaluation's request rules and its provider. */
 const EVALUATION: ReadonlyArray<Tag> = ["MissingParameter", "InvalidComment", "InvalidArticleContextId", "UnknownArticleContext", "ProviderFailure"]
 /** Perspective's request rules (`Analyze.ts`, `Suggest.ts`) and the provider. */
-const PERSPECTIVE: ReadonlyArray<Tag> = ["InvalidComment", "NoRequestedAttributes", "UnsupportedAttribute", "ProviderFailure"]
+const PERSPECTIVE: ReadonlyArray<Tag> = ["InvalidComment", "NoRequestedAttributes", "UnsupportedAttribute", "LanguageNotSupportedByAttribute", "LanguageDetectionFailed", "ProviderFailure"]
 
 const INITTOPIC: ReadonlyArray<Tag> = [...AUTH, ...BODY, "MissingParameter", "FetchFailed", "UnsupportedContent"]
 const EVALUATE: ReadonlyArray<Tag> = [...AUTH, ...BODY, ...EVALUATION]

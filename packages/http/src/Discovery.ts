@@ -96,7 +96,7 @@ const schemas = {
       clientToken: str("Echoed."),
       sessionId: str("Session id."),
       communityId: str("Community id."),
-      dropUnsupportedAttributes: bool("Drop unknown attributes instead of failing.")
+      dropUnsupportedAttributes: bool("Drop unknown attributes, and attributes not served in the comment's language, instead of failing.")
     }
   },
   Score: { id: "Score", type: "object", properties: { value: { type: "number", format: "float" }, type: str("PROBABILITY") } },
@@ -116,6 +116,7 @@ const schemas = {
     properties: {
       attributeScores: { type: "object", additionalProperties: ref("AttributeScores") },
       languages: { type: "array", items: { type: "string" } },
+      detectedLanguages: { type: "array", items: { type: "string" } },
       clientToken: str("Echoed.")
     }
   },
@@ -135,7 +136,11 @@ const schemas = {
   SuggestCommentScoreResponse: {
     id: "SuggestCommentScoreResponse",
     type: "object",
-    properties: { clientToken: str("Echoed."), requestedLanguages: { type: "array", items: { type: "string" } } }
+    properties: {
+      clientToken: str("Echoed."),
+      detectedLanguages: { type: "array", items: { type: "string" } },
+      requestedLanguages: { type: "array", items: { type: "string" } }
+    }
   }
 }
 

@@ -43,6 +43,8 @@ const table: { readonly [K in Tag]: Entry<K> } = {
   InvalidRequest: { status: 400, category: "Bad Request", googleStatus: "INVALID_ARGUMENT", errorType: "INVALID_REQUEST" },
   Unauthorized: { status: 401, category: "Unauthorized", googleStatus: "UNAUTHENTICATED" },
   UnsupportedAttribute: { status: 400, category: "Invalid Parameter", googleStatus: "INVALID_ARGUMENT", errorType: "INVALID_REQUEST" },
+  LanguageNotSupportedByAttribute: { status: 400, category: "Invalid Parameter", googleStatus: "INVALID_ARGUMENT", errorType: "LANGUAGE_NOT_SUPPORTED_BY_ATTRIBUTE" },
+  LanguageDetectionFailed: { status: 400, category: "Invalid Parameter", googleStatus: "INVALID_ARGUMENT", errorType: "LANGUAGE_DETECTION_FAILED" },
   NoRequestedAttributes: { status: 400, category: "Missing Parameter", googleStatus: "INVALID_ARGUMENT", errorType: "NO_REQUESTED_ATTRIBUTES" },
   UnsupportedMediaType: { status: 415, category: "Unsupported Media Type", googleStatus: "INVALID_ARGUMENT", errorType: "INVALID_REQUEST" },
   PayloadTooLarge: { status: 413, category: "Payload Too Large", googleStatus: "INVALID_ARGUMENT", errorType: "INVALID_REQUEST" },
@@ -152,7 +154,19 @@ export const render = (family: Family, failure: DecorumError): RenderedError => 
         headers
       }
   }
-  const details = row.errorType ? [{ "@type": PERSPECTIVE_ERROR, errorType: row.errorType }] : undefined
+  const details = error._tag === "LanguageNotSupportedByAttribute"
+    ? [{
+      "@type": PERSPECTIVE_ERROR,
+      errorType: row.errorType!,
+      // Perspective's own detail: the languages under the key of where they came from, then the attribute.
+      languageNotSupportedByAttributeError: {
+        [error.source === "requested" ? "requestedLanguages" : "detectedLanguages"]: error.languages,
+        attribute: error.attribute
+      } as { detectedLanguages?: ReadonlyArray<string>; requestedLanguages?: ReadonlyArray<string>; attribute: string }
+    }]
+    : row.errorType
+    ? [{ "@type": PERSPECTIVE_ERROR, errorType: row.errorType }]
+    : undefined
   return { status: row.status, body: googleBody(row.status, row.googleStatus, error.message, details), headers }
 }
 

@@ -105,12 +105,13 @@ describe("POST /batch", () => {
       expect(answers[1]!.body.attributeScores.TOXICITY.summaryScore.value).toBeGreaterThan(answers[0]!.body.attributeScores.TOXICITY.summaryScore.value)
       expect(answers[2]!.body.attributeScores.TOXICITY.spanScores.map((s: any) => [s.begin, s.end])).toEqual([[0, 4], [5, 8]])
       expect(answers[2]!.body.languages).toEqual(["de"])
-      // Each part carries the headers of a direct answer, engine names included.
-      for (const a of answers) {
+      // Each part carries the headers of a direct answer, engine names included (the German part's
+      // model is the German one: issue 28).
+      answers.forEach((a, i) => {
         expect(a.headers["content-type"]).toContain("application/json")
         expect(a.headers["x-engine-version"]).toBe("0.1.0")
-        expect(a.headers["x-model-version"]).toBe("test-model-1")
-      }
+        expect(a.headers["x-model-version"]).toBe(i === 2 ? "test-model-1-de" : "test-model-1")
+      })
     }
   })
 
@@ -162,7 +163,7 @@ describe("POST /batch", () => {
     expect(answers.map((a) => a.status)).toEqual([200, 401, 200])
     expect(answers[0]!.body.attributeScores.TOXICITY).toBeDefined()
     expect(answers[1]!.body.error.status).toBe("UNAUTHENTICATED")
-    expect(answers[2]!.body).toEqual({ clientToken: "bs-1" })
+    expect(answers[2]!.body).toEqual({ clientToken: "bs-1", detectedLanguages: ["en"] })
     expect((await host.listSuggestions(email)).some((s) => s.clientToken === "bs-1")).toBe(true)
   })
 

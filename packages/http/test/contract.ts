@@ -285,7 +285,18 @@ export const describeContract = (name: string, start: () => Promise<ContractHost
         expect(body.toxicity_score).toBeLessThanOrEqual(1)
         expect(typeof body.toxicity_explanation).toBe("string")
         expect(typeof body.appears_low_effort).toBe("boolean")
+        expect(body.detected_language).toBe("en")
         expect(res.headers.get("x-model-version")).toBe("test-model-1")
+      })
+
+      it("reports the language it judged a comment in, and megacall's sections too (issue 28)", async () => {
+        const res = await native("/v0.2/commentscore", { article_context_id: articleId, comment: "[lang:fr] Tu es un idiot" })
+        expect(res.status).toBe(200)
+        expect((await res.json()).detected_language).toBe("fr")
+        const mega = await native("/v0.2/megacall", { article_context_id: articleId, comment: "[lang:fr] Tu es un idiot", run_comment_score: true, run_spam_check: true })
+        const body = await mega.json()
+        expect(body.comment_score.detected_language).toBe("fr")
+        expect(body.spam_check.detected_language).toBe("fr")
       })
 
       it("passes X-Decorum-Detail: full through to the evaluation", async () => {
@@ -298,9 +309,15 @@ export const describeContract = (name: string, start: () => Promise<ContractHost
         const res = await native("/v0.2/antispam", { comment: "Buy cheap watches at https://spam.example" })
         expect(res.status).toBe(200)
         const body = await res.json()
-        expect(body).toEqual({ reasoning: expect.any(String), confidence: expect.any(Number), is_spam: true })
+        // detected_language: the language judged (issue 28), a field the official client ignores.
+        expect(body).toEqual({ reasoning: expect.any(String), confidence: expect.any(Number), is_spam: true, detected_language: "en" })
         expect(body.confidence).toBeGreaterThanOrEqual(0)
         expect(body.confidence).toBeLessThanOrEqual(1)
+        const german = await native("/v0.2/antispam", { comment: "[lang:de] Billige Uhren kaufen" })
+        expect((await german.json()).detected_language).toBe("de")
+        const none = await native("/v0.2/antispam", { comment: "👍👍 123" })
+        expect(none.status).toBe(200)
+        expect((await none.json()).detected_language).toBeNull()
       })
 
       it("checks relevance with banned topics", async () => {
@@ -801,7 +818,7 @@ export const describeContract = (name: string, start: () => Promise<ContractHost
           expect(body.attributeScores.TOXICITY.summaryScore.type).toBe("PROBABILITY")
           expect(body.attributeScores.TOXICITY.spanScores).toBeUndefined()
           expect(body.languages).toEqual(["en"])
-          expect(body.detectedLanguages).toBeUndefined()
+          expect(body.detectedLanguages).toEqual(["en"])
           expect(body.clientToken).toBe("t-1")
         }
       })
@@ -844,7 +861,7 @@ export const describeContract = (name: string, start: () => Promise<ContractHost
           languages: ["en"]
         })
         expect(res.status).toBe(200)
-        expect(await res.json()).toEqual({ clientToken: "c-9", requestedLanguages: ["en"] })
+        expect(await res.json()).toEqual({ clientToken: "c-9", detectedLanguages: ["en"], requestedLanguages: ["en"] })
         await expectGoogleError(
           await google(`/v1alpha1/comments:suggestscore?key=${key}`, { comment: { text: "x" }, attributeScores: { TOXICITY: { summaryScore: { value: 2 } } } }),
           400

@@ -162,11 +162,15 @@ describe("the fast path answers as the HttpApi app does", () => {
       analyzeBody({ requestedAttributes: { TOXICITY: {}, NOT_AN_ATTRIBUTE: {} }, dropUnsupportedAttributes: true }),
       analyzeBody({ requestedAttributes: { NOT_AN_ATTRIBUTE: {} }, dropUnsupportedAttributes: true }),
       analyzeBody({ languages: ["de", "fr"], context: { entries: [{ text: "an article" }] }, doNotStore: true, unknownField: 1 }),
-      ["{\"comment\":{\"text\":\"chunked ", "body, you idiot\"},", "\"requestedAttributes\":{\"INSULT\":{}}}"]
+      ["{\"comment\":{\"text\":\"chunked ", "body, you idiot\"},", "\"requestedAttributes\":{\"INSULT\":{}}}"],
+      // Issue 28: the detected languages, a language's own model, attributes it does not serve dropped.
+      JSON.stringify({ comment: { text: "[lang:de] [lang:fr] Du Idiot" }, requestedAttributes: { TOXICITY: {}, INSULT: {} } }),
+      JSON.stringify({ comment: { text: "[lang:ja] バカ" }, requestedAttributes: { TOXICITY: {}, INSULT: {} }, dropUnsupportedAttributes: true })
     ]
     for (const body of cases) {
       const answer = await same(google(key, body))
       expect(answer.status).toBe(200)
+      expect(JSON.parse(answer.body.toString("utf8")).detectedLanguages).toEqual(expect.any(Array))
     }
   })
 
@@ -190,6 +194,11 @@ describe("the fast path answers as the HttpApi app does", () => {
       google(key, analyzeBody({ context: { entries: [], articleAndParentComment: {} } })),
       google(key, JSON.stringify({ comment: { text: 5 }, requestedAttributes: { TOXICITY: {} } })),
       google(key, analyzeBody({ languages: "en" })),
+      // Issue 28: a language without a model (detected, requested), one attribute it lacks, nothing to detect.
+      google(key, JSON.stringify({ comment: { text: "[lang:sv] Du är en idiot" }, requestedAttributes: { TOXICITY: {} } })),
+      google(key, analyzeBody({ languages: ["cs"] })),
+      google(key, JSON.stringify({ comment: { text: "[lang:ja] バカ" }, requestedAttributes: { TOXICITY: {}, INSULT: {} } })),
+      google(key, JSON.stringify({ comment: { text: "👍 123" }, requestedAttributes: { TOXICITY: {} } })),
       google(key, analyzeBody(), { "content-type": "text/plain" }),
       google(key, analyzeBody(), { "content-type": "application/x-www-form-urlencoded" }),
       google(key, analyzeBody(), {}),
@@ -201,7 +210,7 @@ describe("the fast path answers as the HttpApi app does", () => {
     ]
     const statuses: Array<number> = []
     for (const sent of cases) statuses.push((await same(sent)).status)
-    expect(statuses).toEqual([400, 400, 400, 400, 400, 400, 400, 413, 400, 400, 400, 400, 400, 400, 400, 400, 415, 415, 200, 200, 415, 413, 413, 413])
+    expect(statuses).toEqual([400, 400, 400, 400, 400, 400, 400, 413, 400, 400, 400, 400, 400, 400, 400, 400, 400, 400, 400, 400, 415, 415, 200, 200, 415, 413, 413, 413])
   })
 
   it("authentication: missing, malformed, wrong and revoked keys, the key header, rate limits", async () => {
@@ -239,7 +248,9 @@ describe("the fast path answers as the HttpApi app does", () => {
         { path: `/v0.2/${prefix}/analyse`, headers: { ...json, "x-api-key": key }, body: analyzeBody() },
         { path: `/v0.2/${prefix}/analyse`, headers: { ...auth, "x-user-email": "someone@else.example" }, body: analyzeBody() },
         { path: `/v0.2/${prefix}/suggestscore`, headers: auth, body: suggest },
-        { path: `/v0.2/${prefix}/suggestscore`, headers: auth, body: JSON.stringify({ comment: { text: "x" } }) }
+        { path: `/v0.2/${prefix}/suggestscore`, headers: auth, body: JSON.stringify({ comment: { text: "x" } }) },
+        { path: `/v0.2/${prefix}/analyse`, headers: auth, body: JSON.stringify({ comment: { text: "[lang:fr] tu es un idiot" } }) },
+        { path: `/v0.2/${prefix}/analyse`, headers: auth, body: JSON.stringify({ comment: { text: "[lang:nl] jij idioot" } }) }
       )
     }
     cases.push(

@@ -55,7 +55,7 @@ describe("the hosted compat service's URL shape with header auth", () => {
       attributeScores: { TOXICITY: { summaryScore: { value: 0.9 } } }
     })
     expect(res.status).toBe(200)
-    expect(await res.json()).toEqual({})
+    expect(await res.json()).toEqual({ detectedLanguages: ["en"] })
     expect((await host.listSuggestions(email.toLowerCase())).map((s) => s.attributeScores)).toContainEqual({ TOXICITY: 0.9 })
   })
 })

@@ -187,7 +187,7 @@ describe.each(FAMILIES)("Perspective analyze on %s", (family) => {
       const none = await post(family, "analyze", { comment: { text: "hi" }, requestedAttributes: { NOPE: {} }, dropUnsupportedAttributes: true })
       expect(none.status).toBe(200)
       expect(none.headers.get("x-model-version")).toBe("test-model-1")
-      expect(await none.json()).toEqual({ attributeScores: {}, languages: ["en"] })
+      expect(await none.json()).toEqual({ attributeScores: {}, languages: ["en"], detectedLanguages: ["en"] })
       const err = await expectGoogleError(await post(family, "analyze", { comment: { text: "hi" }, requestedAttributes: { TOXICITY: {}, NOPE: {} } }), 400, "INVALID_REQUEST")
       expect(err.error.message).toBe("Unknown requested attribute: NOPE")
     })
@@ -210,7 +210,7 @@ describe.each(FAMILIES)("Perspective analyze on %s", (family) => {
   describe("response", () => {
     it("has the documented shape and nothing else", async () => {
       const body = await analyze(family, { comment: { text: "what kind of idiot name is foo?" }, requestedAttributes: { TOXICITY: {} }, languages: ["en"] })
-      expect(Object.keys(body).sort()).toEqual(["attributeScores", "languages"])
+      expect(Object.keys(body).sort()).toEqual(["attributeScores", "detectedLanguages", "languages"])
       const tox = body.attributeScores!["TOXICITY"]!
       expect(tox.summaryScore).toEqual({ value: expect.any(Number), type: "PROBABILITY" })
       if (google) expect(tox.spanScores).toEqual([{ begin: 0, end: 31, score: { value: tox.summaryScore.value, type: "PROBABILITY" } }])
@@ -247,7 +247,7 @@ describe.each(FAMILIES)("Perspective analyze on %s", (family) => {
         requestedAttributes: { TOXICITY: { scoreThreshold: 0.5 }, INSULT: { scoreThreshold: 0.9 } },
         clientToken: "t"
       })
-      expect(below).toEqual({ languages: ["en"], clientToken: "t" })
+      expect(below).toEqual({ languages: ["en"], detectedLanguages: ["en"], clientToken: "t" })
       // Low scores without any threshold are still answered (clients crash on a missing key).
       const noThreshold = await analyze(family, { comment: { text: "What a nice park." }, requestedAttributes: { TOXICITY: {} } })
       expect(noThreshold.attributeScores!["TOXICITY"]!.summaryScore.value).toBeLessThan(0.5)
@@ -259,15 +259,18 @@ describe.each(FAMILIES)("Perspective analyze on %s", (family) => {
       }
     })
 
-    it("preserves languages when sent, answers [\"en\"] when not, never detectedLanguages", async () => {
+    it("preserves languages when sent, answers the top detected language when not, and detectedLanguages always (issue 28)", async () => {
       const sent = await analyze(family, { comment: { text: "Hallo zusammen" }, requestedAttributes: { TOXICITY: {} }, languages: ["de", "fr"] })
       expect(sent.languages).toEqual(["de", "fr"])
+      expect(sent.detectedLanguages).toEqual(["en"])
       for (const extra of [{}, { languages: [] }, { languages: null }]) {
         const body = await analyze(family, { comment: { text: "hello" }, requestedAttributes: { TOXICITY: {} }, ...extra })
         expect(body.languages).toEqual(["en"])
-        expect(body).not.toHaveProperty("detectedLanguages")
+        expect(body.detectedLanguages).toEqual(["en"])
       }
-      expect(sent).not.toHaveProperty("detectedLanguages")
+      const french = await analyze(family, { comment: { text: "[lang:fr] [lang:de] tu es un idiot" }, requestedAttributes: { TOXICITY: {} } })
+      expect(french.languages).toEqual(["fr"])
+      expect(french.detectedLanguages).toEqual(["fr", "de"])
     })
   })
 
@@ -329,6 +332,73 @@ describe.each(FAMILIES)("Perspective analyze on %s", (family) => {
     })
   })
 
+  describe("languages (issue 28)", () => {
+    // The test providers (TestProviders): `[lang:xx]` markers are what is detected, else English;
+    // English, German and French serve every attribute, Japanese TOXICITY only, the rest nothing.
+    const languageError = async (res: Response) => {
+      expect(res.status).toBe(400)
+      return (await res.json()) as { error: { code: number; message: string; status: string; details: Array<Record<string, unknown>> } }
+    }
+
+    it("scores a comment in its language with that language's model, and says which in languages and X-Model-Version", async () => {
+      const res = await post(family, "analyze", { comment: { text: "[lang:de] Du bist ein Idiot" }, requestedAttributes: { TOXICITY: {}, INSULT: {} } })
+      expect(res.status).toBe(200)
+      expect(res.headers.get("x-model-version")).toBe("test-model-1-de")
+      const body = (await res.json()) as Perspective.AnalyzeCommentResponse
+      expect(body.languages).toEqual(["de"])
+      expect(body.detectedLanguages).toEqual(["de"])
+      expect(body.attributeScores!["TOXICITY"]!.summaryScore.value).toBe(0.5)
+      // Sent languages win over detection (region subtags and case as clients send them).
+      const sent = await post(family, "analyze", { comment: { text: "you idiot" }, requestedAttributes: { TOXICITY: {} }, languages: ["FR-ca"] })
+      expect(sent.headers.get("x-model-version")).toBe("test-model-1-fr")
+      expect(await sent.json()).toMatchObject({ languages: ["FR-ca"], detectedLanguages: ["en"] })
+    })
+
+    it("answers Perspective's LANGUAGE_NOT_SUPPORTED_BY_ATTRIBUTE for a detected language without a model", async () => {
+      const body = await languageError(await post(family, "analyze", { comment: { text: "[lang:sv] Du är en idiot" }, requestedAttributes: { TOXICITY: {} } }))
+      expect(body).toEqual({
+        error: {
+          code: 400,
+          message: "Attribute TOXICITY does not support request languages: sv",
+          status: "INVALID_ARGUMENT",
+          details: [{
+            "@type": PERSPECTIVE_ERROR,
+            errorType: "LANGUAGE_NOT_SUPPORTED_BY_ATTRIBUTE",
+            languageNotSupportedByAttributeError: { detectedLanguages: ["sv"], attribute: "TOXICITY" }
+          }]
+        }
+      })
+    })
+
+    it("names the requested languages when they were sent, and the attribute as requested", async () => {
+      const body = await languageError(await post(family, "analyze", { comment: { text: "hello" }, requestedAttributes: { toxicity: {} }, languages: ["cs", "nl"] }))
+      expect(body.error.message).toBe("Attribute toxicity does not support request languages: cs,nl")
+      expect(body.error.details).toEqual([{
+        "@type": PERSPECTIVE_ERROR,
+        errorType: "LANGUAGE_NOT_SUPPORTED_BY_ATTRIBUTE",
+        languageNotSupportedByAttributeError: { requestedLanguages: ["cs", "nl"], attribute: "toxicity" }
+      }])
+    })
+
+    it("fails per attribute, or drops the attributes a language does not serve with dropUnsupportedAttributes", async () => {
+      const text = "[lang:ja] バカ"
+      const err = await languageError(await post(family, "analyze", { comment: { text }, requestedAttributes: { TOXICITY: {}, INSULT: {} } }))
+      expect(err.error.message).toBe("Attribute INSULT does not support request languages: ja")
+      const dropped = await analyze(family, { comment: { text }, requestedAttributes: { TOXICITY: {}, INSULT: {} }, dropUnsupportedAttributes: true })
+      expect(Object.keys(dropped.attributeScores!)).toEqual(["TOXICITY"])
+      expect(dropped.languages).toEqual(["ja"])
+      const none = await analyze(family, { comment: { text: "[lang:sv] hej" }, requestedAttributes: { TOXICITY: {} }, dropUnsupportedAttributes: true })
+      expect(none).toEqual({ attributeScores: {}, languages: ["sv"], detectedLanguages: ["sv"] })
+    })
+
+    it("answers LANGUAGE_DETECTION_FAILED when nothing can be detected and no language was sent", async () => {
+      const body = await expectGoogleError(await post(family, "analyze", { comment: { text: "👍 123 !!" }, requestedAttributes: { TOXICITY: {} } }), 400, "LANGUAGE_DETECTION_FAILED")
+      expect(body.error).toMatchObject({ message: "Unable to detect language.", status: "INVALID_ARGUMENT" })
+      const sent = await analyze(family, { comment: { text: "👍 123 !!" }, requestedAttributes: { TOXICITY: {} }, languages: ["en"] })
+      expect(sent).toMatchObject({ languages: ["en"], detectedLanguages: [] })
+    })
+  })
+
   describe("errors (§5)", () => {
     it("answers Google's messages and errorTypes for empty and over-long comments", async () => {
       for (const text of ["", "   \n\t", null]) {
@@ -343,7 +413,8 @@ describe.each(FAMILIES)("Perspective analyze on %s", (family) => {
       )
       expect(long.error).toMatchObject({ message: "Comment text too long.", status: "INVALID_ARGUMENT" })
       // Exactly 20,480 UTF-16 units is accepted (clients check text.length <= 20480).
-      expect((await post(family, "analyze", { comment: { text: "😀".repeat(10_240) }, requestedAttributes: { TOXICITY: {} } })).status).toBe(200)
+      // (sent with `languages`: emoji alone have no language to detect)
+      expect((await post(family, "analyze", { comment: { text: "😀".repeat(10_240) }, requestedAttributes: { TOXICITY: {} }, languages: ["en"] })).status).toBe(200)
     })
 
     it("answers INVALID_REQUEST for malformed bodies and wrongly typed fields, never a 500", async () => {
@@ -434,7 +505,7 @@ describe.each(FAMILIES)("Perspective suggestscore on %s", (family) => {
       clientToken: token
     })
     expect(res.status).toBe(200)
-    expect(await res.json()).toEqual({ clientToken: token, requestedLanguages: ["en"] })
+    expect(await res.json()).toEqual({ clientToken: token, detectedLanguages: ["en"], requestedLanguages: ["en"] })
     const stored = (await host.listSuggestions(email)).filter((s) => s.clientToken === token)
     expect(stored).toHaveLength(1)
     expect(stored[0]).toMatchObject({
@@ -454,11 +525,14 @@ describe.each(FAMILIES)("Perspective suggestscore on %s", (family) => {
     expect((await host.listSuggestions(otherEmail)).some((s) => s.clientToken === token)).toBe(false)
   })
 
-  it("answers requestedLanguages only when languages were sent, and {} with neither", async () => {
+  it("answers requestedLanguages only when languages were sent, and detectedLanguages always (issue 28)", async () => {
     const one = await post(family, "suggestscore", { comment: { text: "ok" }, attributeScores: { TOXICITY: { summaryScore: { value: 0 } } }, clientToken: "only-token" })
-    expect(await one.json()).toEqual({ clientToken: "only-token" })
-    const none = await post(family, "suggestscore", { comment: "ok", attributeScores: { TOXICITY: { summaryScore: { value: 0 } } } })
-    expect(await none.json()).toEqual({})
+    expect(await one.json()).toEqual({ clientToken: "only-token", detectedLanguages: ["en"] })
+    const none = await post(family, "suggestscore", { comment: "[lang:de] gut", attributeScores: { TOXICITY: { summaryScore: { value: 0 } } } })
+    expect(await none.json()).toEqual({ detectedLanguages: ["de"] })
+    // Nothing to detect is no error here: the correction is stored all the same.
+    const emoji = await post(family, "suggestscore", { comment: "👍👍", attributeScores: { TOXICITY: { summaryScore: { value: 0 } } } })
+    expect(await emoji.json()).toEqual({ detectedLanguages: [] })
   })
 
   it("accepts snake_case fields", async () => {
@@ -469,7 +543,7 @@ describe.each(FAMILIES)("Perspective suggestscore on %s", (family) => {
       community_id: "snake-community",
       session_id: "snake-session"
     })
-    expect(await res.json()).toEqual({ clientToken: "snake-suggest" })
+    expect(await res.json()).toEqual({ clientToken: "snake-suggest", detectedLanguages: ["en"] })
     const stored = (await host.listSuggestions(email)).find((s) => s.clientToken === "snake-suggest")
     expect(stored).toMatchObject({ attributeScores: { TOXICITY: 0.5 }, communityId: "snake-community", sessionId: "snake-session" })
   })

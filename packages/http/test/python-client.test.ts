@@ -45,7 +45,7 @@ interface Analysis {
 interface HttpErrorSeen {
   status: number
   reason: string
-  body: { error: { code: number; message: string; status: string; details?: Array<Record<string, string>> } }
+  body: { error: { code: number; message: string; status: string; details?: Array<Record<string, unknown>> } }
 }
 type Outcome<A> = { ok: A; httpError?: undefined } | { httpError: HttpErrorSeen; ok?: undefined }
 interface DriverOutput {
@@ -54,6 +54,10 @@ interface DriverOutput {
   analyze: Outcome<Analysis>
   analyzeHtml: Outcome<Analysis>
   analyzeEmpty: Outcome<Analysis>
+  analyzeUnsupported: Outcome<Analysis>
+  analyzeRequestedUnsupported: Outcome<Analysis>
+  analyzeUndetected: Outcome<Analysis>
+  analyzeGerman: Outcome<Analysis>
   suggest: Outcome<Record<string, unknown>>
   batchTexts: Record<string, string>
   batch: Record<string, Outcome<Analysis & Record<string, unknown>>>
@@ -101,7 +105,7 @@ describe("Google's Python client (googleapiclient) against Decorum", () => {
     expect(tox.spanScores![2]!.end).toBe(out.text.length)
     expect(tox.spanScores![0]!.score.value).toBeGreaterThan(tox.spanScores![1]!.score.value)
     expect(analysis.languages).toEqual(["en"])
-    expect(analysis.detectedLanguages).toBeUndefined()
+    expect(analysis.detectedLanguages).toEqual(["en"])
     expect(analysis.clientToken).toBe("py-1")
   })
 
@@ -125,8 +129,29 @@ describe("Google's Python client (googleapiclient) against Decorum", () => {
     expect(bad.body.error.details).toContainEqual(expect.objectContaining({ reason: "API_KEY_INVALID" }))
   })
 
+  it.runIf(python !== null)("meets Perspective's language errors as HttpError, with Perspective's details, and detectedLanguages otherwise (issue 28)", () => {
+    const PERSPECTIVE_ERROR = "type.googleapis.com/google.commentanalyzer.v1alpha1.Error"
+    const detected = out.analyzeUnsupported.httpError!
+    expect(detected.status).toBe(400)
+    expect(detected.reason).toBe("Attribute TOXICITY does not support request languages: sv")
+    expect(detected.body.error.status).toBe("INVALID_ARGUMENT")
+    expect(detected.body.error.details).toEqual([{
+      "@type": PERSPECTIVE_ERROR,
+      errorType: "LANGUAGE_NOT_SUPPORTED_BY_ATTRIBUTE",
+      languageNotSupportedByAttributeError: { detectedLanguages: ["sv"], attribute: "TOXICITY" }
+    }])
+    const requested = out.analyzeRequestedUnsupported.httpError!
+    expect(requested.reason).toBe("Attribute TOXICITY does not support request languages: cs")
+    expect(requested.body.error.details![0]).toMatchObject({ languageNotSupportedByAttributeError: { requestedLanguages: ["cs"], attribute: "TOXICITY" } })
+    const undetected = out.analyzeUndetected.httpError!
+    expect(undetected.status).toBe(400)
+    expect(undetected.reason).toBe("Unable to detect language.")
+    expect(undetected.body.error.details).toEqual([{ "@type": PERSPECTIVE_ERROR, errorType: "LANGUAGE_DETECTION_FAILED" }])
+    expect(out.analyzeGerman.ok).toMatchObject({ languages: ["de"], detectedLanguages: ["de"] })
+  })
+
   it.runIf(python !== null)("suggestscore answers the client and stores the suggestion with its account", async () => {
-    expect(out.suggest.ok).toEqual({ clientToken: "py-suggest-1", requestedLanguages: ["en"] })
+    expect(out.suggest.ok).toEqual({ clientToken: "py-suggest-1", detectedLanguages: ["en"], requestedLanguages: ["en"] })
     const stored = await host.listSuggestions(email)
     const mine = stored.find((s) => s.clientToken === "py-suggest-1")
     expect(mine).toMatchObject({
@@ -156,7 +181,7 @@ describe("Google's Python client (googleapiclient) against Decorum", () => {
     const bad = out.batch["bad"]!.httpError!
     expect(bad.status).toBe(400)
     expect(bad.reason).toBe("Unknown requested attribute: NOT_AN_ATTRIBUTE")
-    expect(out.batch["s1"]!.ok).toEqual({ clientToken: "py-batch-suggest" })
+    expect(out.batch["s1"]!.ok).toEqual({ clientToken: "py-batch-suggest", detectedLanguages: ["en"] })
     const stored = await host.listSuggestions(email)
     expect(stored.find((s) => s.clientToken === "py-batch-suggest")).toMatchObject({ attributeScores: { INSULT: 1 } })
   })

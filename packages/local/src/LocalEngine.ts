@@ -9,6 +9,7 @@ import type { DogWhistleChecker, LlmDetector } from "@decorum/core"
 import { Layer } from "effect"
 import { AttributeModel } from "./AttributeModel.js"
 import { LocalDogWhistleChecker, LocalEvaluators, LocalLlmDetector } from "./evaluators/index.js"
+import { LanguageIdentification } from "./language/LanguageIdentification.js"
 import {
   AITEXT_MANIFEST,
   AiTextDetector,
@@ -17,6 +18,7 @@ import {
   DOGWHISTLE_MANIFEST,
   DogWhistleDetector,
   FallacyDetector,
+  LanguageModelSets,
   SpanTagger,
   TrainedModel
 } from "./models/index.js"
@@ -70,11 +72,33 @@ const detectorsLayer = (choice: ModelChoice = "trained"): Layer.Layer<DogWhistle
   )
 
 /**
+ * The per-language model sets (issue 28): the shipped ones beside the trained English set
+ * (`models/languages/`), a retrained directory's own `languages/` folder, none for the cue model.
+ * Only their small index is read at start; a language's weights load on its first comment.
+ */
+const languageLayer = (choice: ModelChoice = "trained"): Layer.Layer<never> =>
+  choice === "lexicon" ? Layer.empty : choice === "trained" ? LanguageModelSets.layer : LanguageModelSets.layerIn(join(choice.directory, "languages"))
+
+/**
+ * The language identifier (issue 28): `langid.bin` of a models directory when it has one (bundles
+ * ship the models directory whole and name it with DECORUM_MODEL_DIR), else the shipped one.
+ */
+const identifierLayer = (choice: ModelChoice = "trained"): Layer.Layer<never> =>
+  LanguageIdentification.layerFirstOf(typeof choice === "object" ? [choice.directory, defaultModelDirectory()] : [defaultModelDirectory()])
+
+/**
  * Every local port: CommentScorer, SpamChecker, AttributeScorer, RelevanceChecker, DogWhistleChecker,
- * LlmDetector, TopicProfiler, ArticleFetcher, and the AttributeModel.
+ * LlmDetector, TopicProfiler, ArticleFetcher, LanguageIdentifier, and the AttributeModel.
  */
 export const layer = (options: LocalEngineOptions = {}) =>
-  Layer.mergeAll(LocalEvaluators.evaluators, detectorsLayer(options.model), LocalRelevance.layer(), SafeArticleFetcher.layer(options.fetch ?? {})).pipe(
+  Layer.mergeAll(
+    LocalEvaluators.evaluators,
+    detectorsLayer(options.model),
+    LocalRelevance.layer(),
+    SafeArticleFetcher.layer(options.fetch ?? {}),
+    identifierLayer(options.model)
+  ).pipe(
+    Layer.provide(languageLayer(options.model)),
     Layer.provide(fallacyLayer(options.model)),
     Layer.provide(spanLayer(options.model)),
     Layer.provideMerge(modelLayer(options.model))

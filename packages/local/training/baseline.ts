@@ -5,7 +5,9 @@
  *   TfidfVectorizer(analyzer="char_wb", ngram_range=(2, 5), sublinear_tf=True)
  *   hstack -> LogisticRegression(C=4)   (L2, intercept not penalised)
  *
- * re-implemented in TypeScript, one logistic regression per head, trained on the same rows.
+ * re-implemented in TypeScript, one logistic regression per head, trained on the same rows. The
+ * per-language baselines (issue 28, training/languages.ts) start the character range at 1
+ * (`charMin`), as the issue states their baseline; English keeps 2.
  *
  * Vocabulary: every n-gram seen in the training texts gets its own column (min_df 1, as
  * scikit-learn's default). N-grams are identified by a 52-bit hash of their text (two independent
@@ -73,7 +75,7 @@ const key52 = (a: number, b: number) => a * TWO20 + (b & (TWO20 - 1))
  * Counts of every word 1-2-gram and char_wb 2-5-gram of `text`, keyed by their 52-bit hash; word
  * keys are even, character keys odd, so the two blocks never share a key.
  */
-export const ngramCounts = (text: string, into: Map<number, number> = new Map()): Map<number, number> => {
+export const ngramCounts = (text: string, into: Map<number, number> = new Map(), charMin = 2): Map<number, number> => {
   into.clear()
   const bump = (k: number) => into.set(k, (into.get(k) ?? 0) + 1)
   // words
@@ -109,7 +111,7 @@ export const ngramCounts = (text: string, into: Map<number, number> = new Map())
     if (word === "") continue
     const len = word.length + 2
     const code = (i: number) => (i === 0 || i === len - 1 ? 32 : word.charCodeAt(i - 1))
-    for (let n = 2; n <= 5; n++) {
+    for (let n = charMin; n <= 5; n++) {
       // scikit-learn emits the whole padded word once when it is no longer than n, then stops
       if (n > len) break
       for (let offset = 0; offset + n <= len; offset++) {
@@ -132,7 +134,9 @@ export class Tfidf {
   private constructor(
     private readonly column: Map<number, number>,
     readonly idf: Float32Array,
-    readonly wordColumns: number
+    readonly wordColumns: number,
+    /** The shortest character n-gram (2 for English, 1 for the per-language baselines). */
+    readonly charMin = 2
   ) {}
 
   /** The n-gram key of every column, in column order (for saving a fitted vocabulary). */
@@ -143,23 +147,23 @@ export class Tfidf {
   }
 
   /** A vocabulary saved with `keys()`. */
-  static restore(keys: Float64Array, idf: Float32Array, wordColumns: number): Tfidf {
+  static restore(keys: Float64Array, idf: Float32Array, wordColumns: number, charMin = 2): Tfidf {
     const column = new Map<number, number>()
     keys.forEach((k, j) => column.set(k, j))
-    return new Tfidf(column, idf, wordColumns)
+    return new Tfidf(column, idf, wordColumns, charMin)
   }
 
   get columns(): number {
     return this.idf.length
   }
 
-  static fit(texts: Iterable<string>): Tfidf {
+  static fit(texts: Iterable<string>, charMin = 2): Tfidf {
     const df = new Map<number, number>()
     const counts = new Map<number, number>()
     let n = 0
     for (const text of texts) {
       n++
-      for (const k of ngramCounts(text, counts).keys()) df.set(k, (df.get(k) ?? 0) + 1)
+      for (const k of ngramCounts(text, counts, charMin).keys()) df.set(k, (df.get(k) ?? 0) + 1)
     }
     // deterministic column order: word keys then char keys, each ascending
     const keys = [...df.keys()].sort((a, b) => (a % 2) - (b % 2) || a - b)
@@ -171,7 +175,7 @@ export class Tfidf {
       idf[j] = Math.log((1 + n) / (1 + df.get(k)!)) + 1
       if (k % 2 === 0) words++
     })
-    return new Tfidf(column, idf, words)
+    return new Tfidf(column, idf, words, charMin)
   }
 
   transform(texts: ReadonlyArray<string>): TfidfMatrix {
@@ -187,7 +191,7 @@ export class Tfidf {
       rowVals.length = 0
       let sw = 0
       let sc = 0
-      for (const [k, c] of ngramCounts(text, counts)) {
+      for (const [k, c] of ngramCounts(text, counts, this.charMin)) {
         const j = this.column.get(k)
         if (j === undefined) continue
         const v = (1 + Math.log(c)) * this.idf[j]!
@@ -452,6 +456,7 @@ export const saveBaseline = (b: PlainBaseline): Uint8Array => {
   const header = JSON.stringify({
     columns: b.tfidf.columns,
     wordColumns: b.tfidf.wordColumns,
+    ...(b.tfidf.charMin === 2 ? {} : { charMin: b.tfidf.charMin }),
     heads: heads.map(([name, f]) => ({ name, bias: f.bias, iterations: f.iterations, gradient: f.gradient, converged: f.converged }))
   })
   const d = b.tfidf.columns
@@ -479,6 +484,7 @@ export const loadBaseline = (bytes: Uint8Array): PlainBaseline => {
   const header = JSON.parse(new TextDecoder().decode(copy.subarray(4, 4 + len))) as {
     columns: number
     wordColumns: number
+    charMin?: number
     heads: Array<{ name: string; bias: number; iterations: number; gradient: number; converged: boolean }>
   }
   const d = header.columns
@@ -492,18 +498,18 @@ export const loadBaseline = (bytes: Uint8Array): PlainBaseline => {
     fits.set(h.name, { weights: Float64Array.from(new Float32Array(copy.buffer, o, d)), bias: h.bias, iterations: h.iterations, gradient: h.gradient, converged: h.converged })
     o += 4 * d
   }
-  return plainBaseline(Tfidf.restore(keys, idf, header.wordColumns), fits)
+  return plainBaseline(Tfidf.restore(keys, idf, header.wordColumns, header.charMin ?? 2), fits)
 }
 
 export const trainPlainBaseline = (
   rows: ReadonlyArray<BaselineRow>,
   heads: ReadonlyArray<string>,
-  options: { readonly C?: number; readonly gtol?: number; readonly log?: (s: string) => void } = {}
+  options: { readonly C?: number; readonly gtol?: number; readonly log?: (s: string) => void; readonly charMin?: number } = {}
 ): PlainBaseline => {
   const log = options.log ?? (() => {})
   const t0 = Date.now()
   const texts = rows.map((e) => e.text)
-  const tfidf = Tfidf.fit(texts)
+  const tfidf = Tfidf.fit(texts, options.charMin ?? 2)
   const X = tfidf.transform(texts)
   log(`baseline: ${tfidf.columns} columns (${tfidf.wordColumns} word), ${X.val.length} non-zeros over ${X.rows} rows, ${((Date.now() - t0) / 1000).toFixed(0)} s`)
   const fits = new Map<string, LogisticFit>()

@@ -8,6 +8,7 @@ import {
   type AttributeAnalysisInput,
   type Evaluated,
   Native,
+  Perspective,
   ProviderFailure,
   type TextSpan
 } from "@decorum/domain"
@@ -17,6 +18,7 @@ import {
   AttributeScorer,
   CommentScorer,
   DogWhistleChecker,
+  LanguageIdentifier,
   LlmDetector,
   RelevanceChecker,
   SpamChecker,
@@ -55,12 +57,46 @@ export interface Options {
   readonly hook?: (section: Section, comment: string) => Effect.Effect<void, ProviderFailure>
 }
 
-const attributeScores = ({ attributes, spans, text }: AttributeAnalysisInput): Evaluated<AttributeAnalysis> => {
+const attributeScores = ({ attributes, spans, text, language }: AttributeAnalysisInput): Evaluated<AttributeAnalysis> => {
   const result: Record<string, { summary: number; spans: Array<number> }> = {}
   for (const a of attributes) {
     result[a] = { summary: badness(text), spans: spans.map((s: TextSpan) => badness(text.slice(s.begin, s.end))) }
   }
-  return ok(result as AttributeAnalysis)
+  // The language's "model" is named in the provenance, as the local per-language sets are.
+  const scored = ok(result as AttributeAnalysis)
+  return language === undefined || language === "en" ? scored : { ...scored, provenance: { model: `${MODEL}-${language}` } }
+}
+
+/**
+ * The languages the test scorer serves (issue 28): English, German, French, Spanish and Portuguese
+ * in every attribute, Japanese in TOXICITY only (to see `dropUnsupportedAttributes` and the
+ * per-attribute error); any other language in none.
+ */
+export const LANGUAGES: ReadonlyMap<string, ReadonlySet<Perspective.Attribute> | "all"> = new Map<string, ReadonlySet<Perspective.Attribute> | "all">([
+  ["en", "all"],
+  ["de", "all"],
+  ["fr", "all"],
+  ["es", "all"],
+  ["pt", "all"],
+  ["ja", new Set<Perspective.Attribute>(["TOXICITY"])]
+])
+
+const ALL_ATTRIBUTES: ReadonlySet<Perspective.Attribute> = new Set(Perspective.Attributes)
+const NO_ATTRIBUTES: ReadonlySet<Perspective.Attribute> = new Set()
+
+const attributesIn = (language: string): ReadonlySet<Perspective.Attribute> => {
+  const served = LANGUAGES.get(language)
+  return served === "all" ? ALL_ATTRIBUTES : served ?? NO_ATTRIBUTES
+}
+
+/**
+ * A language identifier for tests: the languages of `[lang:xx]` markers in the text, in order;
+ * else English when the text has a letter; else nothing (LANGUAGE_DETECTION_FAILED).
+ */
+export const detectLanguages = (text: string): ReadonlyArray<string> => {
+  const marked = [...text.matchAll(/\[lang:([A-Za-z-]+)\]/g)].map((m) => m[1]!)
+  if (marked.length > 0) return marked
+  return /\p{L}/u.test(text) ? ["en"] : []
 }
 
 /** "always"/"never"/"everyone": a hasty generalisation, quoted verbatim. */
@@ -150,7 +186,9 @@ export const layer = (options: Options = {}) => {
           })
         })
     }),
+    Layer.succeed(LanguageIdentifier, { detect: detectLanguages }),
     Layer.succeed(AttributeScorer, {
+      attributesIn,
       analyze: (input) => Effect.map(hook("perspective", input.text), () => attributeScores(input)),
       // Without I/O when the hook has nothing to do (an `Exit` already): as the local models do.
       analyzeNow: (input) => {

@@ -72,6 +72,12 @@ def main():
         "spanAnnotations": True,
     }))
     out["analyzeEmpty"] = call(comments.analyze(body={"comment": {"text": ""}, "requestedAttributes": {"TOXICITY": {}}}))
+    # Issue 28: a language without a model (the test providers detect `[lang:xx]` markers), a
+    # requested language without one, and a comment with nothing to detect.
+    out["analyzeUnsupported"] = call(comments.analyze(body={"comment": {"text": "[lang:sv] Du är en idiot"}, "requestedAttributes": {"TOXICITY": {}}}))
+    out["analyzeRequestedUnsupported"] = call(comments.analyze(body={"comment": {"text": "hello"}, "requestedAttributes": {"TOXICITY": {}}, "languages": ["cs"]}))
+    out["analyzeUndetected"] = call(comments.analyze(body={"comment": {"text": "👍 123"}, "requestedAttributes": {"TOXICITY": {}}}))
+    out["analyzeGerman"] = call(comments.analyze(body={"comment": {"text": "[lang:de] Du Idiot"}, "requestedAttributes": {"TOXICITY": {}}}))
     out["suggest"] = call(comments.suggestscore(body={
         "comment": {"text": "This comment is fine, really."},
         "attributeScores": {"TOXICITY": {"summaryScore": {"value": 0.0}}},

@@ -2,11 +2,17 @@
  * Perspective-style attribute scores from the local model: the summary is the model's
  * probability on the whole text, each span's score its probability on that span's slice.
  * Context (article, parent comment) is not used by this version.
+ *
+ * The language (issue 28): English is the main model set; another language is scored by its own
+ * set (`LanguageModels.forLanguage`, loaded on first use), and only in the attributes that set
+ * has labels for (`attributesIn`, which analyze asks first, so a language without a model gets
+ * Perspective's LANGUAGE_NOT_SUPPORTED_BY_ATTRIBUTE, never the English model).
  */
 import { AttributeScorer } from "@decorum/core"
 import { type AttributeAnalysis, type AttributeAnalysisInput, type AttributeResult, type Evaluated, type Perspective, ProviderFailure } from "@decorum/domain"
-import { Effect, Either, Layer } from "effect"
-import { AttributeModel, type AttributeModelService } from "../AttributeModel.js"
+import { Effect, Either, Layer, Option } from "effect"
+import { AttributeModel, type AttributeModelService, type ModelLabel } from "../AttributeModel.js"
+import { LanguageModels, type LanguageModelsService } from "../LanguageModels.js"
 import { clamp01 } from "../internal/text/words.js"
 
 /** Scores the requested attributes. Fails (as a provider failure) for an attribute the model set lacks. */
@@ -50,12 +56,46 @@ const analyzeNow = (model: AttributeModelService, input: AttributeAnalysisInput)
   }
 }
 
-/** The attribute scorer on whatever `AttributeModel` is provided: synchronous, so it also answers `analyzeNow`. */
+const attributeSet = (labels: ReadonlyArray<ModelLabel>): ReadonlySet<Perspective.Attribute> =>
+  new Set(labels.filter((l): l is Perspective.Attribute => l !== "LOW_EFFORT" && l !== "CONSTRUCTIVE"))
+
+const NONE: ReadonlySet<Perspective.Attribute> = new Set()
+
+/**
+ * The local scorer over the English model set and the per-language sets (none when no
+ * `LanguageModels` is given): what `attributesIn` and `analyze` read.
+ */
+export const makeLocalAttributeScorer = (model: AttributeModelService, languages: LanguageModelsService | undefined): AttributeScorer["Type"] => {
+  const english = attributeSet(model.labels)
+  const served = new Map<string, ReadonlySet<Perspective.Attribute>>([["en", english]])
+  for (const [language, labels] of languages?.languages ?? []) if (language !== "en") served.set(language, attributeSet(labels))
+  const scoreIn = (input: AttributeAnalysisInput): Either.Either<Evaluated<AttributeAnalysis>, ProviderFailure> => {
+    const language = input.language ?? "en"
+    if (language === "en") return analyzeNow(model, input)
+    const set = served.has(language) ? languages?.forLanguage(language) : undefined
+    if (set === undefined) {
+      return Either.left(
+        new ProviderFailure({ provider: model.version, evaluation: "attributes", message: `No model set for language ${language} could be loaded.` })
+      )
+    }
+    return analyzeNow(set, input)
+  }
+  return AttributeScorer.of({
+    analyze: (input) => Effect.suspend(() => scoreIn(input)),
+    analyzeNow: scoreIn,
+    attributesIn: (language) => served.get(language) ?? NONE
+  })
+}
+
+/**
+ * The attribute scorer on whatever `AttributeModel` is provided, and the per-language sets when a
+ * `LanguageModels` is: synchronous, so it also answers `analyzeNow`.
+ */
 export const LocalAttributeScorer: Layer.Layer<AttributeScorer, never, AttributeModel> = Layer.effect(
   AttributeScorer,
-  Effect.map(AttributeModel, (model) =>
-    AttributeScorer.of({
-      analyze: (input) => Effect.suspend(() => analyzeNow(model, input)),
-      analyzeNow: (input) => analyzeNow(model, input)
-    }))
+  Effect.gen(function*() {
+    const model = yield* AttributeModel
+    const languages = yield* Effect.serviceOption(LanguageModels)
+    return makeLocalAttributeScorer(model, Option.getOrUndefined(languages))
+  })
 )

@@ -11,6 +11,7 @@ import { type CommentScoreInput, type Evaluated, Fallacies, Native, ProviderFail
 import { Effect, Layer, Option } from "effect"
 import { AttributeModel, type AttributeModelService, type ModelLabel, type TextAnalysis } from "../AttributeModel.js"
 import { FallacyModel, type FallacyModelService } from "../FallacyModel.js"
+import { LanguageModels, type LanguageModelsService } from "../LanguageModels.js"
 import { SpanModel, type SpanModelService } from "../SpanModel.js"
 import { fallacyItems, fallacyName } from "./FallacyItems.js"
 import { findFallacies } from "../internal/cues/fallacies.js"
@@ -418,18 +419,63 @@ const explainToxicity = (
   return `No toxic language found (toxicity ${level}).`
 }
 
-/** The comment scorer on whatever `AttributeModel` is provided, and the `FallacyModel` when one is. */
+/**
+ * The parts of a comment score judged by English-only methods whatever the comment's language: the
+ * fallacy detector, the objectionable-phrase and tone cues, low effort and the 1-5 grade are
+ * trained on (or written for) English text. Only the toxicity part has per-language models.
+ */
+export const ENGLISH_ONLY_FIELDS: ReadonlyArray<string> = ["logical_fallacies", "objectionable_phrases", "negative_tone_phrases", "appears_low_effort", "overall_score"]
+
+/**
+ * A comment score in the comment's language (issue 28): the toxicity part from the language's own
+ * model set when it has a TOXICITY model (`toxicity_language` names it), else from the English
+ * one, and then the answer says so (`toxicity_language: "en"`, listed in `english_only_fields`).
+ * Returns the answer and the language set's version when one was used.
+ */
+export const inLanguage = (
+  english: Native.CommentScore,
+  languages: LanguageModelsService | undefined,
+  input: CommentScoreInput
+): { readonly value: Native.CommentScore; readonly languageModel?: string } => {
+  const language = input.language ?? "en"
+  if (language === "en") return { value: { ...english, toxicity_language: "en", english_only_fields: [] } }
+  const set = languages?.languages.get(language)?.includes("TOXICITY") ? languages.forLanguage(language) : undefined
+  if (set === undefined) {
+    return { value: { ...english, toxicity_language: "en", english_only_fields: [...ENGLISH_ONLY_FIELDS, "toxicity_score", "toxicity_explanation"] } }
+  }
+  const analysis = set.analyse(input.comment)
+  const toxicity = clamp01(set.predict(analysis, ["TOXICITY"]).TOXICITY ?? 0)
+  return {
+    value: {
+      ...english,
+      toxicity_score: round4(toxicity),
+      toxicity_explanation: explainToxicity(set, analysis, toxicity, []),
+      toxicity_language: language,
+      english_only_fields: ENGLISH_ONLY_FIELDS
+    },
+    languageModel: set.version
+  }
+}
+
+/**
+ * The comment scorer on whatever `AttributeModel` is provided, the `FallacyModel` when one is, and
+ * the per-language sets (`LanguageModels`) for the toxicity part of a non-English comment.
+ */
 export const LocalCommentScorer: Layer.Layer<CommentScorer, never, AttributeModel> = Layer.effect(
   CommentScorer,
   Effect.gen(function*() {
     const model = yield* AttributeModel
     const fallacyModel = Option.getOrUndefined(yield* Effect.serviceOption(FallacyModel))
     const spans = Option.getOrUndefined(yield* Effect.serviceOption(SpanModel))
+    const languages = Option.getOrUndefined(yield* Effect.serviceOption(LanguageModels))
     const version = model.version
     return CommentScorer.of({
       score: (input) =>
         Effect.try({
-          try: (): Evaluated<Native.CommentScore> => ({ value: scoreComment(model, input, fallacyModel, { spans }), provenance: { model: version } }),
+          try: (): Evaluated<Native.CommentScore> => {
+            const judged = inLanguage(scoreComment(model, input, fallacyModel, { spans }), languages, input)
+            return { value: judged.value, provenance: { model: judged.languageModel === undefined ? version : `${version}+${judged.languageModel}` } }
+          },
           catch: (cause) =>
             new ProviderFailure({ provider: version, evaluation: "comment_score", message: `Local comment scoring failed: ${String(cause)}` })
         })

@@ -99,6 +99,9 @@ export const checkSpam = (model: AttributeModelService, input: SpamCheckInput): 
   return { reasoning, confidence: round4(clamp01(confidence)), is_spam: isSpam }
 }
 
+/** What stays English-only in a spam verdict on a non-English comment: the verdict's text model (the SPAM head) and its reasoning's vocabulary cues. */
+export const SPAM_ENGLISH_ONLY: ReadonlyArray<string> = ["is_spam", "confidence", "reasoning"]
+
 /** The spam checker on whatever `AttributeModel` is provided. */
 export const LocalSpamChecker: Layer.Layer<SpamChecker, never, AttributeModel> = Layer.effect(
   SpamChecker,
@@ -106,7 +109,14 @@ export const LocalSpamChecker: Layer.Layer<SpamChecker, never, AttributeModel> =
     SpamChecker.of({
       check: (input) =>
         Effect.try({
-          try: (): Evaluated<Native.SpamCheck> => ({ value: checkSpam(model, input), provenance: { model: model.version } }),
+          try: (): Evaluated<Native.SpamCheck> => ({
+            value: {
+              ...checkSpam(model, input),
+              // Issue 28: the spam head is English-trained; the link, contact and pattern signals read any language.
+              english_only_fields: input.language === undefined || input.language === "en" ? [] : SPAM_ENGLISH_ONLY
+            },
+            provenance: { model: model.version }
+          }),
           catch: (cause) => new ProviderFailure({ provider: model.version, evaluation: "spam_check", message: `Local spam check failed: ${String(cause)}` })
         })
     }))

@@ -56,7 +56,7 @@ export class ModelSet {
   constructor(manifest: Manifest, files: ReadonlyMap<string, Uint8Array>) {
     this.manifest = manifest
     this.version = manifest.version
-    this.featurizer = new Featurizer(manifest.features, new Normalizer({ respell: manifest.respell }))
+    this.featurizer = new Featurizer(manifest.features, new Normalizer({ respell: manifest.respell, script: manifest.features.script }))
     const loaded: Array<{ labels: ReadonlyArray<ModelLabel>; table: QuantisedTable }> = []
     for (const family of manifest.families) {
       const bytes = files.get(family.file)

@@ -10,3 +10,5 @@ export { fromSpanWeights, loadSpanWeights, SPAN_MANIFEST, spanModelIn, SpanTagge
 export { AITEXT_MANIFEST, AiTextDetector, aiTextModelIn, fromAiTextWeights, loadAiTextWeights } from "./AiTextDetector.js"
 export { DOGWHISTLE_MANIFEST, DogWhistleDetector, dogWhistleModelIn, fromDogWhistleScorer, loadDogWhistleScorer } from "./DogWhistleDetector.js"
 export { CUE_MODEL_VERSION, CueModel, makeCueModel } from "./CueModel.js"
+export { defaultLanguageDirectory, LANGUAGE_INDEX, LanguageModelSets, makeLanguageModels, readLanguageIndex } from "./LanguageModelSets.js"
+export type { LanguageIndex, LanguageModelsOptions } from "./LanguageModelSets.js"

@@ -16,6 +16,17 @@
  * Every token keeps the UTF-16 range of the original text it came from (`begins`/`ends`), so an
  * explanation can quote the comment verbatim. The normaliser reuses its output arrays between
  * calls: read them before the next `run`.
+ *
+ * With `script` (the per-language model sets, issue 28; absent for English, whose behaviour does
+ * not change by one bit) the folding keeps each script's letters instead of reading them as Latin
+ * look-alikes: Arabic loses its vowel marks and tatweel and its letter variants are unified (alef,
+ * yaa, taa marbuta), Arabic and Devanagari digits and punctuation become ASCII, Hangul syllables,
+ * kana and Han characters are kept (NFKC, so half-width and compatibility forms unify), and, with
+ * `cyrillic`, Cyrillic is kept (ё → е) with the Latin letters and digits that look Cyrillic inside a
+ * Cyrillic word (`xуй`, `пид0р`) read as Cyrillic. With `ideographs` (zh, ja: no spaces between
+ * words) every Han or kana character is a token of its own, so that n-grams of characters carry
+ * the words and an explanation quotes characters. A masked word is restored against the
+ * language's own `maskWords` (chosen at training).
  */
 import { ABUSE_WORDS, DOUBLE_LETTER_WORDS, RESPELLINGS } from "./spellings.js"
 
@@ -25,6 +36,20 @@ export const FLAG_BREAK = 1
 export const FLAG_CAPS = 2
 /** Token flag: the token was de-obfuscated (masked, leet, spaced, stretched or respelled). */
 export const FLAG_OBFUSCATED = 4
+/** Token flag (`ideographs` only): the token is one Han or kana character. */
+export const FLAG_IDEOGRAPH = 8
+
+/** How a language model set's normaliser reads its script (see the module comment). */
+export interface ScriptOptions {
+  /** Keep Cyrillic letters (ru) instead of folding them to Latin look-alikes. */
+  readonly cyrillic?: boolean
+  /** Han, Hiragana and Katakana characters are tokens of one character each (zh, ja). */
+  readonly ideographs?: boolean
+  /** Keep Latin letters with diacritics (ş, ł, ä: Turkish `şık` is not `sik`) instead of folding them to their base letters. */
+  readonly accents?: boolean
+  /** Words a masked token (`*`, `#`, `%` for letters) is restored to by shape, instead of the English list. */
+  readonly maskWords?: ReadonlyArray<string>
+}
 
 const CONFUSABLES: Readonly<Record<string, string>> = {
   // Cyrillic
@@ -69,6 +94,97 @@ export const foldCodePoint = (cp: number): string => {
   return out
 }
 
+/** Letters of a script folding does not touch: Arabic letter variants unified, marks dropped. */
+const NATIVE_MAP: Readonly<Record<string, string>> = {
+  // Arabic: alef variants, alef maksura, taa marbuta, Persian kaf and yeh
+  "\u0623": "\u0627", "\u0625": "\u0627", "\u0622": "\u0627", "\u0671": "\u0627", "\u0649": "\u064A", "\u0629": "\u0647",
+  "\u06A9": "\u0643", "\u06CC": "\u064A",
+  // Arabic and Devanagari punctuation
+  "\u060C": ",", "\u061B": ";", "\u061F": "?", "\u06D4": ".", "\u066A": " ", "\u066B": ",", "\u066C": ",", "\u0964": ".", "\u0965": ".",
+  // CJK punctuation
+  "\u3002": ".", "\u3001": ",", "\uFF61": ".", "\uFF64": ",", "\u300C": "\"", "\u300D": "\"", "\u300E": "\"", "\u300F": "\"",
+  "\u3010": "(", "\u3011": ")", "\u3008": "\"", "\u3009": "\"", "\u300A": "\"", "\u300B": "\"",
+  // variation selectors, skin tones: dropped
+  "\uFE0E": "", "\uFE0F": "", "\u{1F3FB}": "", "\u{1F3FC}": "", "\u{1F3FD}": "", "\u{1F3FE}": "", "\u{1F3FF}": ""
+}
+
+/** Code points `foldCodePoint` handles in every mode: Latin, Greek, symbols, full-width Latin, math letters. */
+const foldsAsLatin = (cp: number, cyrillic: boolean): boolean =>
+  (cp < 0x0530 && !(cyrillic && cp >= 0x0400)) ||
+  (cp >= 0x1d00 && cp <= 0x1dbf) ||
+  (cp >= 0x1e00 && cp <= 0x1fff) ||
+  (cp >= 0x2000 && cp <= 0x2bff && !(cp >= 0x2e80)) ||
+  (cp >= 0xff01 && cp <= 0xff5e) ||
+  (cp >= 0x1d400 && cp <= 0x1d7ff) ||
+  (cp >= 0x1f100 && cp <= 0x1f1ff)
+
+const nativeCaches = [new Map<number, string>(), new Map<number, string>(), new Map<number, string>(), new Map<number, string>()]
+
+/**
+ * Fold one code point for a language model set (`script`): Latin and symbols as `foldCodePoint`,
+ * other scripts kept (NFKC, lower-cased) with the unifications of `NATIVE_MAP`, Arabic marks and
+ * tatweel dropped, Arabic-Indic and Devanagari digits as ASCII; Cyrillic kept with `cyrillic`.
+ */
+export const foldNative = (cp: number, cyrillic: boolean, accents = false): string => {
+  if (cp < 128) return foldCodePoint(cp)
+  const cache = nativeCaches[(cyrillic ? 1 : 0) + (accents ? 2 : 0)]!
+  const cached = cache.get(cp)
+  if (cached !== undefined) return cached
+  const ch = String.fromCodePoint(cp)
+  let out: string
+  const mapped = NATIVE_MAP[ch]
+  if (mapped !== undefined) out = mapped
+  else if ((cp >= 0x064b && cp <= 0x065f) || cp === 0x0670 || cp === 0x0640) out = ""
+  else if (cp >= 0x0660 && cp <= 0x0669) out = String(cp - 0x0660)
+  else if (cp >= 0x06f0 && cp <= 0x06f9) out = String(cp - 0x06f0)
+  else if (cp >= 0x0966 && cp <= 0x096f) out = String(cp - 0x0966)
+  else if (cyrillic && cp >= 0x0400 && cp <= 0x04ff) out = ch.toLowerCase().replace("\u0451", "\u0435")
+  else if (accents && cp >= 0x00c0 && cp <= 0x024f && cp !== 0x00d7 && cp !== 0x00f7) out = cp === 0x0130 ? "i" : ch.toLowerCase()
+  else if (foldsAsLatin(cp, cyrillic)) out = foldCodePoint(cp)
+  else if (cp >= 0x3130 && cp <= 0x318f) out = ch // Hangul compatibility jamo (ㅅㅂ) stay as written
+  else {
+    out = ""
+    for (const c of ch.normalize("NFKC").toLowerCase()) out += NATIVE_MAP[c] ?? c
+    if (/^\s+$/.test(out)) out = " "
+  }
+  if (cache.size < 65536) cache.set(cp, out)
+  return out
+}
+
+const MARK = /^\p{M}$/u
+
+/** A Han, Hiragana or Katakana code unit (BMP), for `ideographs`. */
+export const isIdeograph = (c: number): boolean =>
+  (c >= 0x3040 && c <= 0x30ff) || (c >= 0x31f0 && c <= 0x31ff) || (c >= 0x3400 && c <= 0x4dbf) || (c >= 0x4e00 && c <= 0x9fff) || (c >= 0xf900 && c <= 0xfaff)
+
+/** Latin letters and digits that stand for Cyrillic ones inside a Cyrillic word. */
+const CYRILLIC_LOOKALIKES: Readonly<Record<string, string>> = {
+  a: "\u0430", b: "\u0432", c: "\u0441", e: "\u0435", h: "\u043D", k: "\u043A", m: "\u043C", o: "\u043E", p: "\u0440", r: "\u0433",
+  t: "\u0442", u: "\u0438", x: "\u0445", y: "\u0443", n: "\u043F", "0": "\u043E", "3": "\u0437", "4": "\u0447", "6": "\u0431", "@": "\u0430"
+}
+const isCyrillic = (c: number) => c >= 0x0400 && c <= 0x04ff
+
+/** A Cyrillic word's Latin and digit look-alikes as Cyrillic; undefined when nothing changed. */
+const cyrillicLookalikes = (t: string): string | undefined => {
+  let cyr = 0
+  let other = 0
+  for (let k = 0; k < t.length; k++) {
+    const c = t.charCodeAt(k)
+    if (isCyrillic(c)) cyr++
+    else if (CYRILLIC_LOOKALIKES[t[k]!] !== undefined) other++
+  }
+  if (cyr === 0 || other === 0) return undefined
+  let out = ""
+  for (let k = 0; k < t.length; k++) out += isCyrillic(t.charCodeAt(k)) ? t[k]! : (CYRILLIC_LOOKALIKES[t[k]!] ?? t[k]!)
+  return out
+}
+
+/** A cased letter outside ASCII (its upper case differs), for the native letter and capital counts. */
+const isCasedNonAscii = (c: number) => {
+  const ch = String.fromCharCode(c)
+  return ch.toUpperCase() !== ch || ch.toLowerCase() !== ch
+}
+
 const LEET: Readonly<Record<string, string>> = {
   "0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b", "9": "g", "@": "a", "$": "s", "!": "i", "|": "l", "+": "t"
 }
@@ -81,6 +197,11 @@ const isInWord = (c: number) =>
   c === 35 /* # */ || c === 37 /* % */ || c === 39 /* ' */ || c === 124 /* | */ || c === 43 /* + */ || (c >= 128 && !isSpaceOrPunct(c))
 const isSpaceOrPunct = (c: number) =>
   c === 0x3000 || (c >= 0x2000 && c <= 0x206f) || (c >= 0x3001 && c <= 0x303f) || (c >= 0xff01 && c <= 0xff0f)
+/**
+ * With a script, an apostrophe separates words (`l'articolo`, `qu'il`, `Ankara'da`: the English
+ * normaliser joins `don't` into `dont`).
+ */
+const isInNativeWord = (c: number) => c !== 39 && isInWord(c)
 /** Separators that may sit between spaced-out letters (`f u c k`, `f.u.c.k`, `f-u-c-k`). */
 const isLetterSpacer = (c: number) => c === 32 || c === 46 || c === 45 || c === 95 || c === 9
 /** Punctuation that ends a clause (negation scope, bigrams). */
@@ -103,9 +224,22 @@ const abuseSet = new Set(ABUSE_WORDS)
 const doubleLetterByCollapsed = new Map<string, string>()
 for (const w of DOUBLE_LETTER_WORDS) doubleLetterByCollapsed.set(w.replace(/(.)\1+/g, "$1"), w)
 
+/** Words grouped by length, for mask matching. */
+const byLength = (words: ReadonlyArray<string>): Map<number, Array<string>> => {
+  const out = new Map<number, Array<string>>()
+  for (const w of words) {
+    const list = out.get(w.length) ?? []
+    list.push(w)
+    out.set(w.length, list)
+  }
+  return out
+}
+
 /** Restore a masked word (`f*ck`, `f**king`, `b!+ch` after leet) against the abusive words. */
-export const unmask = (token: string): string | undefined => {
-  const candidates = abuseByLength.get(token.length)
+export const unmask = (token: string): string | undefined => unmaskAgainst(token, abuseByLength)
+
+const unmaskAgainst = (token: string, words: ReadonlyMap<number, ReadonlyArray<string>>): string | undefined => {
+  const candidates = words.get(token.length)
   if (candidates === undefined) return undefined
   let visible = 0
   for (let i = 0; i < token.length; i++) if (!MASK_CHARS.includes(token[i]!)) visible++
@@ -164,6 +298,8 @@ export const buildRespellMap = (protectedWords: ReadonlySet<string>): Record<str
 export interface NormalizerOptions {
   /** Misspelling → canonical word, usually from the model manifest (`buildRespellMap`). */
   readonly respell?: Readonly<Record<string, string>>
+  /** A language model set's script handling (absent: English). */
+  readonly script?: ScriptOptions | undefined
 }
 
 /**
@@ -196,6 +332,12 @@ export class Normalizer implements NormalizedTokens {
   bangs = 0
 
   private readonly respell: ReadonlyMap<string, string>
+  /** `script` given: a language model set's folding (`foldNative`). */
+  private readonly native: boolean
+  private readonly cyrillic: boolean
+  private readonly accents: boolean
+  private readonly ideographs: boolean
+  private readonly maskWords: ReadonlyMap<number, ReadonlyArray<string>>
   // folded text buffer with origin offsets, reused between calls
   private fold: Array<number> = []
   private orgBegin: Array<number> = []
@@ -203,7 +345,14 @@ export class Normalizer implements NormalizedTokens {
   private wasUpper: Array<number> = []
 
   constructor(options: NormalizerOptions = {}) {
-    this.respell = new Map(Object.entries({ ...RESPELLINGS, ...(options.respell ?? {}) }))
+    const script = options.script
+    // the English respellings (`fu`, `dik`, ...) are words of other languages: not with a script
+    this.respell = new Map(Object.entries(script === undefined ? { ...RESPELLINGS, ...(options.respell ?? {}) } : (options.respell ?? {})))
+    this.native = script !== undefined
+    this.cyrillic = script?.cyrillic === true
+    this.ideographs = script?.ideographs === true
+    this.accents = script?.accents === true
+    this.maskWords = script?.maskWords !== undefined ? byLength(script.maskWords) : abuseByLength
   }
 
   /** Normalise `text`; returns the number of tokens. */
@@ -233,6 +382,24 @@ export class Normalizer implements NormalizedTokens {
         oe[n] = i + width
         up[n] = lower ? 1 : 0
         n++
+      } else if (this.native) {
+        ascii = false
+        const f = foldNative(cp, this.cyrillic, this.accents)
+        // capitals and letters of every cased script count (Cyrillic shouting)
+        const cased = f.length > 0 && width === 1 && isCasedNonAscii(unit)
+        const upper = cased && text[i] !== text[i]!.toLowerCase()
+        if (cased) this.letters++
+        if (upper) this.upper++
+        // a dropped mark (Arabic vowel signs, tatweel) belongs to the character before it, so a
+        // quote ending on that character takes its marks too
+        if (f.length === 0 && n > 0 && oe[n - 1] === i && (cp === 0x0640 || MARK.test(String.fromCodePoint(cp)))) oe[n - 1] = i + width
+        for (let k = 0; k < f.length; k++) {
+          fold[n] = f.charCodeAt(k)
+          ob[n] = i
+          oe[n] = i + width
+          up[n] = upper ? 1 : 0
+          n++
+        }
       } else {
         ascii = false
         const f = foldCodePoint(cp)
@@ -251,10 +418,11 @@ export class Normalizer implements NormalizedTokens {
     const folded = ascii ? text.toLowerCase() : foldedString(fold, n)
     // 2. scan chunks of in-word characters
     let pendingBreak = true
+    const native = this.native
     let i = 0
     while (i < n) {
       const c = fold[i]!
-      if (!isInWord(c)) {
+      if (!(native ? isInNativeWord(c) : isInWord(c))) {
         if (isClauseBreak(c)) pendingBreak = true
         // URLs and e-mails: take the whole whitespace-delimited chunk
         i++
@@ -282,10 +450,26 @@ export class Normalizer implements NormalizedTokens {
       let j = i
       let caps = 0
       let alpha = 0
-      while (j < n && isInWord(fold[j]!)) {
+      while (j < n && (native ? isInNativeWord(fold[j]!) : isInWord(fold[j]!))) {
         if (up[j] === 1) caps++
-        if (isAsciiLetter(fold[j]!)) alpha++
+        if (isAsciiLetter(fold[j]!) || (this.native && fold[j]! >= 128 && isCasedNonAscii(fold[j]!))) alpha++
         j++
+      }
+      // zh, ja: every Han or kana character is a token of its own; other runs stay whole
+      if (this.ideographs && hasIdeographIn(fold, i, j)) {
+        let first = true
+        for (let p = i; p < j; ) {
+          const ideograph = isIdeograph(fold[p]!)
+          let q = p + 1
+          if (!ideograph) while (q < j && !isIdeograph(fold[q]!)) q++
+          const before = this.count
+          this.emitWord(folded.slice(p, q), p, ob[p]!, oe[q - 1]!, pendingBreak && first, false, false, ideograph ? FLAG_IDEOGRAPH : 0)
+          if (this.count > before) first = false
+          p = q
+        }
+        if (!first) pendingBreak = false
+        i = j
+        continue
       }
       // spaced letters: single in-word characters separated by one or two spacers, three or more
       if (j - i === 1) {
@@ -295,8 +479,8 @@ export class Normalizer implements NormalizedTokens {
         for (;;) {
           let s = k
           while (s < n && s - k < 2 && isLetterSpacer(fold[s]!)) s++
-          if (s === k || s >= n || !isInWord(fold[s]!)) break
-          if (s + 1 < n && isInWord(fold[s + 1]!)) break
+          if (s === k || s >= n || !(native ? isInNativeWord(fold[s]!) : isInWord(fold[s]!))) break
+          if (s + 1 < n && (native ? isInNativeWord(fold[s + 1]!) : isInWord(fold[s + 1]!))) break
           count++
           end = s + 1
           k = s + 1
@@ -327,8 +511,8 @@ export class Normalizer implements NormalizedTokens {
   }
 
   /** `foldStart` is where `raw` starts in the folded buffer (-1 when it was assembled). */
-  private emitWord(raw: string, foldStart: number, begin: number, end: number, brk: boolean, caps: boolean, spaced: boolean) {
-    let flags = (brk ? FLAG_BREAK : 0) | (caps ? FLAG_CAPS : 0) | (spaced ? FLAG_OBFUSCATED : 0)
+  private emitWord(raw: string, foldStart: number, begin: number, end: number, brk: boolean, caps: boolean, spaced: boolean, extra = 0) {
+    let flags = (brk ? FLAG_BREAK : 0) | (caps ? FLAG_CAPS : 0) | (spaced ? FLAG_OBFUSCATED : 0) | extra
     let t = raw
     // punctuation-like characters at the edges are dropped (and left out of the quoted span)
     let a = 0
@@ -362,7 +546,17 @@ export class Normalizer implements NormalizedTokens {
       const c = t.charCodeAt(k)
       if (isAsciiLetter(c)) letters++
       else if (isDigit(c)) digits++
+      // a language model set's letters of other scripts are letters (English drops such a token)
+      else if (this.native && c >= 128) letters++
       else others++
+    }
+    if (this.cyrillic) {
+      const cyr = cyrillicLookalikes(t)
+      if (cyr !== undefined) {
+        t = cyr
+        flags |= FLAG_OBFUSCATED
+        if (!/[0-9@$!|+*#%]/.test(t)) digits = 0
+      }
     }
     if (letters === 0 && others === 0) {
       this.push(t.length >= 5 ? "xlongnum" : t.length >= 3 ? "xnum" : t, begin, end, flags)
@@ -381,7 +575,7 @@ export class Normalizer implements NormalizedTokens {
         flags |= FLAG_OBFUSCATED
       }
       if (/[*#%]/.test(t)) {
-        const restored = unmask(t)
+        const restored = unmaskAgainst(t, this.maskWords)
         if (restored !== undefined) t = restored
         else t = t.replace(/[*#%]+/g, "")
         flags |= FLAG_OBFUSCATED
@@ -408,6 +602,12 @@ export class Normalizer implements NormalizedTokens {
     }
     this.push(t, begin, end, flags)
   }
+}
+
+/** Whether `fold[a..b)` holds a Han or kana character. */
+const hasIdeographIn = (fold: ReadonlyArray<number>, a: number, b: number): boolean => {
+  for (let k = a; k < b; k++) if (isIdeograph(fold[k]!)) return true
+  return false
 }
 
 /** `fold[0..n)` as a string (in pieces, so that a long text stays within `apply`'s argument limit). */

@@ -1,0 +1,210 @@
+/**
+ * The per-language model sets (issue 28): the loader (an index at start, a language's weights on
+ * its first use, kept), a model file written and read back, verbatim spans in Han and Devanagari
+ * text, and a tiny model trained here ranking an obvious insult above a neutral sentence. The
+ * fixtures are built by the test (no ../shared); the shipped sets are checked when present.
+ */
+import { createHash } from "node:crypto"
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { Effect } from "effect"
+import { describe, expect, it } from "vitest"
+import type { ModelLabel } from "../../src/AttributeModel.js"
+import { LanguageModels } from "../../src/LanguageModels.js"
+import { applyCalibration } from "../../src/internal/calibration.js"
+import { Featurizer, type FeatureConfig } from "../../src/internal/model/features.js"
+import { decodeWeights, encodeWeights, type Manifest } from "../../src/internal/model/format.js"
+import type { ScriptOptions } from "../../src/internal/model/normalize.js"
+import { defaultLanguageDirectory, LanguageModelSets, makeLanguageModels, type LanguageIndex } from "../../src/models/LanguageModelSets.js"
+import { loadModelSet } from "../../src/models/TrainedModel.js"
+import { SparseMatrix, trainLogistic } from "../../training/fit.js"
+
+interface Fixture {
+  readonly code: string
+  readonly script: ScriptOptions
+  readonly positives: ReadonlyArray<string>
+  readonly negatives: ReadonlyArray<string>
+}
+
+const ZH: Fixture = {
+  code: "zh",
+  script: { ideographs: true },
+  positives: ["你是傻逼", "傻逼滚开", "这个傻逼真蠢", "滚吧傻逼", "傻逼东西", "你这个傻逼"],
+  negatives: ["今天天气很好", "谢谢你的文章", "我喜欢这本书", "这个问题很有意思", "我们明天见", "文章写得很好"]
+}
+const HI: Fixture = {
+  code: "hi",
+  script: {},
+  positives: ["तुम बेवकूफ़ हो", "बेवकूफ़ आदमी चुप रहो", "चुप बेवकूफ़", "कितना बेवकूफ़ है", "बेवकूफ़ लोग", "तू बेवकूफ़ है"],
+  negatives: ["आज मौसम अच्छा है", "धन्यवाद आपका लेख अच्छा था", "मुझे यह किताब पसंद है", "हम कल मिलेंगे", "यह सवाल दिलचस्प है", "लेख बहुत अच्छा है", "तुम अच्छे हो", "तुम कल आओगे", "मुझे लगता है यह सही है"]
+}
+
+const BITS = 12
+const sha256 = (b: Uint8Array) => createHash("sha256").update(b).digest("hex")
+
+/** Train a one-label set on a fixture and write it as `dir/<code>/` (manifest + weights); returns its manifest. */
+const writeLanguage = (dir: string, fx: Fixture): Manifest => {
+  const features: FeatureConfig = { bits: 16, charMin: 3, charMax: 4, negationScope: 3, script: fx.script }
+  const f = new Featurizer(features)
+  const X = new SparseMatrix()
+  const texts = [...fx.positives, ...fx.negatives]
+  for (const t of texts) {
+    f.run(t)
+    X.pushFeatures(f)
+  }
+  const y = Float32Array.from(texts.map((_, i) => (i < fx.positives.length ? 1 : 0)))
+  const model = trainLogistic(X, y, new Float32Array(texts.length).fill(1), { bits: BITS, epochs: 30, learningRate: 0.3, l2: 1e-6, seed: 7 })
+  const bytes = encodeWeights(BITS, [model.weights], [model.bias])
+  const manifest: Manifest = {
+    format: 1,
+    version: `local-${fx.code}-test`,
+    features,
+    respell: {},
+    families: [{ name: fx.code, file: `${fx.code}.bin`, sha256: sha256(bytes), bits: BITS, labels: ["TOXICITY"], sources: [] }],
+    labels: { TOXICITY: { kind: "trained", family: fx.code, calibration: { kind: "platt", a: 1, b: 0 } } }
+  }
+  mkdirSync(join(dir, fx.code), { recursive: true })
+  writeFileSync(join(dir, fx.code, `${fx.code}.bin`), bytes)
+  writeFileSync(join(dir, fx.code, "manifest.json"), JSON.stringify(manifest))
+  return manifest
+}
+
+const writeIndex = (dir: string, codes: ReadonlyArray<string>) => {
+  const index: LanguageIndex = {
+    format: 1,
+    languages: Object.fromEntries(codes.map((c) => [c, { version: `local-${c}-test`, labels: ["TOXICITY"] as Array<ModelLabel>, directory: c }]))
+  }
+  writeFileSync(join(dir, "index.json"), JSON.stringify(index))
+}
+
+const fixtureDir = (): string => {
+  const dir = mkdtempSync(join(tmpdir(), "decorum-languages-"))
+  writeLanguage(dir, ZH)
+  writeLanguage(dir, HI)
+  writeIndex(dir, ["zh", "hi"])
+  return dir
+}
+
+describe("LanguageModelSets", () => {
+  it("reads the index at start and loads a language's weights only when it is first asked for, once", () => {
+    const dir = fixtureDir()
+    const loads: Array<string> = []
+    const models = makeLanguageModels(dir, { onLoad: (l) => loads.push(l) })
+    expect([...models.languages.keys()]).toEqual(["zh", "hi"])
+    expect(models.languages.get("zh")).toEqual(["TOXICITY"])
+    expect(loads).toEqual([])
+    expect(models.forLanguage("de")).toBeUndefined()
+    const zh = models.forLanguage("zh")
+    expect(zh?.version).toBe("local-zh-test")
+    expect(loads).toEqual(["zh"])
+    expect(models.forLanguage("zh")).toBe(zh)
+    expect(loads).toEqual(["zh"])
+  })
+
+  it("never reads the weights at start: a damaged weight file is found (and warned about once) only when the language is asked for", () => {
+    const dir = fixtureDir()
+    writeFileSync(join(dir, "zh", "zh.bin"), "damaged")
+    const warnings: Array<string> = []
+    const models = makeLanguageModels(dir, { warn: (w) => warnings.push(w) })
+    expect(models.languages.has("zh")).toBe(true)
+    expect(warnings).toEqual([])
+    expect(models.forLanguage("zh")).toBeUndefined()
+    expect(models.forLanguage("zh")).toBeUndefined()
+    expect(warnings.length).toBe(1)
+    expect(warnings[0]).toContain("zh")
+    // the other language is still served
+    expect(models.forLanguage("hi")?.version).toBe("local-hi-test")
+  })
+
+  it("gives no languages for a missing or empty directory, and for an index that does not parse (with a warning)", async () => {
+    const missing = await Effect.runPromise(Effect.provide(LanguageModels, LanguageModelSets.layerIn(join(tmpdir(), "decorum-no-such-directory"))))
+    expect(missing.languages.size).toBe(0)
+    expect(missing.forLanguage("de")).toBeUndefined()
+    const empty = mkdtempSync(join(tmpdir(), "decorum-languages-empty-"))
+    expect(makeLanguageModels(empty).languages.size).toBe(0)
+    writeFileSync(join(empty, "index.json"), "{ not json")
+    const warnings: Array<string> = []
+    expect(makeLanguageModels(empty, { warn: (w) => warnings.push(w) }).languages.size).toBe(0)
+    expect(warnings.length).toBe(1)
+  })
+
+  it("writes a model file and reads it back: the weights within half a quantisation step, the scores as computed from the trained weights", () => {
+    const dir = mkdtempSync(join(tmpdir(), "decorum-languages-rt-"))
+    const manifest = writeLanguage(dir, HI)
+    const bytes = new Uint8Array(readFileSync(join(dir, "hi", "hi.bin")))
+    const table = decodeWeights(bytes)
+    expect(table.bits).toBe(BITS)
+    expect(table.labels).toBe(1)
+    // rebuild the raw score from the decoded table and compare with the loaded set's probability
+    const set = loadModelSet(join(dir, "hi"))
+    expect(set.version).toBe(manifest.version)
+    const f = new Featurizer(manifest.features)
+    for (const text of [...HI.positives, ...HI.negatives, "बिल्कुल नया वाक्य"]) {
+      f.run(text)
+      let z = table.bias[0]!
+      for (let p = 0; p < f.nnz; p++) z += table.weights[f.idx[p]! & ((1 << BITS) - 1)]! * f.val[p]!
+      expect(set.score(text, ["TOXICITY"]).TOXICITY).toBeCloseTo(applyCalibration({ kind: "platt", a: 1, b: 0 }, z), 6)
+    }
+  })
+
+  it("a tiny model trained here ranks an obvious insult above a neutral sentence (Chinese, Hindi)", () => {
+    const models = makeLanguageModels(fixtureDir())
+    const zh = models.forLanguage("zh")!
+    const hi = models.forLanguage("hi")!
+    const score = (m: typeof zh, text: string) => m.score!(text, ["TOXICITY"]).TOXICITY!
+    expect(score(zh, "你真是个傻逼")).toBeGreaterThan(score(zh, "谢谢，这本书很好"))
+    expect(score(hi, "वह बेवकूफ़ है")).toBeGreaterThan(score(hi, "धन्यवाद, किताब अच्छी है"))
+  })
+
+  it("quotes Han and Devanagari text verbatim: every span is a UTF-16 slice of the text, and the insult is the top span", () => {
+    const models = makeLanguageModels(fixtureDir())
+    const cases: Array<[string, string, string]> = [
+      ["zh", "我觉得你真是个傻逼，滚！", "傻逼"],
+      ["hi", "मुझे लगता है तुम बेवकूफ़ हो।", "बेवकूफ़"]
+    ]
+    for (const [code, text, insult] of cases) {
+      const m = models.forLanguage(code)!
+      const spans = m.explain(m.analyse(text), "TOXICITY")
+      expect(spans.length).toBeGreaterThan(0)
+      for (const s of spans) {
+        expect(s.begin).toBeGreaterThanOrEqual(0)
+        expect(s.end).toBeLessThanOrEqual(text.length)
+        expect(s.end).toBeGreaterThan(s.begin)
+        expect(text.includes(text.slice(s.begin, s.end))).toBe(true)
+      }
+      expect(text.slice(spans[0]!.begin, spans[0]!.end)).toBe(insult)
+    }
+  })
+})
+
+/** The shipped sets (packages/local/models/languages), when the release has them. */
+const shipped = defaultLanguageDirectory()
+describe.runIf(existsSync(join(shipped, "index.json")))("the shipped per-language sets", () => {
+  const models = makeLanguageModels(shipped)
+
+  it("list every language of the index, each loading with its own version and the labels the index gives", () => {
+    expect(models.languages.size).toBeGreaterThan(0)
+    for (const [code, labels] of models.languages) {
+      const m = models.forLanguage(code)
+      expect(m, code).toBeDefined()
+      expect(m!.version).toMatch(new RegExp(`^local-${code}-\\d{4}\\.\\d{2}\\.\\d{2}$`))
+      expect([...m!.labels].sort()).toEqual([...labels].sort())
+    }
+  })
+
+  it("score an obvious insult above a thank-you in the languages of the issue's examples", () => {
+    const pairs: Array<[string, string, string]> = [
+      ["de", "Du bist ein dummer Idiot, halt die Fresse", "Vielen Dank für den hilfreichen Artikel"],
+      ["es", "Eres un pendejo de mierda, cállate", "Gracias por el artículo, muy útil"],
+      ["it", "Sei un coglione di merda", "Grazie per l'articolo, molto utile"],
+      ["ru", "Ты тупой урод", "Спасибо за полезную статью"]
+    ]
+    for (const [code, insult, thanks] of pairs) {
+      const m = models.forLanguage(code)
+      expect(m, code).toBeDefined()
+      const s = (t: string) => m!.score!(t, ["TOXICITY"]).TOXICITY!
+      expect(s(insult), `${code}: ${insult}`).toBeGreaterThan(s(thanks))
+    }
+  })
+})
