@@ -15,7 +15,7 @@ import { Agent, request as httpRequest } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
-import { type Running, runCli, startServe as start } from "./process.js"
+import { type Running, runCli, startServe as start, waitForOutput, exitOf } from "./process.js"
 
 let dir: string
 beforeAll(() => {
@@ -107,28 +107,6 @@ const wrong = (kind: Kind, outcome: Outcome): string | null => {
   }
   return null
 }
-
-/** Resolves once the server's output matches `pattern`. */
-const waitForOutput = (server: Running, pattern: RegExp) =>
-  new Promise<void>((resolve, reject) => {
-    const check = () => {
-      if (pattern.test(server.output())) {
-        server.child.stdout.off("data", check)
-        server.child.stderr.off("data", check)
-        resolve()
-      }
-    }
-    server.child.stdout.on("data", check)
-    server.child.stderr.on("data", check)
-    server.child.once("exit", () => reject(new Error(`server exited before printing ${pattern}:\n${server.output()}`)))
-    check()
-  })
-
-const exitOf = (server: Running) =>
-  new Promise<number | null>((resolve) => {
-    if (server.child.exitCode !== null) return resolve(server.child.exitCode)
-    server.child.once("exit", (code) => resolve(code))
-  })
 
 /**
  * Runs `clients` clients in a loop (each sends its next request when the last is answered) until

@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
-import { type Running, runCli, startServe as start, stop } from "./process.js"
+import { type Running, runCli, startServe as start, stop, waitForOutput } from "./process.js"
 
 let dir: string
 beforeAll(() => {
@@ -29,21 +29,6 @@ afterEach((context) => {
 const CORRECTIONS = 4_000
 const SUBJECTS = ["the council", "the new stadium", "the bus timetable", "the library", "the budget", "the bridge", "the school board", "the market", "the park", "the festival"]
 const PROBE = "Honestly the harbour is like pineapple pizza, number 99999."
-
-const waitForOutput = (server: Running, pattern: RegExp) =>
-  new Promise<void>((resolve, reject) => {
-    const check = () => {
-      if (pattern.test(server.output())) {
-        server.child.stdout.off("data", check)
-        server.child.stderr.off("data", check)
-        resolve()
-      }
-    }
-    server.child.stdout.on("data", check)
-    server.child.stderr.on("data", check)
-    server.child.once("exit", () => reject(new Error(`server exited before printing ${pattern}:\n${server.output()}`)))
-    check()
-  })
 
 const analyze = async (url: string, key: string, text: string) => {
   const sent = performance.now()

@@ -11,7 +11,7 @@ import { request as httpRequest } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
-import { type Running, runCli, startServe as start } from "./process.js"
+import { type Running, runCli, startServe as start, waitForOutput, exitOf } from "./process.js"
 
 let dir: string
 beforeAll(() => {
@@ -57,28 +57,6 @@ const hold = (url: string, path: string, headers: Record<string, string>, body: 
   req.write(bytes.subarray(0, half))
   return { finish: () => req.end(bytes.subarray(half)), answer }
 }
-
-/** Resolves once the server's output matches `pattern`. */
-const waitForOutput = (server: Running, pattern: RegExp) =>
-  new Promise<void>((resolve, reject) => {
-    const check = () => {
-      if (pattern.test(server.output())) {
-        server.child.stdout.off("data", check)
-        server.child.stderr.off("data", check)
-        resolve()
-      }
-    }
-    server.child.stdout.on("data", check)
-    server.child.stderr.on("data", check)
-    server.child.once("exit", () => reject(new Error(`server exited before printing ${pattern}:\n${server.output()}`)))
-    check()
-  })
-
-const exitOf = (server: Running) =>
-  new Promise<number | null>((resolve) => {
-    if (server.child.exitCode !== null) return resolve(server.child.exitCode)
-    server.child.once("exit", (code) => resolve(code))
-  })
 
 describe("decorum serve: graceful shutdown (issue 10, item 4)", () => {
   it("answers every request received before SIGTERM for real, even through a second signal, refuses new connections, and exits 0", async () => {

@@ -12,7 +12,7 @@ import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import { afterAll, describe, expect, it } from "vitest"
-import { type Running, START_DEADLINE_MS, startServe, stop } from "./process.js"
+import { type Running, START_DEADLINE_MS, startServe, stop, waitForOutput } from "./process.js"
 
 const dir = mkdtempSync(join(tmpdir(), "decorum-workers-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -37,21 +37,6 @@ const alive = (pid: number) => {
     return false
   }
 }
-
-/** Resolves once the server's output (every worker's included) matches `pattern`. */
-const waitForOutput = (server: Running, pattern: RegExp) =>
-  new Promise<void>((resolve, reject) => {
-    const check = () => {
-      if (!pattern.test(server.output())) return
-      server.child.stdout.off("data", check)
-      server.child.stderr.off("data", check)
-      resolve()
-    }
-    server.child.stdout.on("data", check)
-    server.child.stderr.on("data", check)
-    server.child.once("exit", () => reject(new Error(`server exited before printing ${pattern}:\n${server.output()}`)))
-    check()
-  })
 
 /**
  * An analyze request known to be in a worker's hands while `meanwhile` runs: it asks

@@ -123,3 +123,25 @@ export const stop = (running: Running, signal: NodeJS.Signals = "SIGTERM") =>
     running.child.once("exit", (code) => resolve(code))
     running.child.kill(signal)
   })
+
+/** Resolves once the server's output (every worker's included) matches `pattern`; rejects if it exits first. */
+export const waitForOutput = (server: Running, pattern: RegExp) =>
+  new Promise<void>((resolve, reject) => {
+    const check = () => {
+      if (!pattern.test(server.output())) return
+      server.child.stdout.off("data", check)
+      server.child.stderr.off("data", check)
+      resolve()
+    }
+    server.child.stdout.on("data", check)
+    server.child.stderr.on("data", check)
+    server.child.once("exit", () => reject(new Error(`server exited before printing ${pattern}:\n${server.output()}`)))
+    check()
+  })
+
+/** The server's exit code, once it has exited. */
+export const exitOf = (server: Running) =>
+  new Promise<number | null>((resolve) => {
+    if (server.child.exitCode !== null) return resolve(server.child.exitCode)
+    server.child.once("exit", (code) => resolve(code))
+  })
