@@ -13,6 +13,12 @@
  * readable request line), with the status from `ErrorMapping` (`MalformedHttp`), after any response
  * still being written on the connection. Nothing is written on a socket that is gone; nothing here
  * throws.
+ *
+ * An answer given before its request's body was read (a refusal) does not make the server read
+ * that body on the main thread to its end, as Node would to reach a next request: a declared
+ * length over `MAX_DISCARD_BYTES` is answered with `Connection: close` and not read at all, a
+ * chunked leftover is discarded up to `MAX_DISCARD_BYTES` and then cut (issue 25, item 4:
+ * `npm run bench:flood`).
  */
 import { ENGINE_VERSION } from "@decorum/core"
 import { MalformedHttp } from "@decorum/domain"
