@@ -13,10 +13,17 @@
  * readable request line), with the status from `ErrorMapping` (`MalformedHttp`), after any response
  * still being written on the connection. Nothing is written on a socket that is gone; nothing here
  * throws.
+ *
+ * An answer given before its request's body was read (a refusal) does not make the server read
+ * that body on the main thread to its end, as Node would to reach a next request: a declared
+ * length over `MAX_DISCARD_BYTES` is answered with `Connection: close` and not read at all, a
+ * chunked leftover is discarded up to `MAX_DISCARD_BYTES` and then cut (issue 25, item 4:
+ * `npm run bench:flood`).
  */
 import { ENGINE_VERSION } from "@decorum/core"
 import { MalformedHttp } from "@decorum/domain"
-import { createServer as createNodeServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from "node:http"
+import { createServer as createNodeServer, type IncomingMessage, type Server, ServerResponse, STATUS_CODES } from "node:http"
+import type { Socket } from "node:net"
 import type { Duplex } from "node:stream"
 import { type Family, familyOfPath, render } from "./ErrorMapping.js"
 
@@ -186,5 +193,86 @@ export const install = (server: Server): Server => {
   return server
 }
 
-/** A `node:http` server for the contract, with the envelope answers installed (Node's bare `Host` check off: see `missesHost`). */
-export const createServer = (): Server => install(createNodeServer({ requireHostHeader: false }))
+/**
+ * The most of a request's body, in bytes, that the server reads and throws away after answering
+ * the request before its body was read (a refusal: 401, 403, 413, 415, 429, ...), to keep the
+ * connection for a next request (Node's own `_dump`).
+ */
+export const MAX_DISCARD_BYTES = 256 * 1024
+
+/**
+ * Whether `request`, being answered now, declared a body larger than `MAX_DISCARD_BYTES` that was
+ * not read to its end: its answer carries `Connection: close` and nothing more of it is read
+ * (`lingerThenDestroy`). Reading it to reach a next request would cost a read of every byte on
+ * the main thread: under a flood of oversize bodies, the time `/healthz` waits for.
+ */
+export const unreadBodyIsLarge = (request: IncomingMessage | undefined): boolean => {
+  if (request === undefined || request.complete) return false
+  const declared = request.headers["content-length"]
+  return declared !== undefined && Number(declared) > MAX_DISCARD_BYTES
+}
+
+/** How long a connection closed after such an answer stays open, unread, before it is destroyed. */
+export const LINGER_MS = 1_000
+
+/**
+ * Node's `destroySoon` for a connection whose answer left a large body unread: the answer is
+ * followed by a FIN, and nothing more is read (the rest of the body waits in the kernel's buffers,
+ * and the client's upload stalls) until the connection is destroyed `LINGER_MS` later. Destroyed
+ * at once, with unread bytes, the connection would be reset, and a client still uploading could
+ * see the reset before the answer. (`_paused` is the flag Node's HTTP server keeps for a socket it
+ * paused: the request's own discarding of its body, `_dump`, does not resume a socket so marked.)
+ */
+function lingerThenDestroy(this: Socket): void {
+  ;(this as Socket & { _paused?: boolean })._paused = true
+  this.pause()
+  this.end()
+  const timer = setTimeout(() => this.destroy(), LINGER_MS)
+  timer.unref()
+  this.once("close", () => clearTimeout(timer))
+}
+
+/**
+ * A body of unknown length (chunked) left unread by an answer is read and thrown away by Node to
+ * reach the next request; past `MAX_DISCARD_BYTES` more, the connection is destroyed instead of
+ * reading on (a keyless client could otherwise make the server read without end).
+ */
+const capDiscard = (socket: Socket, request: IncomingMessage): void => {
+  let discarded = 0
+  const onData = (chunk: Buffer) => {
+    discarded += chunk.length
+    if (request.complete) done()
+    else if (discarded > MAX_DISCARD_BYTES) {
+      done()
+      socket.destroy()
+    }
+  }
+  const done = () => {
+    socket.off("data", onData)
+    socket.off("close", done)
+    request.off("end", done)
+  }
+  socket.on("data", onData)
+  socket.once("close", done)
+  request.once("end", done)
+}
+
+/** Node's response, for an answer given before its request's body was read (`unreadBodyIsLarge`, `capDiscard`). */
+class ClosingResponse<Request extends IncomingMessage = IncomingMessage> extends ServerResponse<Request> {}
+const writeHead = ServerResponse.prototype.writeHead
+ClosingResponse.prototype.writeHead = function(this: ServerResponse, ...args: Array<unknown>) {
+  const request = this.req
+  if (!this.headersSent && request !== undefined && !request.complete && this.socket !== null) {
+    if (this.shouldKeepAlive && unreadBodyIsLarge(request)) {
+      this.shouldKeepAlive = false
+      ;(this.socket as Socket).destroySoon = lingerThenDestroy
+    } else if (request.headers["transfer-encoding"] !== undefined) capDiscard(this.socket as Socket, request)
+  }
+  return (writeHead as (...args: Array<unknown>) => ServerResponse).apply(this, args)
+} as ServerResponse["writeHead"]
+
+/**
+ * A `node:http` server for the contract, with the envelope answers installed (Node's bare `Host`
+ * check off: see `missesHost`), and a refused large body left unread (`unreadBodyIsLarge`, `capDiscard`).
+ */
+export const createServer = (): Server => install(createNodeServer({ requireHostHeader: false, ServerResponse: ClosingResponse }))

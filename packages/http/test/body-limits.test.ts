@@ -5,6 +5,7 @@
  */
 import type { ErrorMapping } from "@decorum/http"
 import { Agent } from "node:http"
+import { connect } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { JSON_ROUTES, startHttpHost, type TestHost } from "./harness.js"
 import { bigBody, heapAfterGc, send, type WireAnswer } from "./wire.js"
@@ -120,5 +121,102 @@ describe("oversize bodies (issue 10, item 1)", () => {
     const grown = heapAfterGc() - before
     // 200 kept bodies would be over 50 MB; allow a few MB of noise.
     expect(grown).toBeLessThan(8 * 1024 * 1024)
+  })
+})
+
+/**
+ * Sends `head` (a request's line and headers) on a new connection, and nothing more: resolves with
+ * what the server sent until it half-closed the connection (`end`), and whether it did.
+ */
+const headOnly = (url: string, head: string): Promise<{ readonly text: string; readonly ended: boolean }> =>
+  new Promise((resolve) => {
+    const { hostname, port } = new URL(url)
+    const socket = connect({ host: hostname, port: Number(port) })
+    const out: Array<Buffer> = []
+    let ended = false
+    socket.on("data", (c: Buffer) => out.push(c))
+    socket.on("end", () => {
+      ended = true
+      socket.destroy()
+    })
+    socket.on("error", () => {})
+    socket.on("close", () => resolve({ text: Buffer.concat(out).toString("latin1"), ended }))
+    socket.on("connect", () => socket.write(head))
+  })
+
+/**
+ * Sends `head` and then chunks of a chunked body, up to `total` bytes, as fast as the server takes
+ * them: resolves with what the server sent and how many bytes were written when the connection closed.
+ */
+const endlessChunked = (url: string, head: string, total: number): Promise<{ readonly text: string; readonly written: number }> =>
+  new Promise((resolve) => {
+    const { hostname, port } = new URL(url)
+    const socket = connect({ host: hostname, port: Number(port) })
+    const out: Array<Buffer> = []
+    const piece = Buffer.concat([Buffer.from("10000\r\n"), Buffer.alloc(0x10000, "a"), Buffer.from("\r\n")])
+    let written = 0
+    socket.on("data", (c: Buffer) => out.push(c))
+    socket.on("error", () => {})
+    socket.on("close", () => resolve({ text: Buffer.concat(out).toString("latin1"), written }))
+    const next = () => {
+      while (!socket.destroyed && written < total) {
+        written += 0x10000
+        if (!socket.write(piece)) return void socket.once("drain", next)
+      }
+      // All of it taken: the server read on (resolved without waiting for a close that would not come).
+      if (written >= total) socket.end("0\r\n\r\n", () => resolve({ text: Buffer.concat(out).toString("latin1"), written }))
+    }
+    socket.on("connect", () => {
+      socket.write(head)
+      next()
+    })
+  })
+
+describe("a large body left unread is not read (issue 25, item 4)", () => {
+  const head = (path: string, headers: Record<string, string>) =>
+    `POST ${path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n` +
+    Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join("") + "\r\n"
+
+  // The body is never sent: the answer, and the end of the connection, come before it. Before,
+  // the answer kept the connection alive and the server waited to read (and discard) the body.
+  for (const [path, family] of [["/v1alpha1/comments:analyze", "google"], ["/v0.2/megacall", "native"]] as const) {
+    it(`${path}: a declared length over the limit is answered 413 and the connection closed, before any of the body arrives`, async () => {
+      const { text, ended } = await headOnly(host.url, head(path, { ...headersFor(path), "Content-Length": String(10 * 1024 * 1024) }))
+      expect(text).toMatch(/^HTTP\/1\.1 413 /)
+      expect(text).toMatch(/\r\nConnection: close\r\n/i)
+      expect(ended).toBe(true)
+      const json = JSON.parse(text.slice(text.indexOf("\r\n\r\n") + 4))
+      expect(family === "native" ? json.code : json.error.code).toBe(413)
+    })
+
+    it(`${path}: a keyless request with a large declared body is refused without reading it`, async () => {
+      const { text, ended } = await headOnly(host.url, head(path, { "Content-Length": String(10 * 1024 * 1024) }))
+      expect(text).toMatch(/^HTTP\/1\.1 40[13] /)
+      expect(text).toMatch(/\r\nConnection: close\r\n/i)
+      expect(ended).toBe(true)
+    })
+
+    it(`${path}: a keyless chunked body without end is not read on after its refusal: the connection is cut`, async () => {
+      // Before, Node read and threw away the body after the answer for as long as it came.
+      const total = 64 * 1024 * 1024
+      const { text, written } = await endlessChunked(host.url, head(path, { "Transfer-Encoding": "chunked" }), total)
+      expect(text).toMatch(/^HTTP\/1\.1 40[13] /)
+      expect(written).toBeLessThan(total)
+    })
+  }
+
+  it("a small body left unread by a refusal keeps the connection for the next request", async () => {
+    const path = "/v0.2/antispam"
+    const body = JSON.stringify({ comment: "hello there" })
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 })
+    try {
+      const refused = await send(host.url, { path, headers: { "content-type": "application/json" }, chunks: [body], agent })
+      expect(refused.status).toBe(401)
+      expect(refused.headers["connection"]).toBe("keep-alive")
+      const next = await send(host.url, { path, headers: headersFor(path), chunks: [body], agent })
+      expect(next.status).toBe(200)
+    } finally {
+      agent.destroy()
+    }
   })
 })
