@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url"
 
 const here = dirname(fileURLToPath(import.meta.url))
 const [name, ...args] = process.argv.slice(2)
-const entries = { train: "train.ts", eval: "eval.ts", bench: "bench.ts", tune: "tune.ts", explore: "explore.ts", spamdev: "spamdev.ts", dev: "dev.ts", threatdev: "threatdev.ts", calibdev: "calibdev.ts", golden: "golden.ts", candidate: "candidate.ts", fallacy: "fallacyTrain.ts", fallacytyper: "fallacyTyperDev.ts", commentscore: "commentscore.ts", spans: "spans.ts", spansdev: "spansdev.ts", spansneg: "spansneg.ts", spansgate: "spansgate.ts", spanscost: "spanscost.ts", spansstack: "spansstack.ts", identityterms: "identityterms.ts", spansclean: "spansclean.ts", catcurve: "catcurve.ts", pooling: "pooling.ts" }
+const entries = { train: "train.ts", eval: "eval.ts", bench: "bench.ts", tune: "tune.ts", explore: "explore.ts", spamdev: "spamdev.ts", dev: "dev.ts", threatdev: "threatdev.ts", calibdev: "calibdev.ts", golden: "golden.ts", candidate: "candidate.ts", fallacy: "fallacyTrain.ts", fallacytyper: "fallacyTyperDev.ts", commentscore: "commentscore.ts", spans: "spans.ts", spansdev: "spansdev.ts", spansneg: "spansneg.ts", spansgate: "spansgate.ts", spanscost: "spanscost.ts", spansstack: "spansstack.ts", identityterms: "identityterms.ts", spansclean: "spansclean.ts", catcurve: "catcurve.ts", pooling: "pooling.ts", encoder: "encoder/main.ts", encoderheads: "encoder/heads.ts" }
 if (!(name in entries)) {
   console.error(`usage: run.mjs ${Object.keys(entries).join("|")} [args]`)
   process.exit(2)
