@@ -46,6 +46,9 @@ interface Dense {
 }
 
 /** Weights (dim) and bias minimising the weighted mean log-loss + lambda/2 |w|^2 over rows with a target. */
+/** The last fit's iterations, largest gradient component and why it stopped (for the log). */
+export const lastFit = { iterations: 0, gmax: 0, stop: "" }
+
 export const fitLogistic = (data: Dense, rows: ReadonlyArray<number>, y: ReadonlyArray<number>, lambda: number, iterations = 200): Float64Array => {
   const { X, dim } = data
   const n = rows.length
@@ -83,7 +86,9 @@ export const fitLogistic = (data: Dense, rows: ReadonlyArray<number>, y: Readonl
     for (let j = 0; j < p; j++) s += a[j]! * b[j]!
     return s
   }
-  for (let it = 0; it < iterations; it++) {
+  lastFit.stop = "iteration cap"
+  let it = 0
+  for (; it < iterations; it++) {
     // two-loop recursion
     const q = Float64Array.from(g)
     const alpha: Array<number> = []
@@ -100,7 +105,10 @@ export const fitLogistic = (data: Dense, rows: ReadonlyArray<number>, y: Readonl
     }
     // backtracking line search along -q
     const gd = -dot(g, q)
-    if (gd >= 0) break
+    if (gd >= 0) {
+      lastFit.stop = "not a descent direction"
+      break
+    }
     let step = 1
     const wNew = new Float64Array(p)
     const gNew = new Float64Array(p)
@@ -131,8 +139,17 @@ export const fitLogistic = (data: Dense, rows: ReadonlyArray<number>, y: Readonl
     f = fNew
     let gmax = 0
     for (let j = 0; j < p; j++) gmax = Math.max(gmax, Math.abs(g[j]!))
-    if (done || gmax < 1e-5) break
+    lastFit.gmax = gmax
+    if (gmax < 1e-5) {
+      lastFit.stop = "gradient below 1e-5"
+      break
+    }
+    if (done) {
+      lastFit.stop = "relative change below 1e-9"
+      break
+    }
   }
+  lastFit.iterations = it + 1
   return w
 }
 
@@ -192,6 +209,7 @@ const main = async () => {
     })
     const t0 = Date.now()
     const w = fitLogistic(trainData, rows, y, 1e-4)
+    const fit = { ...lastFit }
     heads.set(label, w)
     // stack on the held-out tenth: [head z, linear z]
     const sRows: Array<number> = []
@@ -208,7 +226,7 @@ const main = async () => {
     stacks.set(label, sw)
     const hw = fitLogistic({ X: Float32Array.from(feats.filter((_, j) => j % 2 === 0)), dim: 1 }, sRows, sy, 0)
     headPlatt.set(label, hw)
-    log(`${label}: head on ${rows.length} rows (${y.filter((v) => v >= 0.5).length} positive) in ${((Date.now() - t0) / 1000).toFixed(0)} s; stack on ${sRows.length}: ${sw[0]!.toFixed(3)} * head + ${sw[1]!.toFixed(3)} * linear + ${sw[2]!.toFixed(3)}`)
+    log(`${label}: head on ${rows.length} rows (${y.filter((v) => v >= 0.5).length} positive) in ${((Date.now() - t0) / 1000).toFixed(0)} s, ${fit.iterations} L-BFGS iterations, max |gradient| ${fit.gmax.toExponential(1)}, stopped: ${fit.stop}; stack on ${sRows.length}: ${sw[0]!.toFixed(3)} * head + ${sw[1]!.toFixed(3)} * linear + ${sw[2]!.toFixed(3)}`)
   }
 
   // scorers over any texts (embeddings cached per text list)
