@@ -5,10 +5,10 @@
 import { createHash } from "node:crypto"
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import * as ort from "onnxruntime-node"
 import { SentencePiece, type Vocabulary } from "../../src/internal/encoder/sentencepiece.js"
 import { PACKAGE_DIR } from "../pipeline.js"
 import { DEFAULT_OUT, MAX_TOKENS } from "./convert.js"
+import { loadOrt, requireEncoderPackages } from "./optional.js"
 
 export const DIM = 512
 
@@ -18,6 +18,8 @@ export interface Encoder {
 }
 
 export const openEncoder = async (weights: string): Promise<Encoder> => {
+  requireEncoderPackages(["onnxruntime-node"])
+  const ort = await loadOrt()
   const file = join(DEFAULT_OUT, `use-lite.${weights}.onnx`)
   const bytes = readFileSync(file)
   const modelHash = createHash("sha256").update(bytes).digest("hex").slice(0, 12)

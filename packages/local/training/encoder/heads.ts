@@ -29,6 +29,9 @@ import { dataDir, loadSplits, MODELS_DIR, TOXICITY_LABELS } from "../pipeline.js
 import { splitProtocols } from "../protocols.js"
 import { baselineScorer, compare, printTable, report, trainBaseline, type Scorer } from "../versus.js"
 import { DIM, openEncoder } from "./embed.js"
+import { requireEncoderPackages } from "./optional.js"
+
+requireEncoderPackages(["onnxruntime-node"])
 
 const log = (s: string) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${s}\n`)
 const args = process.argv.slice(2)

