@@ -57,7 +57,9 @@ await build({
 
 const models = join(root, "packages/local/models")
 const copied = existsSync(models)
-if (copied) cpSync(models, join(outDir, "models"), { recursive: true })
+// models/encoder/ (the sentence encoder of issue 27, 14 MB) is left out: no judge reads it yet
+const encoder = join(models, "encoder")
+if (copied) cpSync(models, join(outDir, "models"), { recursive: true, filter: (src) => src !== encoder && !src.startsWith(encoder + "/") })
 
 const kib = (n) => `${(n / 1024).toFixed(0)} KiB`
 const modelBytes = copied
