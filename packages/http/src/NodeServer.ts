@@ -119,10 +119,17 @@ export const onClientError = (error: ParserError, socket: Duplex): void => {
     const reason = reasonOfCode(error.code)
     const family = inBody ? familyOfRequest(`${current.req!.method ?? "GET"} ${current.req!.url ?? "/"}`) : familyOfRequest(error.rawPacket)
     const answer = rawErrorResponse(family, inBody && reason === "malformed" ? "malformedBody" : reason)
+    // A request refused before it was handed over (headers over the limit, a bad header line) is
+    // answered with a lingering close (`lingerThenDestroy`): destroyed as soon as the answer is
+    // written, the connection would be reset under a client still sending the rest of its request,
+    // and that client would see the reset instead of the answer. A request whose body failed is
+    // already with its handler, which is settled by closing the connection at once.
     const respond = () => {
       try {
         if (!socket.writable) return destroy()
-        socket.end(answer, destroy)
+        if (inBody) return void socket.end(answer, destroy)
+        socket.write(answer)
+        lingerThenDestroy.call(socket as Socket)
       } catch {
         destroy()
       }
