@@ -38,6 +38,10 @@ export const identify = (
   // Scripts the model has no language for (Greek, Hebrew, Thai, ...) are not guessed at.
   if (s.other * 2 > letters) return { languages: [], fellBack: false }
   let top = reading.ranked[0]!
+  // Whether English's prior overruled the model's best language: a sentence of a language without
+  // data here (Dutch, Swedish) can read closer to English than to its neighbour, and is then checked
+  // against the fallback like any unfamiliar comment.
+  let overruled = false
   if (top.language !== "en") {
     const english = reading.ranked.find((r) => r.language === "en")
     if (english !== undefined) {
@@ -45,7 +49,10 @@ export const identify = (
       // scripts are decided by their script (English's cost there is far above any prior).
       const latin = s.latin * 2 > letters
       const allowance = model.englishMargin * reading.grams + (latin ? model.englishPrior : 0)
-      if (english.cost - top.cost <= allowance || (latin && letters < model.latinEvidence)) top = english
+      if (english.cost - top.cost <= allowance || (latin && letters < model.latinEvidence)) {
+        top = english
+        overruled = true
+      }
     }
   }
   const best = top.language
@@ -55,7 +62,9 @@ export const identify = (
   // Too short a comment says too little for the fallback too (franc's guesses on a few words are
   // worse than the model's: on the training first sentences of one to four words, asking it only
   // from 20 letters on is right more often in every language with data; `langid --choose-rule`).
-  if (fallback === undefined || letters < fallbackMinLetters || reading.meanCost <= model.unfamiliar[top.index]!) return { languages: [best], fellBack: false }
+  if (fallback === undefined || letters < fallbackMinLetters || (!overruled && reading.meanCost <= model.unfamiliar[top.index]!)) {
+    return { languages: [best], fellBack: false }
+  }
   const other = fallback(text)
   return { languages: [other !== undefined && !model.languages.includes(other) ? other : best], fellBack: true }
 }
