@@ -192,12 +192,17 @@ describe.runIf(process.platform === "linux")("decorum serve --workers 2", () => 
       DECORUM_DRAIN_TIMEOUT_MS: "0"
     })
     const workers = children(server.child.pid!)
-    expect(workers).toHaveLength(2)
-    const sent = Date.now()
-    expect(await stop(server)).toBe(0)
-    expect(Date.now() - sent).toBeGreaterThanOrEqual(2_000)
-    expect(server.output()).toMatch(/still running 2000 ms after SIGTERM; killing it/)
-    await until(() => !workers.some(alive), "the killed workers to be gone", 10_000)
+    try {
+      expect(workers).toHaveLength(2)
+      const sent = Date.now()
+      expect(await stop(server)).toBe(0)
+      expect(Date.now() - sent).toBeGreaterThanOrEqual(2_000)
+      expect(server.output()).toMatch(/still running 2000 ms after SIGTERM; killing it/)
+      await until(() => !workers.some(alive), "the killed workers to be gone", 10_000)
+    } finally {
+      // Kept alive on purpose, these workers would outlive a failed run of this test for good.
+      for (const p of [server.child.pid!, ...workers]) if (alive(p)) process.kill(p, "SIGKILL")
+    }
   })
 
   it("finishes its in-flight request and exits 0, quietly, when every process gets SIGTERM twice (pkill on `npx decorum serve`)", async () => {
