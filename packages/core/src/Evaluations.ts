@@ -3,8 +3,8 @@
  * `/v0.2/dogwhistle` and `/v0.2/llmdetect`: validate the request, resolve the article context, ask
  * the provider. Each judges the comment without a WordPress-plugin author header (`judgedComment`).
  */
-import type { Account, DogWhistleCheckInput, Evaluated, EvaluationDetail, Native } from "@decorum/domain"
-import { Effect, Option } from "effect"
+import { type Account, type DogWhistleCheckInput, type Evaluated, type EvaluationDetail, InvalidRequest, Limits, type Native } from "@decorum/domain"
+import { Effect, Either, Option } from "effect"
 import * as ArticleContexts from "./ArticleContexts.js"
 import { judgedComment } from "./Comment.js"
 import * as Metrics from "./Metrics.js"
@@ -12,17 +12,28 @@ import { CommentScorer, DogWhistleChecker, LanguageIdentifier, LlmDetector, Rele
 
 const optionalText = (s: string | null | undefined): string | null => (s === undefined || s === null || s.trim() === "" ? null : s)
 
-const cleanTopics = (topics: ReadonlyArray<string> | null | undefined): ReadonlyArray<string> => {
+/**
+ * A list field of a native request (`banned_topics`, `sensitive_topics`, `dogwhistle_examples`),
+ * trimmed, without blanks and case-insensitive repeats; more than `Limits.maxListEntries` entries, or
+ * an entry longer than `Limits.maxListEntryLength`, is a request error naming the field.
+ */
+const cleanTopics = (field: string, topics: ReadonlyArray<string> | null | undefined): Either.Either<ReadonlyArray<string>, InvalidRequest> => {
   const seen = new Set<string>()
   const out: Array<string> = []
   for (const t of topics ?? []) {
     const trimmed = t.trim()
+    if (trimmed.length > Limits.maxListEntryLength) {
+      return Either.left(new InvalidRequest({ message: `${field}: an entry is longer than ${Limits.maxListEntryLength} characters.` }))
+    }
     if (trimmed && !seen.has(trimmed.toLowerCase())) {
       seen.add(trimmed.toLowerCase())
       out.push(trimmed)
+      if (out.length > Limits.maxListEntries) {
+        return Either.left(new InvalidRequest({ message: `${field}: at most ${Limits.maxListEntries} entries.` }))
+      }
     }
   }
-  return out
+  return Either.right(out)
 }
 
 /**
@@ -95,18 +106,29 @@ export const checkRelevance = Effect.fn("Evaluations.checkRelevance", { captureS
     (yield* RelevanceChecker).check({
       comment,
       article,
-      bannedTopics: cleanTopics(request.banned_topics),
+      bannedTopics: yield* cleanTopics("banned_topics", request.banned_topics),
       replyTo: optionalText(request.reply_to_comment),
       ...withDetail(options)
     })
   )
 })
 
-/** Context comments as sent, without blank ones. */
-const contextComments = (comments: ReadonlyArray<string> | null | undefined): ReadonlyArray<string> =>
-  (comments ?? []).filter((c) => c.trim() !== "")
+/**
+ * Context comments as sent, without blank ones; more than `Limits.maxContextComments`, or one longer
+ * than a comment may be, is a request error.
+ */
+const contextComments = (comments: ReadonlyArray<string> | null | undefined): Either.Either<ReadonlyArray<string>, InvalidRequest> => {
+  const kept = (comments ?? []).filter((c) => c.trim() !== "")
+  if (kept.length > Limits.maxContextComments) {
+    return Either.left(new InvalidRequest({ message: `context_comments: at most ${Limits.maxContextComments} comments.` }))
+  }
+  if (kept.some((c) => c.length > Limits.commentMaxLength)) {
+    return Either.left(new InvalidRequest({ message: `context_comments: a comment is longer than ${Limits.commentMaxLength} characters.` }))
+  }
+  return Either.right(kept)
+}
 
-/** The dog-whistle provider's input from a request's fields (shared with the combined call). */
+/** The dog-whistle provider's input from a request's fields (shared with the combined call); a bad list is a request error. */
 const dogWhistleInput = (
   comment: string,
   article: import("@decorum/domain").ArticleContext | null,
@@ -117,15 +139,18 @@ const dogWhistleInput = (
     readonly context_comments?: ReadonlyArray<string> | null | undefined
   },
   options: EvaluationOptions
-): DogWhistleCheckInput => ({
-  comment,
-  article,
-  sensitiveTopics: cleanTopics(request.sensitive_topics),
-  examples: cleanTopics(request.dogwhistle_examples),
-  replyTo: optionalText(request.reply_to_comment),
-  contextComments: contextComments(request.context_comments),
-  ...withDetail(options)
-})
+): Either.Either<DogWhistleCheckInput, InvalidRequest> =>
+  Either.all({
+    sensitiveTopics: cleanTopics("sensitive_topics", request.sensitive_topics),
+    examples: cleanTopics("dogwhistle_examples", request.dogwhistle_examples),
+    contextComments: contextComments(request.context_comments)
+  }).pipe(Either.map((lists) => ({
+    comment,
+    article,
+    ...lists,
+    replyTo: optionalText(request.reply_to_comment),
+    ...withDetail(options)
+  })))
 
 export const checkDogwhistle = Effect.fn("Evaluations.checkDogwhistle", { captureStackTrace: false })(function*(
   account: Account,
@@ -134,7 +159,8 @@ export const checkDogwhistle = Effect.fn("Evaluations.checkDogwhistle", { captur
 ) {
   const comment = yield* judgedComment(request.comment)
   const article = yield* ArticleContexts.resolveOptional(account, request.article_context_id, "dog-whistle detection")
-  return yield* counted("dogwhistle_check", (yield* DogWhistleChecker).check(dogWhistleInput(comment, article, request, options)))
+  const input = yield* dogWhistleInput(comment, article, request, options)
+  return yield* counted("dogwhistle_check", (yield* DogWhistleChecker).check(input))
 })
 
 export const detectLlm = Effect.fn("Evaluations.detectLlm", { captureStackTrace: false })(function*(

@@ -106,6 +106,9 @@ export const megacall = Effect.fn("Megacall.megacall", { captureStackTrace: fals
   }
 
   const replyTo = optionalText(request.reply_to_comment)
+  // The request's lists are request errors too: checked before any section runs.
+  const bannedTopics = runRelevance ? yield* cleanTopics("banned_topics", request.banned_topics) : []
+  const dogWhistle = runDogwhistle ? yield* dogWhistleInput(comment, article, request, options) : undefined
   const sections: Partial<
     Record<SectionName, Effect.Effect<Evaluated<unknown>, ProviderFailure, SectionProviders>>
   > = {}
@@ -123,13 +126,13 @@ export const megacall = Effect.fn("Megacall.megacall", { captureStackTrace: fals
   if (runRelevance) {
     sections.relevance_check = Effect.flatMap(
       RelevanceChecker,
-      (s) => counted("relevance_check", s.check({ comment, article: article!, bannedTopics: cleanTopics(request.banned_topics), replyTo, ...detail }))
+      (s) => counted("relevance_check", s.check({ comment, article: article!, bannedTopics, replyTo, ...detail }))
     )
   }
   if (runDogwhistle) {
     sections.dogwhistle_check = Effect.flatMap(
       DogWhistleChecker,
-      (s) => counted("dogwhistle_check", s.check(dogWhistleInput(comment, article, request, options)))
+      (s) => counted("dogwhistle_check", s.check(dogWhistle!))
     )
   }
   if (runLlm) {

@@ -11,5 +11,14 @@ export const Limits = {
    * (a Perspective analyze with context entries) nests 4 levels; the limit is checked before any
    * recursive walk of a body, so a deep body is a 400, never a stack overflow.
    */
-  maxNestingDepth: 32
+  maxNestingDepth: 32,
+  /**
+   * Most entries of a list a native request sends (`banned_topics`, `sensitive_topics`,
+   * `dogwhistle_examples`), and the longest entry in UTF-16 code units: the lists are read on the
+   * serving thread for every request, so a body of 30,000 topics cost half a second there.
+   */
+  maxListEntries: 200,
+  maxListEntryLength: 500,
+  /** Most `context_comments` (the thread) a native request sends; each at most `commentMaxLength`. */
+  maxContextComments: 50
 } as const

@@ -538,6 +538,26 @@ export const describeContract = (name: string, start: () => Promise<ContractHost
         expect(none.message).toContain("run_llm_detect")
       })
 
+      it("refuses over-long lists (topics, examples, thread) with a 400 naming the field, on every route that reads them", async () => {
+        const many = Array.from({ length: 2_000 }, (_, i) => `term ${i}`)
+        const long = ["x".repeat(501)]
+        const cases: ReadonlyArray<readonly [string, Record<string, unknown>, string]> = [
+          ["/v0.2/dogwhistle", { comment: "hello", sensitive_topics: many }, "sensitive_topics"],
+          ["/v0.2/dogwhistle", { comment: "hello", dogwhistle_examples: long }, "dogwhistle_examples"],
+          ["/v0.2/dogwhistle", { comment: "hello", context_comments: Array.from({ length: 51 }, () => "a reply") }, "context_comments"],
+          ["/v0.2/commentrelevance", { comment: "hello", article_context_id: articleId, banned_topics: many }, "banned_topics"],
+          ["/v0.2/megacall", { comment: "hello", run_dogwhistle_check: true, dogwhistle_examples: many }, "dogwhistle_examples"],
+          ["/v0.2/megacall", { comment: "hello", article_context_id: articleId, run_relevance_check: true, banned_topics: long }, "banned_topics"]
+        ]
+        for (const [path, body, field] of cases) {
+          const error = await expectNativeError(await native(path, body), 400)
+          expect(error.message).toContain(field)
+        }
+        // At the limits, the same requests are answered.
+        const fits = Array.from({ length: 200 }, (_, i) => `term ${i}`)
+        expect((await native("/v0.2/dogwhistle", { comment: "hello", sensitive_topics: fits, dogwhistle_examples: fits })).status).toBe(200)
+      })
+
       it("answers all six sections when the official client sets every flag", async () => {
         const comment = "Let us delve into the globalist budget for the library."
         const res = await native("/v0.2/megacall", {
