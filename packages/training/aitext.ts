@@ -20,12 +20,12 @@
  *   tested on every row of those domains.
  */
 import { createHash } from "node:crypto"
-import { fitPlatt } from "../src/internal/calibration.js"
-import { applyCalibration, type Calibration, logit } from "../src/internal/calibration.js"
-import { DENSE, DENSE_SLOTS, FEATURE_NAMES, featurise, FUNCTION_WORDS, type Lexicon } from "../src/internal/aitext/features.js"
-import { type AiTextManifest, AiTextWeights } from "../src/internal/aitext/model.js"
-import { encodeWeights, type SourceRef } from "../src/internal/model/format.js"
-import { tokenize } from "../src/internal/text/words.js"
+import { fitPlatt } from "@decorum/local/Calibration"
+import { applyCalibration, type Calibration, logit } from "@decorum/local/Calibration"
+import { DENSE, DENSE_SLOTS, FEATURE_NAMES, featurise, FUNCTION_WORDS, type Lexicon } from "@decorum/local/AiTextFormat"
+import { type AiTextManifest, AiTextWeights } from "@decorum/local/AiTextFormat"
+import { encodeWeights, type SourceRef } from "@decorum/local/ModelFormat"
+import { tokenize } from "@decorum/local/Words"
 import { type AiRow, type AiSource, aiTextRows, type Hc3Lists, hc3Lists } from "./aitextData.js"
 import { fitLogistic, scoreTfidfRow, Tfidf, type TfidfMatrix } from "./baseline.js"
 import { rocAuc } from "./fit.js"

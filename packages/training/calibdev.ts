@@ -5,11 +5,11 @@
  * at the calibration prevalence on the held-out fold, and the shares of positives at or above
  * 0.7 and of negatives at or above 0.5. Never reads the test rows or the guardrail sentences.
  */
-import type { ModelLabel } from "../src/AttributeModel.js"
-import { identityEvidence, threatEvidence } from "../src/internal/model/evidence.js"
-import { Normalizer } from "../src/internal/model/normalize.js"
-import { loadModelSet } from "../src/models/TrainedModel.js"
-import { fitPlatt2, sigmoid } from "../src/internal/calibration.js"
+import type { ModelLabel } from "@decorum/local"
+import { identityEvidence, threatEvidence } from "@decorum/local/Evidence"
+import { Normalizer } from "@decorum/local/Normalizer"
+import { loadModelSet } from "@decorum/local"
+import { fitPlatt2, sigmoid } from "@decorum/local/Calibration"
 import { reweightedLogLoss } from "./fit.js"
 import * as D from "./data.js"
 import { dataDir, JIGSAW_PREVALENCE, loadSplits, MODELS_DIR } from "./pipeline.js"

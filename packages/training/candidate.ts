@@ -10,7 +10,7 @@
  * TOXICITY head's weights, w = w_head + beta * w_TOXICITY (one linear model again), beta chosen
  * per head on the enriched dev set.
  */
-import type { ModelLabel } from "../src/AttributeModel.js"
+import type { ModelLabel } from "@decorum/local"
 import { rocAuc } from "./fit.js"
 import { fitLogistic, type LogisticFit, type TfidfMatrix } from "./baseline.js"
 import { dataDir, featurise, loadSplits, makeFeaturizer, MODELS_DIR, TOXICITY_LABELS } from "./pipeline.js"

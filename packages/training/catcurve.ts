@@ -16,8 +16,8 @@
  * to stderr). Each baseline fit is cached in training/.cache by `trainBaseline`, so a re-run
  * after an interruption resumes where it stopped.
  */
-import type { ModelLabel } from "../src/AttributeModel.js"
-import { loadModelSet } from "../src/models/TrainedModel.js"
+import type { ModelLabel } from "@decorum/local"
+import { loadModelSet } from "@decorum/local"
 import { loadBaseline, saveBaseline } from "./baseline.js"
 import type * as D from "./data.js"
 import { rocAuc } from "./fit.js"

@@ -29,20 +29,20 @@
 import { createHash } from "node:crypto"
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
-import type { ModelLabel } from "../src/AttributeModel.js"
-import type { Featurizer } from "../src/internal/model/features.js"
+import type { ModelLabel } from "@decorum/local"
+import type { Featurizer } from "@decorum/local/Featurizer"
 import { fitLogistic, type TfidfMatrix } from "./baseline.js"
 import type * as D from "./data.js"
 import { rocAuc, type LinearModel } from "./fit.js"
 import { labelled, splitProtocols } from "./protocols.js"
-import { Normalizer } from "../src/internal/model/normalize.js"
+import { Normalizer } from "@decorum/local/Normalizer"
 import { table } from "./data.js"
-import { identityEvidence, threatEvidence, type EvidenceKind } from "../src/internal/model/evidence.js"
-import { featurise, LABEL_SOURCE_WEIGHT, MODELS_DIR, overlaps, QUIET_HATE_SETS, shingles, PACKAGE_DIR, SOURCE_WEIGHT, TOXICITY_LABELS, type Splits } from "./pipeline.js"
-import { loadModelSet } from "../src/models/TrainedModel.js"
+import { identityEvidence, threatEvidence, type EvidenceKind } from "@decorum/local/Evidence"
+import { featurise, LABEL_SOURCE_WEIGHT, MODELS_DIR, overlaps, QUIET_HATE_SETS, shingles, CACHE_DIR, SOURCE_WEIGHT, TOXICITY_LABELS, type Splits } from "./pipeline.js"
+import { loadModelSet } from "@decorum/local"
 import { trainBaseline } from "./versus.js"
 import { contrastiveDevRows } from "./augment.js"
-import { COLOUR_TERMS, IDENTITY_TERMS, PEOPLE_NOUNS, POLITICAL_GROUPS } from "../src/internal/cues/wordLists.js"
+import { COLOUR_TERMS, IDENTITY_TERMS, PEOPLE_NOUNS, POLITICAL_GROUPS } from "@decorum/local/Cues"
 
 export const CONVEX_C = 4
 export const CONVEX_BITS = 19
@@ -391,7 +391,7 @@ const fitComponent = (
     if (sw !== undefined) sw[r] = w
     hash.update(sw === undefined ? `${e.text}\u0000${y[r]}\n` : `${e.text}\u0000${y[r]}\u0000${w}\n`)
   })
-  const file = join(PACKAGE_DIR, "training", ".cache", `convex-${hash.digest("hex").slice(0, 16)}.bin`)
+  const file = join(CACHE_DIR, `convex-${hash.digest("hex").slice(0, 16)}.bin`)
   const width = 1 << CONVEX_BITS
   // file layout: width weights, then (with evidence) the evidence weight, then the bias
   const size = width + (evidence === undefined ? 1 : 2)

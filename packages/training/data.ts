@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { gunzipSync } from "node:zlib"
-import type { ModelLabel } from "../src/AttributeModel.js"
+import type { ModelLabel } from "@decorum/local"
 
 export interface Example {
   readonly text: string

@@ -6,7 +6,7 @@
  * 0.5. Recipe and calibration choices for those two heads are made on this report, never on the
  * test rows or the guardrail sentences.
  */
-import { loadModelSet } from "../src/models/TrainedModel.js"
+import { loadModelSet } from "@decorum/local"
 import { rocAuc } from "./fit.js"
 import { dataDir, loadSplits, MODELS_DIR, TOXICITY_LABELS } from "./pipeline.js"
 
@@ -33,7 +33,7 @@ for (const label of TOXICITY_LABELS) {
 
 // acceptance only (not a tuning target): the guardrail categories' pass counts
 if (process.argv.includes("--guardrails")) {
-  const { GUARDRAILS, check } = await import("../test/models/guardrails.js")
+  const { GUARDRAILS, check } = await import("../local/test/models/guardrails.js")
   for (const g of GUARDRAILS) {
     let pass = 0
     let all = 0

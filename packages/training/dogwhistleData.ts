@@ -5,8 +5,8 @@
  * non-toxic Wikipedia comments, implicit-hate `not_hate`), and the by-term split.
  */
 import { join } from "node:path"
-import type { DogWhistleTerm } from "../src/internal/dogwhistle/model.js"
-import { type FormSpec, matchTokens, numberVariants } from "../src/internal/dogwhistle/matcher.js"
+import type { DogWhistleTerm } from "@decorum/local/DogWhistleFormat"
+import { type FormSpec, matchTokens, numberVariants } from "@decorum/local/DogWhistleFormat"
 import { hash32, implicitHate, jigsaw, table } from "./data.js"
 
 /** `term_key` as the glossary computes it. */

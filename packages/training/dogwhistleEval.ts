@@ -7,8 +7,8 @@
  * non-toxic; implicit-hate not_hate as a stress figure). Both operate at a threshold chosen on dev
  * by the same rule (best F1 on the dev terms, at least 0.5, at most 1% of each benign set's dev comments flagged).
  */
-import { sigmoid } from "../src/internal/calibration.js"
-import { loadDogWhistleScorer } from "../src/models/DogWhistleDetector.js"
+import { sigmoid } from "@decorum/local/Calibration"
+import { loadDogWhistleScorer } from "@decorum/local"
 import { fitLogistic, scoreTfidfRow, Tfidf } from "./baseline.js"
 import { BENIGN, buildCorpus, chooseThreshold, type CommentRows, MAX_CLEAN_FLAGGED } from "./dogwhistle.js"
 import { unseenNewsComments } from "./dogwhistleData.js"

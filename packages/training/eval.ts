@@ -8,15 +8,15 @@
  *   model at 0.5 and for the spam checker's verdict (`is_spam`, signals blended with the model);
  * - the C3 test articles; the guardrail and obfuscation sets; the lexicon approximations on proxies.
  */
-import type { ModelLabel } from "../src/AttributeModel.js"
-import type { AttributeModelService } from "../src/AttributeModel.js"
-import { checkSpam } from "../src/evaluators/LocalSpamChecker.js"
-import { loadModelSet } from "../src/models/TrainedModel.js"
+import type { ModelLabel } from "@decorum/local"
+import type { AttributeModelService } from "@decorum/local"
+import { checkSpam } from "@decorum/local"
+import { loadModelSet } from "@decorum/local"
 import {
   accuracy, agreement, calibrationError, rocAuc, spearman, type TrainOptions
 } from "./fit.js"
-import { applyCalibration } from "../src/internal/calibration.js"
-import { GUARDRAILS, KNOWN_FAILURES, OBFUSCATIONS, OBFUSCATION_TOLERANCE, check } from "../test/models/guardrails.js"
+import { applyCalibration } from "@decorum/local/Calibration"
+import { GUARDRAILS, KNOWN_FAILURES, OBFUSCATIONS, OBFUSCATION_TOLERANCE, check } from "../local/test/models/guardrails.js"
 import * as D from "./data.js"
 import { recordTestRead, splitProtocols, testReads, type Split } from "./protocols.js"
 import { baselineScorer, compare, report, reportSuite, trainBaseline, type Scorer } from "./versus.js"

@@ -3,7 +3,7 @@
  * (Jigsaw-only) model added to the mixture, per-head source weights. Prints dev ROC AUC.
  * Usage: run.mjs explore
  */
-import type { ModelLabel } from "../src/AttributeModel.js"
+import type { ModelLabel } from "@decorum/local"
 import { rocAuc, type LinearModel } from "./fit.js"
 import { dataDir, featurise, JIGSAW_ONLY, loadSplits, makeFeaturizer, rawScore, respellFrom, SOURCE_WEIGHT, LABEL_SOURCE_WEIGHT, trainHeads, TRAIN_TOXICITY } from "./pipeline.js"
 

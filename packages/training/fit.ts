@@ -5,7 +5,7 @@
  * Everything here is deterministic: fixed seeds, fixed iteration order, no threads. The same
  * inputs give bit-identical weights on any machine that runs the same JavaScript engine.
  */
-import { Featurizer } from "../src/internal/model/features.js"
+import { Featurizer } from "@decorum/local/Featurizer"
 
 /** Rows of hashed features in compressed sparse row form. */
 export class SparseMatrix {

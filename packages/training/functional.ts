@@ -9,7 +9,7 @@
  * answers per functionality and lists every failure (docs/experiments/toxicity-log.md keeps earlier
  * releases' lists); they are not frozen by a test.
  */
-import type { ModelLabel } from "../src/AttributeModel.js"
+import type { ModelLabel } from "@decorum/local"
 
 export interface FunctionalCase {
   readonly functionality: string

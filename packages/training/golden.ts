@@ -4,11 +4,11 @@
  * for test/models/golden.test.ts. Record before a refactoring, never to make a failing test pass.
  */
 import { writeFileSync } from "node:fs"
-import { loadModelSet, fromModelSet } from "../src/models/TrainedModel.js"
-import { scoreComment } from "../src/evaluators/LocalCommentScorer.js"
-import { analyzeAttributes } from "../src/evaluators/LocalAttributeScorer.js"
-import { checkSpam } from "../src/evaluators/LocalSpamChecker.js"
-import { GOLDEN_TEXTS, goldenInputs } from "../test/models/goldenTexts.js"
+import { loadModelSet, fromModelSet } from "@decorum/local"
+import { scoreComment } from "@decorum/local"
+import { analyzeAttributes } from "@decorum/local"
+import { checkSpam } from "@decorum/local"
+import { GOLDEN_TEXTS, goldenInputs } from "../local/test/models/goldenTexts.js"
 const set = loadModelSet()
 const model = fromModelSet(set)
 const labels = [...set.labels]

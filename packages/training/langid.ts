@@ -21,8 +21,8 @@ import { readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { hash32, table } from "./data.js"
 import { dataDir, MODELS_DIR } from "./pipeline.js"
-import { type Fallback, francFallback, identify, ISO639_3 } from "../src/internal/langid/identify.js"
-import { BUCKETS, decodeModel, encodeModel, forEachGram, type NgramModel, read, STEPS_PER_NAT } from "../src/internal/langid/ngrams.js"
+import { type Fallback, francFallback, identify, ISO639_3 } from "@decorum/local/LanguageIdModel"
+import { BUCKETS, decodeModel, encodeModel, forEachGram, type NgramModel, read, STEPS_PER_NAT } from "@decorum/local/LanguageIdModel"
 
 interface Row {
   readonly language: string

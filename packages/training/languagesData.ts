@@ -13,9 +13,9 @@
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { gunzipSync } from "node:zlib"
-import type { ModelLabel } from "../src/AttributeModel.js"
-import type { ScriptOptions } from "../src/internal/model/normalize.js"
-import type { SourceRef } from "../src/internal/model/format.js"
+import type { ModelLabel } from "@decorum/local"
+import type { ScriptOptions } from "@decorum/local/Normalizer"
+import type { SourceRef } from "@decorum/local/ModelFormat"
 import { hash32, parseDelimited, type Example } from "./data.js"
 
 export type Split = "train" | "dev" | "test"

@@ -17,7 +17,7 @@
  * the mean absolute difference from Perspective's score over the held-out rows where either score
  * is at least 0.5, the region moderators threshold.
  */
-import { applyCalibration, fitPlatt, fitQuantileMap, type Calibration } from "../src/internal/calibration.js"
+import { applyCalibration, fitPlatt, fitQuantileMap, type Calibration } from "@decorum/local/Calibration"
 
 /** Where the parametric tail starts (quantile of the fitting rows). */
 export const TAIL_FROM = 0.95

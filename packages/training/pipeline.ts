@@ -5,20 +5,23 @@
 import { existsSync, readFileSync } from "node:fs"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
-import type { ModelLabel } from "../src/AttributeModel.js"
-import { DEFAULT_FEATURES, Featurizer, type FeatureConfig } from "../src/internal/model/features.js"
-import type { SourceRef } from "../src/internal/model/format.js"
-import { buildRespellMap, Normalizer } from "../src/internal/model/normalize.js"
-import { fitPlatt, type Calibration } from "../src/internal/calibration.js"
+import type { ModelLabel } from "@decorum/local"
+import { DEFAULT_FEATURES, Featurizer, type FeatureConfig } from "@decorum/local/Featurizer"
+import type { SourceRef } from "@decorum/local/ModelFormat"
+import { buildRespellMap, Normalizer } from "@decorum/local/Normalizer"
+import { fitPlatt, type Calibration } from "@decorum/local/Calibration"
 import { SparseMatrix, trainLogistic, type LinearModel, type TrainOptions } from "./fit.js"
 import { augmentation } from "./augment.js"
 import * as D from "./data.js"
 
 const here = dirname(fileURLToPath(import.meta.url))
-/** packages/local (the scripts run from a bundle in packages/local/training/.out). */
-export const PACKAGE_DIR = existsSync(join(here, "../package.json")) ? resolve(here, "..") : resolve(here, "../..")
-export const REPO_DIR = resolve(PACKAGE_DIR, "../..")
-export const MODELS_DIR = join(PACKAGE_DIR, "models")
+/** packages/training (the scripts run from a bundle in packages/training/.out). */
+export const TRAINING_DIR = existsSync(join(here, "package.json")) ? here : resolve(here, "..")
+export const REPO_DIR = resolve(TRAINING_DIR, "../..")
+/** Where fits and embeddings are cached between runs (git-ignored), keyed by a hash of their inputs. */
+export const CACHE_DIR = join(TRAINING_DIR, ".cache")
+/** The shipped models of @decorum/local, which training writes and evaluation reads by default. */
+export const MODELS_DIR = join(REPO_DIR, "packages", "local", "models")
 
 export const dataDir = (): string => {
   const flag = process.argv.indexOf("--data")

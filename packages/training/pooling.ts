@@ -15,9 +15,9 @@
  * evaluation and the monotone map, never for a choice).
  */
 import { splitSentences } from "@decorum/core"
-import type { ModelLabel } from "../src/AttributeModel.js"
-import { loadModelSet } from "../src/models/TrainedModel.js"
-import { logit } from "../src/internal/calibration.js"
+import type { ModelLabel } from "@decorum/local"
+import { loadModelSet } from "@decorum/local"
+import { logit } from "@decorum/local/Calibration"
 import { rocAuc } from "./fit.js"
 import { dataDir, loadSplits, MODELS_DIR } from "./pipeline.js"
 import { JIGSAW_RANDOM, labelled, splitProtocols } from "./protocols.js"

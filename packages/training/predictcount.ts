@@ -18,7 +18,7 @@
  * LABELS (comma-separated, e.g. TOXICITY) counts a request for those labels only; every label by default.
  */
 import { join } from "node:path"
-import { loadModelSet } from "../src/models/TrainedModel.js"
+import { loadModelSet } from "@decorum/local"
 import { table } from "./data.js"
 import { REPO_DIR } from "./pipeline.js"
 

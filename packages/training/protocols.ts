@@ -19,7 +19,7 @@
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import type { ModelLabel } from "../src/AttributeModel.js"
+import type { ModelLabel } from "@decorum/local"
 import * as D from "./data.js"
 
 export type Split = "dev" | "test"

@@ -14,12 +14,12 @@
  */
 import * as D from "./data.js"
 import { dataDir, MODELS_DIR } from "./pipeline.js"
-import { type QuoteGate, QUOTE_GATE, scoreComment } from "../src/evaluators/LocalCommentScorer.js"
-import { QualityWeights } from "../src/evaluators/Quality.js"
-import { fromFallacyWeights, loadFallacyWeights } from "../src/models/FallacyDetector.js"
-import { fromSpanWeights, loadSpanWeights } from "../src/models/SpanTagger.js"
-import { fromModelSet, loadModelSet } from "../src/models/TrainedModel.js"
-import { article } from "../test/evaluators/fixtures.js"
+import { type QuoteGate, QUOTE_GATE, scoreComment } from "@decorum/local"
+import { QualityWeights } from "@decorum/local"
+import { fromFallacyWeights, loadFallacyWeights } from "@decorum/local"
+import { fromSpanWeights, loadSpanWeights } from "@decorum/local"
+import { fromModelSet, loadModelSet } from "@decorum/local"
+import { article } from "../local/test/evaluators/fixtures.js"
 import { rocAuc } from "./fit.js"
 import { meanSpanF1, trainDevPosts } from "./spans.js"
 

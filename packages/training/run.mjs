@@ -1,10 +1,14 @@
 #!/usr/bin/env node
-// Bundle one TypeScript entry point of packages/local/training with esbuild (installed by
-// `npm ci`) into training/.out/, then run it. Usage: node packages/local/training/run.mjs train|eval|bench [args]
+// Bundle one TypeScript entry point of packages/training with esbuild (installed by `npm ci`) into
+// packages/training/.out/, then run it. Usage: node packages/training/run.mjs train|eval|bench [args]
+// The workspaces it imports (@decorum/local and its public modules, @decorum/core, ...) are bundled
+// from their TypeScript sources, as vitest runs them, so training needs no build and always
+// featurises with the code in the tree; every other package stays external.
 import { build } from "esbuild"
 import { spawnSync } from "node:child_process"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { workspaceSourcesPlugin } from "../../scripts/workspaces.mjs"
 
 const here = dirname(fileURLToPath(import.meta.url))
 const [name, ...args] = process.argv.slice(2)
@@ -23,7 +27,7 @@ const run = async (entry) => {
     format: "esm",
     target: "node22",
     outfile,
-    packages: "external",
+    plugins: [workspaceSourcesPlugin()],
     logLevel: "warning"
   })
   return spawnSync(process.execPath, ["--max-old-space-size=6144", outfile, ...args], { stdio: "inherit" }).status ?? 1

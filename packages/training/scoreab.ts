@@ -28,11 +28,11 @@
 import { Effect, Option } from "effect"
 import { join, resolve } from "node:path"
 import { pathToFileURL } from "node:url"
-import { scoreComment } from "../src/evaluators/LocalCommentScorer.js"
-import { fallacyModelIn } from "../src/models/FallacyDetector.js"
-import { spanModelIn } from "../src/models/SpanTagger.js"
-import { fromModelSet, loadModelSet } from "../src/models/TrainedModel.js"
-import { article } from "../test/evaluators/fixtures.js"
+import { scoreComment } from "@decorum/local"
+import { fallacyModelIn } from "@decorum/local"
+import { spanModelIn } from "@decorum/local"
+import { fromModelSet, loadModelSet } from "@decorum/local"
+import { article } from "../local/test/evaluators/fixtures.js"
 import { table } from "./data.js"
 
 type Score = (comment: string) => { readonly overall_score: number }

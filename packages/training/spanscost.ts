@@ -10,11 +10,11 @@
  */
 import { readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { scoreComment } from "../src/evaluators/LocalCommentScorer.js"
-import { tokenize } from "../src/internal/text/words.js"
-import { fromSpanWeights, loadSpanWeights } from "../src/models/SpanTagger.js"
-import { fromModelSet, loadModelSet } from "../src/models/TrainedModel.js"
-import { article } from "../test/evaluators/fixtures.js"
+import { scoreComment } from "@decorum/local"
+import { tokenize } from "@decorum/local/Words"
+import { fromSpanWeights, loadSpanWeights } from "@decorum/local"
+import { fromModelSet, loadModelSet } from "@decorum/local"
+import { article } from "../local/test/evaluators/fixtures.js"
 import { table } from "./data.js"
 import { dataDir, MODELS_DIR } from "./pipeline.js"
 

@@ -11,12 +11,12 @@
  */
 import * as D from "./data.js"
 import { dataDir, MODELS_DIR } from "./pipeline.js"
-import { scoreComment } from "../src/evaluators/LocalCommentScorer.js"
-import { decodeSpans } from "../src/internal/spans/model.js"
-import { type Range, tokenize } from "../src/internal/text/words.js"
-import { fromSpanWeights, loadSpanWeights } from "../src/models/SpanTagger.js"
-import { fromModelSet, loadModelSet } from "../src/models/TrainedModel.js"
-import { article } from "../test/evaluators/fixtures.js"
+import { scoreComment } from "@decorum/local"
+import { decodeSpans } from "@decorum/local/SpanFormat"
+import { type Range, tokenize } from "@decorum/local/Words"
+import { fromSpanWeights, loadSpanWeights } from "@decorum/local"
+import { fromModelSet, loadModelSet } from "@decorum/local"
+import { article } from "../local/test/evaluators/fixtures.js"
 import { buildTagger, trainDevPosts, lexiconBaseline, meanSpanF1, offsetsOf, postSpanF1, SPAN_RECIPE, type SpanRecipe } from "./spans.js"
 
 const main = () => {

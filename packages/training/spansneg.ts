@@ -9,11 +9,11 @@
  */
 import * as D from "./data.js"
 import { dataDir, MODELS_DIR } from "./pipeline.js"
-import { scoreComment } from "../src/evaluators/LocalCommentScorer.js"
-import { decodeSpans } from "../src/internal/spans/model.js"
-import { tokenize } from "../src/internal/text/words.js"
-import { fromModelSet, loadModelSet } from "../src/models/TrainedModel.js"
-import { article } from "../test/evaluators/fixtures.js"
+import { scoreComment } from "@decorum/local"
+import { decodeSpans } from "@decorum/local/SpanFormat"
+import { tokenize } from "@decorum/local/Words"
+import { fromModelSet, loadModelSet } from "@decorum/local"
+import { article } from "../local/test/evaluators/fixtures.js"
 import { buildTagger, trainDevPosts, offsetsOf, postSpanF1, SPAN_RECIPE } from "./spans.js"
 
 const arg = (name: string, d: string): string => {

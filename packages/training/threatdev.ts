@@ -11,8 +11,8 @@
  * rows) and the violent-word negatives of `augment.ts` (`violentWordsNoThreat`). The pool is the
  * shipped one. Usage: run.mjs threatdev [variant numbers]
  */
-import { threatEvidence } from "../src/internal/model/evidence.js"
-import { applyCalibration, fitPlatt2 } from "../src/internal/calibration.js"
+import { threatEvidence } from "@decorum/local/Evidence"
+import { applyCalibration, fitPlatt2 } from "@decorum/local/Calibration"
 import { reweightedLogLoss, rocAuc, trainLogistic, type LinearModel, type TrainOptions } from "./fit.js"
 import { violentWordsNoThreat } from "./augment.js"
 import * as D from "./data.js"

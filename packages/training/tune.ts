@@ -3,7 +3,7 @@
  * quarter): prints dev ROC AUC per label for a few recipe variants. Not part of `npm run train`;
  * kept so the choice of the shipped recipe can be re-examined. Usage: run.mjs tune
  */
-import type { ModelLabel } from "../src/AttributeModel.js"
+import type { ModelLabel } from "@decorum/local"
 import { rocAuc, spearman, type TrainOptions } from "./fit.js"
 import { dataDir, featurise, loadSplits, makeFeaturizer, rawScore, SOURCE_WEIGHT, TOXICITY_LABELS, trainHeads, TRAIN_TOXICITY, respellFrom } from "./pipeline.js"
 

@@ -3,14 +3,14 @@
  * baseline (training/baseline.ts, trained in the same run on the same rows) and against the
  * model's own TOXICITY head, on the in-domain and cross-domain protocols (training/protocols.ts).
  */
-import type { ModelLabel } from "../src/AttributeModel.js"
-import { sigmoid } from "../src/internal/calibration.js"
+import type { ModelLabel } from "@decorum/local"
+import { sigmoid } from "@decorum/local/Calibration"
 import { rocAuc } from "./fit.js"
 import { createHash } from "node:crypto"
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { loadBaseline, saveBaseline, trainPlainBaseline, type PlainBaseline } from "./baseline.js"
-import { PACKAGE_DIR } from "./pipeline.js"
+import { CACHE_DIR } from "./pipeline.js"
 import type * as D from "./data.js"
 import { runSuite } from "./functional.js"
 import { labelled, type EvalSet } from "./protocols.js"
@@ -33,7 +33,7 @@ export const trainBaseline = (train: ReadonlyArray<D.Example>, heads: ReadonlyAr
   const rows = baselineRows(train)
   const hash = createHash("sha256").update(`baseline-v1 C=4 ${heads.join(",")}\n`)
   for (const e of rows) hash.update(`${e.text}\u0000${heads.map((h) => e.labels[h] ?? "").join(",")}\n`)
-  const file = join(PACKAGE_DIR, "training", ".cache", `baseline-${hash.digest("hex").slice(0, 16)}.bin`)
+  const file = join(CACHE_DIR, `baseline-${hash.digest("hex").slice(0, 16)}.bin`)
   if (existsSync(file)) {
     log(`baseline: cached in ${file}`)
     return loadBaseline(readFileSync(file))

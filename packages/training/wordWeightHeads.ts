@@ -3,7 +3,7 @@
  * logistic of a bias plus hand-set weights of distinct canonical tokens (after normalisation, so
  * obfuscated spellings match too). They are named as approximations in the model card.
  */
-import type { WordWeightEntry } from "../src/internal/model/format.js"
+import type { WordWeightEntry } from "@decorum/local/ModelFormat"
 
 const entry = (note: string, bias: number, groups: ReadonlyArray<readonly [number, string]>): WordWeightEntry => {
   const words: Record<string, number> = {}

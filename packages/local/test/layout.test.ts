@@ -1,7 +1,7 @@
 /**
  * The package's dependency rule (packages/local/README.md), checked on the import statements of
  * every source file:
- * - nothing under src/ imports training code (packages/local/training/);
+ * - nothing under src/ imports training code (packages/training/) or anything else outside src/;
  * - internal/ imports only internal/ and the AttributeModel port;
  * - evaluators/ and relevance/ never import a model set (models/), and neither imports the other
  *   (evaluators and models meet at the ports, AttributeModel, FallacyModel, SpanModel and LanguageModels);

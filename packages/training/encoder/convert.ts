@@ -36,7 +36,7 @@ const require = createRequire(import.meta.url)
 const here = dirname(fileURLToPath(import.meta.url))
 
 export const MAX_TOKENS = 128
-export const DEFAULT_OUT = join(here, "..", "..", "models", "encoder")
+export const DEFAULT_OUT = join(here, "..", "..", "local", "models", "encoder")
 
 interface Manifest {
   readonly modelTopology: { readonly node: ReadonlyArray<{ readonly name: string; readonly op: string }> }

@@ -5,8 +5,8 @@
 import { createHash } from "node:crypto"
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { SentencePiece, type Vocabulary } from "../../src/internal/encoder/sentencepiece.js"
-import { PACKAGE_DIR } from "../pipeline.js"
+import { SentencePiece, type Vocabulary } from "@decorum/local/SentencePiece"
+import { CACHE_DIR } from "../pipeline.js"
 import { DEFAULT_OUT, MAX_TOKENS } from "./convert.js"
 import { loadOrt, requireEncoderPackages } from "./optional.js"
 
@@ -28,7 +28,7 @@ export const openEncoder = async (weights: string): Promise<Encoder> => {
   const embed = async (texts: ReadonlyArray<string>, log: (s: string) => void = () => {}): Promise<Float32Array> => {
     const hash = createHash("sha256").update(`encoder ${modelHash}\n`)
     for (const t of texts) hash.update(`${t}\u0000`)
-    const cache = join(PACKAGE_DIR, "training", ".cache", `embeddings-${hash.digest("hex").slice(0, 16)}.f32`)
+    const cache = join(CACHE_DIR, `embeddings-${hash.digest("hex").slice(0, 16)}.f32`)
     if (existsSync(cache)) {
       const b = readFileSync(cache)
       return new Float32Array(b.buffer, b.byteOffset, b.byteLength / 4).slice()
@@ -53,7 +53,7 @@ export const openEncoder = async (weights: string): Promise<Encoder> => {
       if ((i / 32) % 200 === 0) log(`  embedded ${i + batch.length}/${texts.length} in ${((Date.now() - t0) / 1000).toFixed(0)} s`)
     }
     log(`  embedded ${texts.length} texts in ${((Date.now() - t0) / 1000).toFixed(0)} s`)
-    mkdirSync(join(PACKAGE_DIR, "training", ".cache"), { recursive: true })
+    mkdirSync(CACHE_DIR, { recursive: true })
     writeFileSync(cache, out)
     return out
   }

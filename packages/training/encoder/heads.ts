@@ -19,9 +19,9 @@
  * - calibration: Platt on the calibration pool (`toxCalib`, as the linear heads' Platt maps;
  *   rank-preserving). TOXICITY gets Platt too (the linear model maps it onto Perspective's scale).
  */
-import type { ModelLabel } from "../../src/AttributeModel.js"
-import { loadModelSet } from "../../src/models/TrainedModel.js"
-import { logit, sigmoid } from "../../src/internal/calibration.js"
+import type { ModelLabel } from "@decorum/local"
+import { loadModelSet } from "@decorum/local"
+import { logit, sigmoid } from "@decorum/local/Calibration"
 import * as D from "../data.js"
 import { rocAuc } from "../fit.js"
 import { FUNCTIONAL_SUITE } from "../functional.js"

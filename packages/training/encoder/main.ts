@@ -11,7 +11,7 @@
  */
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
-import { SentencePiece, type Vocabulary } from "../../src/internal/encoder/sentencepiece.js"
+import { SentencePiece, type Vocabulary } from "@decorum/local/SentencePiece"
 import { loadSplits, dataDir } from "../pipeline.js"
 import { convert, DEFAULT_OUT, MAX_TOKENS } from "./convert.js"
 import { loadOrt, requireEncoderPackage, requireEncoderPackages, type OrtSession } from "./optional.js"

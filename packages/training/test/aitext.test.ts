@@ -7,12 +7,12 @@ import { readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { Effect, Logger, Option } from "effect"
 import { describe, expect, it } from "vitest"
-import { AiTextModel } from "../../src/AiTextModel.js"
-import { applyCalibration } from "../../src/internal/calibration.js"
-import { AITEXT_MANIFEST, AiTextDetector, aiTextModelIn, loadAiTextWeights } from "../../src/models/AiTextDetector.js"
-import { AITEXT_DEFAULTS, chooseThreshold, classWeights, figures, mineLexicon, trainAiText } from "../../training/aitext.js"
-import type { AiRow } from "../../training/aitextData.js"
-import { scratchDir } from "../scratch.js"
+import { AiTextModel } from "@decorum/local"
+import { applyCalibration } from "@decorum/local/Calibration"
+import { AITEXT_MANIFEST, AiTextDetector, aiTextModelIn, loadAiTextWeights } from "@decorum/local"
+import { AITEXT_DEFAULTS, chooseThreshold, classWeights, figures, mineLexicon, trainAiText } from "../aitext.js"
+import type { AiRow } from "../aitextData.js"
+import { scratchDir } from "../../local/test/scratch.js"
 
 const LLM = [
   "Climate change is a complex and multifaceted issue that requires a comprehensive approach. Additionally, it is important to consider the economic, social, and environmental impacts of any policy. Ultimately, a balanced strategy can help create a more sustainable future.",

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest"
-import { augmentation, contrastive, contrastive124, CONTRASTIVE_DEV, contrastiveDevRows } from "../../training/augment.js"
-import { FUNCTIONAL_SUITE } from "../../training/functional.js"
-import { GUARDRAILS } from "../models/guardrails.js"
-import { threatEvidence } from "../../src/internal/model/evidence.js"
+import { augmentation, contrastive, contrastive124, CONTRASTIVE_DEV, contrastiveDevRows } from "../augment.js"
+import { FUNCTIONAL_SUITE } from "../functional.js"
+import { GUARDRAILS } from "../../local/test/models/guardrails.js"
+import { threatEvidence } from "@decorum/local/Evidence"
 
 const words = (s: string) => s.toLowerCase().replace(/[^a-z0-9']+/g, " ").trim().split(" ")
 const grams = (s: string, n: number): Array<string> => {

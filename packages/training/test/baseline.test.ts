@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
-import { charWbGrams, fitLogistic, loadBaseline, ngramCounts, saveBaseline, Tfidf, trainPlainBaseline, wordTokens } from "../../training/baseline.js"
-import { rocAuc } from "../../training/fit.js"
+import { charWbGrams, fitLogistic, loadBaseline, ngramCounts, saveBaseline, Tfidf, trainPlainBaseline, wordTokens } from "../baseline.js"
+import { rocAuc } from "../fit.js"
 
 const POSITIVE = ["you are a stupid idiot", "shut up moron", "what an idiot you are", "stupid moron go away", "idiot idiot idiot", "you moron"]
 const NEGATIVE = ["thanks for the helpful edit", "the article cites two sources", "i agree with the change", "good point about the sources", "see the talk page", "nice work on the edit"]

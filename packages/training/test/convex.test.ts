@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
-import { BALANCE_CAP, BALANCE_MIN_ROWS, blendsOf, chooseBlend, chooseReadWeight, combine, convexTrainingRows, devParts, gridOf, identityBalance, identityTermsOf, nbRatios, NB_CLIP, READ_GRID, TOXICITY_FLOOR, type DevSets } from "../../training/convex.js"
-import { Normalizer } from "../../src/internal/model/normalize.js"
+import { BALANCE_CAP, BALANCE_MIN_ROWS, blendsOf, chooseBlend, chooseReadWeight, combine, convexTrainingRows, devParts, gridOf, identityBalance, identityTermsOf, nbRatios, NB_CLIP, READ_GRID, TOXICITY_FLOOR, type DevSets } from "../convex.js"
+import { Normalizer } from "@decorum/local/Normalizer"
 
 describe("local-2026.12 toxicity recipe (training/convex.ts)", () => {
   it("never trains on the Wikipedia CAT rows, whose targets are Perspective's scores", () => {

@@ -3,8 +3,8 @@
  * (curation, flags, subtlety and harm), the by-term split, and the threshold rule.
  */
 import { describe, expect, it } from "vitest"
-import { chooseThreshold } from "../../training/dogwhistle.js"
-import { buildTerms, harmOf, subtletyOf, termKey, termSplit } from "../../training/dogwhistleData.js"
+import { chooseThreshold } from "../dogwhistle.js"
+import { buildTerms, harmOf, subtletyOf, termKey, termSplit } from "../dogwhistleData.js"
 
 const row = (Dogwhistle: string, forms: string, group = "antisemitic", type = "concept (other)", register = "Formal/Offline") => ({
   term_key: termKey(Dogwhistle),

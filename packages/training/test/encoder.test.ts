@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { SentencePiece, type Vocabulary } from "../../src/internal/encoder/sentencepiece.js"
-import { loadOrt, missingEncoderPackages, missingMessage } from "../../training/encoder/optional.js"
+import { SentencePiece, type Vocabulary } from "@decorum/local/SentencePiece"
+import { loadOrt, missingEncoderPackages, missingMessage } from "../encoder/optional.js"
 
-const DIR = join(__dirname, "../../models/encoder")
+const DIR = join(__dirname, "../../local/models/encoder")
 
 // onnxruntime-node is optional (`npm run encoder:deps`): without it this file is reported as skipped.
 const missing = missingEncoderPackages(["onnxruntime-node"])

@@ -5,10 +5,10 @@
  */
 import { splitSentences } from "@decorum/core"
 import { describe, expect, it } from "vitest"
-import { commentVector, FallacyFeaturizer, MAX_UNIT, units } from "../../src/internal/fallacy/features.js"
-import { decodeWeights } from "../../src/internal/model/format.js"
-import { bestF1Threshold, detection, FALLACY_DEFAULTS, splitOf, trainFallacy, typerWeights, weightsOf } from "../../training/fallacy.js"
-import { type FallacyRow, typeOfLabel } from "../../training/fallacyData.js"
+import { commentVector, FallacyFeaturizer, MAX_UNIT, units } from "@decorum/local/FallacyFormat"
+import { decodeWeights } from "@decorum/local/ModelFormat"
+import { bestF1Threshold, detection, FALLACY_DEFAULTS, splitOf, trainFallacy, typerWeights, weightsOf } from "../fallacy.js"
+import { type FallacyRow, typeOfLabel } from "../fallacyData.js"
 
 /** Every label the training corpora use (their SOURCE.md), with the catalogue type it must map to. */
 const CORPUS_LABELS: ReadonlyArray<readonly [string, string | undefined]> = [

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest"
-import { Featurizer } from "../src/internal/model/features.js"
-import { decodeWeights, encodeWeights } from "../src/internal/model/format.js"
+import { Featurizer } from "@decorum/local/Featurizer"
+import { decodeWeights, encodeWeights } from "@decorum/local/ModelFormat"
 import {
   accuracy, agreement, rocAuc, scoreRow, shuffled, SparseMatrix, spearman, trainLogistic
-} from "../training/fit.js"
-import { applyCalibration, fitIsotonic, fitPlatt } from "../src/internal/calibration.js"
+} from "../fit.js"
+import { applyCalibration, fitIsotonic, fitPlatt } from "@decorum/local/Calibration"
 
 const POSITIVE = ["you are a stupid idiot", "shut up moron", "what an idiot you are", "stupid moron go away", "idiot idiot idiot", "you moron"]
 const NEGATIVE = ["thanks for the helpful edit", "the article cites two sources", "i agree with the change", "good point about the sources", "see the talk page", "nice work on the edit"]
@@ -149,7 +149,7 @@ describe("weight file format", () => {
 
 describe("quantile mapping", () => {
   it("gives mapped scores the target's distribution and stays monotone", async () => {
-    const { fitQuantileMap } = await import("../src/internal/calibration.js")
+    const { fitQuantileMap } = await import("@decorum/local/Calibration")
     const z = Array.from({ length: 1000 }, (_, i) => i - 500) // uniform raw scores
     const target = Array.from({ length: 1000 }, (_, i) => (i / 999) ** 3) // skewed target scale
     const c = fitQuantileMap(z, target)

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest"
-import { augmentation, VIOLENT_NOT_THREAT } from "../../training/augment.js"
-import { FUNCTIONAL_SUITE, runSuite } from "../../training/functional.js"
-import { GUARDRAILS } from "../models/guardrails.js"
+import { augmentation, VIOLENT_NOT_THREAT } from "../augment.js"
+import { FUNCTIONAL_SUITE, runSuite } from "../functional.js"
+import { GUARDRAILS } from "../../local/test/models/guardrails.js"
 
 const squash = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, " ").trim()
 

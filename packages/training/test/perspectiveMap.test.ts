@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
-import { applyCalibration } from "../../src/internal/calibration.js"
-import { crossFitError, perspectiveMap, quantileMap, tailMap } from "../../training/perspectiveMap.js"
+import { applyCalibration } from "@decorum/local/Calibration"
+import { crossFitError, perspectiveMap, quantileMap, tailMap } from "../perspectiveMap.js"
 
 /** A deterministic sample: raw scores spread over [-12, 8], Perspective = sigmoid(0.6 * raw - 1) plus fixed jitter. */
 const sample = (n = 2000) => {

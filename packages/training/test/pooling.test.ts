@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { pooled, sentencesOf } from "../../training/pooling.js"
+import { pooled, sentencesOf } from "../pooling.js"
 
 describe("sentence pooling (training/pooling.ts)", () => {
   it("splits a comment of several sentences as the runtime does, and gives none for a single sentence", () => {

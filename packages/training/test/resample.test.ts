@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
-import { mulberry32, rocAuc } from "../../training/fit.js"
-import { bootstrapAuc, inFraction, lineFit, pairedBootstrap, quantileSorted, stratifiedResample } from "../../training/resample.js"
+import { mulberry32, rocAuc } from "../fit.js"
+import { bootstrapAuc, inFraction, lineFit, pairedBootstrap, quantileSorted, stratifiedResample } from "../resample.js"
 
 /** Six positives and six negatives, 27 of the 36 pairs ranked right: AUC = 0.75. */
 const SCORES = [0.9, 0.8, 0.7, 0.6, 0.35, 0.2, 0.5, 0.4, 0.3, 0.25, 0.1, 0.65]

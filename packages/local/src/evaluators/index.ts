@@ -8,10 +8,16 @@ import { LocalCommentScorer } from "./LocalCommentScorer.js"
 import { LocalSpamChecker } from "./LocalSpamChecker.js"
 
 export { analyzeAttributes, LocalAttributeScorer } from "./LocalAttributeScorer.js"
-export { LocalCommentScorer, scoreComment } from "./LocalCommentScorer.js"
-export { checkSpam, LocalSpamChecker } from "./LocalSpamChecker.js"
+export { LocalCommentScorer, QUOTE_GATE, scoreComment } from "./LocalCommentScorer.js"
+export type { QuoteGate } from "./LocalCommentScorer.js"
+export { checkSpam, LocalSpamChecker, SPAM_BLEND, spamProbability } from "./LocalSpamChecker.js"
+export type { SpamBlend } from "./LocalSpamChecker.js"
 export { checkDogWhistles, LocalDogWhistleChecker, NO_DOGWHISTLE_MODEL, threadContext } from "./LocalDogWhistleChecker.js"
 export { detectLlmText, LocalLlmDetector, MAX_SIGNALS, NO_AITEXT_MODEL } from "./LocalLlmDetector.js"
+// The tuned blends and weights (chosen by the training workspace's dev runs) and the fallacy items
+// of a comment score, for packages/training.
+export { fallacyItems } from "./FallacyItems.js"
+export { QualityWeights } from "./Quality.js"
 
 /** The three local evaluators, on whatever `AttributeModel` is provided. */
 const evaluators = Layer.mergeAll(LocalCommentScorer, LocalSpamChecker, LocalAttributeScorer)

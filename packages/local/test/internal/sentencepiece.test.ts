@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { SentencePiece, type Vocabulary } from "../../src/internal/encoder/sentencepiece.js"
-import { missingEncoderPackages, missingMessage, requireEncoderPackage } from "../../training/encoder/optional.js"
+import { missingEncoderPackages, missingMessage, requireEncoderPackage } from "../../../training/encoder/optional.js"
 import { GOLDEN_TEXTS } from "../models/goldenTexts.js"
 import { variedTexts } from "../models/variedTexts.js"
 

@@ -13,12 +13,12 @@ import { describe, expect, it } from "vitest"
 import type { ModelLabel } from "../../src/AttributeModel.js"
 import { LanguageModels } from "../../src/LanguageModels.js"
 import { applyCalibration } from "../../src/internal/calibration.js"
-import { Featurizer, type FeatureConfig } from "../../src/internal/model/features.js"
+import { Featurizer, type FeatureConfig } from "@decorum/local/Featurizer" // as packages/training/fit.ts types it
 import { decodeWeights, encodeWeights, type Manifest } from "../../src/internal/model/format.js"
 import type { ScriptOptions } from "../../src/internal/model/normalize.js"
 import { defaultLanguageDirectory, LanguageModelSets, makeLanguageModels, type LanguageIndex } from "../../src/models/LanguageModelSets.js"
 import { loadModelSet } from "../../src/models/TrainedModel.js"
-import { SparseMatrix, trainLogistic } from "../../training/fit.js"
+import { SparseMatrix, trainLogistic } from "../../../training/fit.js"
 
 interface Fixture {
   readonly code: string

@@ -13,10 +13,10 @@
 import { createReadStream, readFileSync, writeFileSync, readdirSync } from "node:fs"
 import { gunzipSync } from "node:zlib"
 import { fileURLToPath } from "node:url"
-import { topicTokens as tokenize, isStopword } from "../../dist/internal/relevance/topicWords.js"
+import { topicTokens as tokenize, isStopword } from "@decorum/local/TopicWords"
 
 const dataDir = process.argv[2] ?? fileURLToPath(new URL("../../../../../shared/data/", import.meta.url))
-const outFile = fileURLToPath(new URL("../../src/internal/relevance/background.ts", import.meta.url))
+const outFile = fileURLToPath(new URL("../../../local/src/internal/relevance/background.ts", import.meta.url))
 
 const read = (rel) => {
   const buf = readFileSync(dataDir + "/" + rel)

@@ -7,7 +7,7 @@
 // It runs the compiled package (`tsc -b packages/local` first; the npm script does that).
 import { readFileSync } from "node:fs"
 import { performance } from "node:perf_hooks"
-import { buildProfile, checkRelevance, judgeBannedTopics, judgeOnTopic, Thresholds } from "../../dist/relevance/index.js"
+import { buildProfile, checkRelevance, judgeBannedTopics, judgeOnTopic, Thresholds } from "@decorum/local"
 
 const showErrors = process.argv.includes("--errors")
 const grid = process.argv.includes("--grid")
