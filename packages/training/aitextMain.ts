@@ -1,5 +1,5 @@
 /**
- * `node packages/local/training/run.mjs aitext [--eval] [--dry] [--out DIR] [--data DIR] [--bits 18]
+ * `node packages/training/run.mjs aitext [--eval] [--dry] [--out DIR] [--data DIR] [--bits 18]
  * [--chars|--no-chars] [--C 1] [--fpr 0.02] [--tweepfake 0.3]`: trains the AI-written-text detector on the train split
  * of l2r-llm-rewrites, grid-gpt-reddit and tweepfake (calibration and threshold on dev), prints
  * its dev and test figures, and writes `aitext.json` + `aitext.bin` into the models directory.

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Instruction counts of callgrind output files, split into V8's garbage collector and the rest:
 //
-//   node packages/local/training/callgrindOutsideGc.mjs callgrind.out.A [callgrind.out.B ...]
+//   node packages/training/callgrindOutsideGc.mjs callgrind.out.A [callgrind.out.B ...]
 //
 // Two model sets loaded by `training/predictcount.ts` can differ by a whole major GC at start-up
 // (12.7's empty run: 1.23 billion instructions more than 12.6's, all in the collector, for

@@ -1,5 +1,5 @@
 /**
- * `node packages/local/training/run.mjs candidate`: a dev-only experiment for issue 11 part 2.
+ * `node packages/training/run.mjs candidate`: a dev-only experiment for issue 11 part 2.
  * Trains a candidate toxicity family on the runtime's own features (so it would ship without any
  * runtime change) and compares it with the plain baseline on the DEV halves of both protocols.
  * Never reads a test split.

@@ -1,5 +1,5 @@
 /**
- * `node packages/local/training/run.mjs catcurve [--fractions 0.125,0.25,0.5,1] [--boot 2000]`
+ * `node packages/training/run.mjs catcurve [--fractions 0.125,0.25,0.5,1] [--boot 2000]`
  * (issue 11): is the gap to Perspective on Wikipedia CAT (report half, ROC AUC against the human
  * label) closable with the data and the model class we have?
  *

@@ -1,5 +1,5 @@
 /**
- * `node packages/local/training/run.mjs dogwhistle [--out DIR] [--check] [--clean-weight 1] [--epochs 8]
+ * `node packages/training/run.mjs dogwhistle [--out DIR] [--check] [--clean-weight 1] [--epochs 8]
  * [--l2 1e-5] [--lr 0.05] [--nb 1|none] [--window 8] [--bits 18] [--term-block 0]
  * [--clean-train c3-news,jigsaw-nontoxic] [--data DIR]`:
  * builds the curated term resource from the glossary, trains the coded-vs-literal head on the
@@ -284,7 +284,7 @@ const main = () => {
     topicWords: TOPIC_WORDS,
     sources: SOURCES.map((s) => ({ ...s })),
     notes: {
-      trainedBy: "node packages/local/training/run.mjs dogwhistle",
+      trainedBy: "node packages/training/run.mjs dogwhistle",
       split: "by glossary term (termSplit in training/dogwhistleData.ts: ~60% train / 20% dev / 20% test terms); clean comments by id",
       cleanWeight,
       training: { ...options },

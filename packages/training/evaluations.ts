@@ -1,5 +1,5 @@
 /**
- * `npm run eval:evaluations` (`node packages/local/training/run.mjs evaluations [--data DIR] [--models DIR] [--dogwhistle-only]`):
+ * `npm run eval:evaluations` (`node packages/training/run.mjs evaluations [--data DIR] [--models DIR] [--dogwhistle-only]`):
  * the issue-29 evaluations, each detector beside a plain TF-IDF logistic regression trained on the
  * same rows, on splits held out by the detectors' own rules: the dog-whistle detector on held-out
  * glossary terms and benign comments (training/dogwhistleEval.ts), then the AI-written-text
@@ -18,7 +18,7 @@ const main = async () => {
   const training = TRAINING_DIR
   const source = join(training, "aitext.ts")
   if (!existsSync(source)) {
-    console.log("\n## AI-written text\n\nskipped: packages/local/training/aitext.ts is not there (the AI-text detector's evaluate()).")
+    console.log("\n## AI-written text\n\nskipped: packages/training/aitext.ts is not there (the AI-text detector's evaluate()).")
     return
   }
   // bundled on its own at run time, so that this entry point builds with or without it

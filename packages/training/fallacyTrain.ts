@@ -1,5 +1,5 @@
 /**
- * `node packages/local/training/run.mjs fallacy [--out DIR] [--check] [--C 1] [--weight 10] [--bits 17]
+ * `node packages/training/run.mjs fallacy [--out DIR] [--check] [--C 1] [--weight 10] [--bits 17]
  * [--chars 3-5|none] [--detector-excludes a,b] [--typer-C 2] [--typer-balance none|type]
  * [--source-weights reddit-informal-fallacies=4,...] [--cross] [--dry]` (also run by `npm run train`, with its options): trains the fallacy detector and typer on the corpora in
  * ../shared/data (CoCoLoFa's train articles and every other corpus), chooses the detector's

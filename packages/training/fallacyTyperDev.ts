@@ -1,5 +1,5 @@
 /**
- * `node packages/local/training/run.mjs fallacytyper [--C 1,2,4] [--balance none,type] [--reddit 1,3]`:
+ * `node packages/training/run.mjs fallacytyper [--C 1,2,4] [--balance none,type] [--reddit 1,3]`:
  * the typer's recipe search on dev only. Featurises every training row once, then fits the type
  * heads of each variant and prints type accuracy on CoCoLoFa's dev articles in both protocols:
  * in-domain (CoCoLoFa's train articles + the other corpora) and cross-corpus (the other corpora

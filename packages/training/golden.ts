@@ -1,5 +1,5 @@
 /**
- * `node packages/local/training/run.mjs golden <file.json>`: records what the current code scores
+ * `node packages/training/run.mjs golden <file.json>`: records what the current code scores
  * for the golden texts on the shipped release (predict, explain, comment score, attributes, spam),
  * for test/models/golden.test.ts. Record before a refactoring, never to make a failing test pass.
  */

@@ -1,5 +1,5 @@
 /**
- * `node packages/local/training/run.mjs identityterms [WORD ...]`: per identity term (the terms
+ * `node packages/training/run.mjs identityterms [WORD ...]`: per identity term (the terms
  * `identityBalance` reads, training/convex.ts) and per extra WORD (any normalised token), how many
  * TOXICITY training rows mention it (Wikipedia CAT left out, as the recipe trains), its toxic
  * share against the overall share, the balance factor k of the unweighted `allB` fit, and the

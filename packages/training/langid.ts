@@ -11,7 +11,7 @@
  * beside the shipped one. A "word" is a whitespace-separated
  * token with a letter; in Chinese and Japanese, which have no spaces, two characters count as one.
  *
- * Usage: node packages/local/training/run.mjs langid [--eval-only | --choose-rule]
+ * Usage: node packages/training/run.mjs langid [--eval-only | --choose-rule]
  *   (--choose-rule: choose the rule's English prior and Latin evidence threshold again on the
  *    training rows and rewrite the model file's header, its table kept)
  *   (libraries not installed in the workspace are skipped; to compare them, install them without

@@ -1,5 +1,5 @@
 /**
- * The per-language model sets (issue 28): `node packages/local/training/run.mjs languages train`
+ * The per-language model sets (issue 28): `node packages/training/run.mjs languages train`
  * builds `packages/local/models/languages/<code>/` (manifest.json + <code>.bin) and
  * `languages/index.json` from ../shared/data; `... languages eval` (`npm run eval:languages`) reads
  * the shipped files and prints, per language and attribute, the test AUC of the model beside the

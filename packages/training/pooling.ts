@@ -1,5 +1,5 @@
 /**
- * `node packages/local/training/run.mjs pooling [--models DIR] [--cat]`: does a long comment
+ * `node packages/training/run.mjs pooling [--models DIR] [--cat]`: does a long comment
  * dilute its one offensive sentence? TOXICITY scores a whole comment as one bag of features, so a
  * toxic sentence inside a long, otherwise civil comment shares its weight with everything around
  * it. This scores every comment whole and sentence by sentence (`splitSentences`, as the runtime

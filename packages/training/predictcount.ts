@@ -3,16 +3,17 @@
  * first N comments of the unlabelled severity pool and nothing else, to be run under callgrind
  * twice per set (N = 0 and N = 500); the difference in instructions is the cost of N predictions.
  *
- *   npx esbuild packages/local/training/predictcount.ts --bundle --platform=node --format=esm \
- *     --packages=external --outfile=packages/local/training/.out/predictcount.mjs
+ *   npm run build   # with --packages=external the bundle loads @decorum/* from their dist/
+ *   npx esbuild packages/training/predictcount.ts --bundle --platform=node --format=esm \
+ *     --packages=external --outfile=packages/training/.out/predictcount.mjs
  *   valgrind --tool=callgrind --smc-check=all-non-file node --single-threaded --predictable \
- *     packages/local/training/.out/predictcount.mjs DIR N [LABELS]
+ *     packages/training/.out/predictcount.mjs DIR N [LABELS]
  *
  * `--predictable` (V8: no timing-driven GC or compilation decisions) makes the count repeatable:
  * two runs of the same set and N differed by 703 instructions in 9.45 billion (12.7's
  * measurement, docs/experiments/toxicity-log.md); without it runs of the same set differed by up to 0.9 billion
  * (start-up and GC work outside the scored loop), as much as 500 comments cost. Two sets can
- * still differ by a whole major GC at start-up; `node packages/local/training/callgrindOutsideGc.mjs
+ * still differ by a whole major GC at start-up; `node packages/training/callgrindOutsideGc.mjs
  * callgrind.out.*` prints each count with the collector's instructions taken out.
  *
  * LABELS (comma-separated, e.g. TOXICITY) counts a request for those labels only; every label by default.

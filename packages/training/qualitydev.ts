@@ -1,5 +1,5 @@
 /**
- * `node packages/local/training/run.mjs qualitydev [--models DIR]` (dev only: C3's held-out articles,
+ * `node packages/training/run.mjs qualitydev [--models DIR]` (dev only: C3's held-out articles,
  * hash % 10 === 9, and the toxic-spans trial split are not read): the comment scorer's quoting gate
  * (`QUOTE_GATE`) and the 1-5 grade's toxicity weights (`QualityWeights`) for a model set.
  *

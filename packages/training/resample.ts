@@ -2,7 +2,7 @@
  * Pure statistics for training/catcurve.ts (issue 11): a stratified bootstrap of ROC AUC (positives
  * and negatives resampled separately, so every resample keeps the set's class counts), its paired
  * form for two scorers on the same rows, percentile intervals, a least-squares line and a
- * deterministic hash-chosen subset. No I/O; unit-tested in test/training/resample.test.ts.
+ * deterministic hash-chosen subset. No I/O; unit-tested in test/resample.test.ts.
  */
 import { mulberry32, rocAuc } from "./fit.js"
 import { hash32 } from "./data.js"

@@ -9,12 +9,12 @@
  * bench:models' single pass; the pool's 7,537 comments allow six passes).
  *
  *   rm -rf /tmp/before && mkdir -p /tmp/before && git archive BASE packages/local packages/core tsconfig.base.json | tar -x -C /tmp/before
- *   cp packages/local/training/scoreab.ts /tmp/before/packages/local/training/
- *   npx esbuild /tmp/before/packages/local/training/scoreab.ts --bundle --platform=node --format=esm --packages=external \
- *     --alias:@decorum/core=/tmp/before/packages/core/src/index.ts --outfile=packages/local/training/.out/scoreab-before.mjs
- *   npx esbuild packages/local/training/scoreab.ts --bundle --platform=node --format=esm --packages=external \
- *     --alias:@decorum/core=./packages/core/src/index.ts --outfile=packages/local/training/.out/scoreab.mjs
- *   node packages/local/training/.out/scoreab.mjs packages/local/training/.out/scoreab-before.mjs [passes] [--cold] [--patterns-only]
+ *   cp packages/training/scoreab.ts /tmp/before/packages/training/
+ *   npx esbuild /tmp/before/packages/training/scoreab.ts --bundle --platform=node --format=esm --packages=external \
+ *     --alias:@decorum/core=/tmp/before/packages/core/src/index.ts --outfile=packages/training/.out/scoreab-before.mjs
+ *   npx esbuild packages/training/scoreab.ts --bundle --platform=node --format=esm --packages=external \
+ *     --alias:@decorum/core=./packages/core/src/index.ts --outfile=packages/training/.out/scoreab.mjs
+ *   node packages/training/.out/scoreab.mjs packages/training/.out/scoreab-before.mjs [passes] [--cold] [--patterns-only]
  *
  * `--patterns-only` checks only the patterns scorers' outputs, for a build whose tagger decodes
  * differently: b8e0192, the issue's reference for the patterns row, predates spans-2026.11.3's
@@ -57,7 +57,7 @@ const main = async () => {
   // ignores spans-2026.11.3's `relative` decoding: its whole scorer quotes differently by design)
   const patternsOnly = process.argv.includes("--patterns-only")
   const passes = Number(process.argv.slice(3).find((a) => !a.startsWith("--")) ?? 7)
-  // run from the repository root (the bundles sit in packages/local/training/.out)
+  // run from the repository root (the bundles sit in packages/training/.out)
   const dir = resolve("packages/local/models")
   const before = ((await import(pathToFileURL(resolve(other)).href)) as { make: typeof make }).make(dir)
   const after = make(dir)

@@ -14,15 +14,16 @@
  * as much as 500 comments cost, so small differences are not resolved this way (docs/performance.md;
  * `scoreab.ts` times two builds in one process instead):
  *
- *   npx esbuild packages/local/training/scorecount.ts --bundle --platform=node --format=esm \
- *     --packages=external --outfile=packages/local/training/.out/scorecount.mjs
+ *   npm run build   # with --packages=external the bundle loads @decorum/* from their dist/
+ *   npx esbuild packages/training/scorecount.ts --bundle --platform=node --format=esm \
+ *     --packages=external --outfile=packages/training/.out/scorecount.mjs
  *   valgrind --tool=callgrind --callgrind-out-file=/tmp/cg.%p --smc-check=all-non-file \
- *     node --single-threaded packages/local/training/.out/scorecount.mjs 500
+ *     node --single-threaded packages/training/.out/scorecount.mjs 500
  *
  * `--patterns` scores with the fallacy patterns and the heads' cuts instead (the scorer before the
  * detector and the tagger: bench:models' last row).
  *
- * Differential check: `node packages/local/training/.out/scorecount.mjs 2000 --dump out.jsonl`
+ * Differential check: `node packages/training/.out/scorecount.mjs 2000 --dump out.jsonl`
  * writes every output (one JSON line per comment); compare two builds' files with `cmp`.
  * The last line printed is a hash of all outputs.
  */

@@ -1,5 +1,5 @@
 /**
- * `node packages/local/training/run.mjs spans [--out DIR] [--check] [--test]`: the toxic-span
+ * `node packages/training/run.mjs spans [--out DIR] [--check] [--test]`: the toxic-span
  * tagger behind the comment scorer's objectionable phrases (`spans.json` + `spans.bin`).
  *
  * - Trains on the toxic-spans TRAIN split only (SemEval-2021 Task 5's `tsd_train`), less a dev

@@ -1,5 +1,5 @@
 /**
- * `node packages/local/training/run.mjs spansclean`: whether to quote, measured against C3's own
+ * `node packages/training/run.mjs spansclean`: whether to quote, measured against C3's own
  * toxicity ratings instead of its constructiveness (dev only; the trial split is not read).
  *
  * `spansdev --rules` counts quotes in constructive C3 comments as the price of a rule, but 41% of

@@ -1,6 +1,6 @@
 /**
- * `node packages/local/training/run.mjs spanscost --flags FILE` then, under callgrind,
- * `node --single-threaded packages/local/training/.out/spanscost.mjs --run FILE --models DIR --rows N`:
+ * `node packages/training/run.mjs spanscost --flags FILE` then, under callgrind,
+ * `node --single-threaded packages/training/.out/spanscost.mjs --run FILE --models DIR --rows N`:
  * the toxic-span tagger's own work per comment, as the comment scorer calls it (full spans when the
  * heads' explanations flag the comment, else the confident words only), on the first N comments of
  * the Jigsaw severity pool (unlabelled Wikipedia comments). `--flags` runs the heads once and writes

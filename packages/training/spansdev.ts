@@ -1,5 +1,5 @@
 /**
- * `node packages/local/training/run.mjs spansdev [--one|--show|--rules|--gate|--why]`: the toxic-span
+ * `node packages/training/run.mjs spansdev [--one|--show|--rules|--gate|--why]`: the toxic-span
  * tagger's choices on the dev part of the toxic-spans train split (the trial split is not read).
  *
  * - default: the recipe grid, each recipe trained on the train part and scored with the decoding

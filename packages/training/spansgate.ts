@@ -1,5 +1,5 @@
 /**
- * `node packages/local/training/run.mjs spansgate [--jigsaw]` (dev only; the trial split is not
+ * `node packages/training/run.mjs spansgate [--jigsaw]` (dev only; the trial split is not
  * read): a post-level bag-of-words gate beside the tagger (logistic over the comment's word keys:
  * toxic-spans train posts against constructive-or-not C3 comments of one half of the training
  * articles, plus Jigsaw-2018 rows not toxic with `--jigsaw`), quoting when the heads' explanations

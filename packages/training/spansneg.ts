@@ -1,5 +1,5 @@
 /**
- * `node packages/local/training/run.mjs spansneg [--neg none|jigsaw|c3|jigsaw,c3] [--w WEIGHT]`
+ * `node packages/training/run.mjs spansneg [--neg none|jigsaw|c3|jigsaw,c3] [--w WEIGHT]`
  * (dev only; the trial split is not read): the tagger trained also on comments with no offence
  * (every word negative), so that its strongest word could decide WHETHER to quote, and the quote
  * rules it allows. Negatives: `jigsaw` = Jigsaw-2018 rows with no label (CC0, text CC BY-SA),

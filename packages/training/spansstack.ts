@@ -1,5 +1,5 @@
 /**
- * `node packages/local/training/run.mjs spansstack [--spanned|--recipes|--seeds|--features|--filter|--bridge]`:
+ * `node packages/training/run.mjs spansstack [--spanned|--recipes|--seeds|--features|--filter|--bridge]`:
  * attempts at a stronger toxic-span tagger after spans-2026.11.3, on the dev part of the train
  * split only (the trial split is not read). Each prints dev character F1 with the decoding chosen
  * on dev (threshold, relative limit, gap; every post quoted, as the shipped decoding does).

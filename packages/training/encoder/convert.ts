@@ -3,7 +3,7 @@
  * ships it (a TF.js graph: model.json + 7 weight shards, and vocab.json), into an ONNX model that
  * onnxruntime-node runs, and copies the SentencePiece vocabulary beside it.
  *
- *   node packages/local/training/run.mjs encoder convert [--weights int8|fp32] [--out DIR]
+ *   node packages/training/run.mjs encoder convert [--weights int8|fp32] [--out DIR]
  *
  * The TF.js graph takes a sparse batch (indices [N,2] of (row, position), values [N] of token ids);
  * the ONNX model takes the dense equivalent: `ids` int64 [B,T] and `mask` float [B,T] (1 for a token,

@@ -3,7 +3,7 @@
  * shipped linear model's log-odds, evaluated on the dev split only beside the plain baseline and
  * the shipped linear model.
  *
- *   node packages/local/training/run.mjs encoder heads [--weights fp32|fp16|int8-fp16table|int8] [--train-cap N]
+ *   node packages/training/run.mjs encoder heads [--weights fp32|fp16|int8-fp16table|int8] [--train-cap N]
  *
  * Recipe (fixed before any evaluation; no test split is read):
  * - rows: the toxicity family's training rows (pipeline.loadSplits `toxTrain`, what `npm run train`

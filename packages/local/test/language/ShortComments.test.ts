@@ -3,7 +3,7 @@
  * site receives all day must be taken for English, so that they are scored by the English model
  * and not refused or scored by another language's; and short comments in the other languages
  * must keep their language. The lists are written for this test (never used to choose the rule,
- * which is chosen on the training rows: `node packages/local/training/run.mjs langid --choose-rule`).
+ * which is chosen on the training rows: `node packages/training/run.mjs langid --choose-rule`).
  * The first sixteen English comments are those the first release (margin only) got wrong.
  */
 import { LanguageIdentifier } from "@decorum/core"

@@ -1,6 +1,6 @@
 /**
  * Refactoring the model code must not move a single score of the shipped release. The fixture
- * (`node packages/local/training/run.mjs golden <file>`) holds, for 100+ texts, every label's
+ * (`node packages/training/run.mjs golden <file>`) holds, for 100+ texts, every label's
  * probability, every label's explanation, the native comment score, attribute scores with spans
  * and the spam check, as the code scored them when local-2026.12.7 shipped (issue 30). The
  * comparison is exact (JSON keeps doubles bit for bit); probabilities keep an allowance of 1e-15

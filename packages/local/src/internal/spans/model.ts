@@ -1,7 +1,7 @@
 /**
  * The toxic-span tagger: a per-word logistic model that says which words of a comment carry the
  * offence, and the decoding that turns its word scores into the smallest verbatim spans
- * (objectionable phrases). Trained by `node packages/local/training/run.mjs spans` on the
+ * (objectionable phrases). Trained by `node packages/training/run.mjs spans` on the
  * toxic-spans train split only; the decoding rules are chosen on a dev part of that split.
  *
  * `spans.json` (its own manifest, beside the toxicity set's):
