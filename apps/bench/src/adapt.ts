@@ -13,11 +13,11 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { parseCsv } from "../Csv.js"
+import { parseCsv } from "@decorum/server"
 
 const here = dirname(fileURLToPath(import.meta.url))
-const root = join(here, "..", "..", "..", "..")
-const bin = join(here, "..", "bin.js")
+const root = join(here, "..", "..", "..")
+const bin = join(root, "apps", "server", "dist", "bin.js")
 const data = process.env["DECORUM_DATA"] ?? join(root, "..", "shared", "data")
 const N = Number(process.env["EVAL_ADAPT_N"] ?? 2000)
 const env = { ...process.env, DECORUM_ENGINE: "local", DECORUM_MODEL_DIR: join(root, "packages/local/models") }

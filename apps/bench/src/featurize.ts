@@ -7,7 +7,7 @@
  * For a load-independent count, run it under callgrind twice, with BENCH_ROWS=0 (start-up and
  * model loading only) and with BENCH_ROWS=N, and divide the difference in instructions by N:
  *
- *     BENCH_ROWS=20000 valgrind --tool=callgrind --callgrind-out-file=/tmp/cg.out node apps/server/dist/bench/featurize.js
+ *     BENCH_ROWS=20000 valgrind --tool=callgrind --callgrind-out-file=/tmp/cg.out node apps/bench/dist/featurize.js
  *
  * Options (env): BENCH_ROWS (default 100,000), BENCH_ATTRIBUTES (default TOXICITY,INSULT,PROFANITY),
  * BENCH_PASSES (default 1; the first pass over 2,000 comments warms the JIT and is not counted),

@@ -33,7 +33,7 @@ import { fileURLToPath } from "node:url"
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback)
 const here = dirname(fileURLToPath(import.meta.url))
-const bin = process.env["BENCH_BIN"] ?? join(here, "..", "bin.js")
+const bin = process.env["BENCH_BIN"] ?? join(here, "..", "..", "server", "dist", "bin.js")
 const idleProbes = env("BENCH_IDLE_PROBES", 50)
 const probes = env("BENCH_PROBES", 300)
 const interval = env("BENCH_PROBE_INTERVAL_MS", 50)

@@ -29,7 +29,7 @@ const duration = Number(process.env["BENCH_DURATION"] ?? 10)
 const connections = Number(process.env["BENCH_CONNECTIONS"] ?? 32)
 const here = dirname(fileURLToPath(import.meta.url))
 // BENCH_BIN: another build's `bin.js` (an older checkout's, for a before/after comparison).
-const bin = process.env["BENCH_BIN"] ?? join(here, "..", "bin.js")
+const bin = process.env["BENCH_BIN"] ?? join(here, "..", "..", "server", "dist", "bin.js")
 
 const TEXT = "I think the council is wrong about the library budget, and frankly the plan is a stupid waste of money."
 const SIX = ["TOXICITY", "INSULT", "PROFANITY", "THREAT", "IDENTITY_ATTACK", "SEVERE_TOXICITY"]

@@ -24,7 +24,7 @@ const duration = Number(process.env["BENCH_DURATION"] ?? 10)
 const connections = Number(process.env["BENCH_CONNECTIONS"] ?? 32)
 const top = Number(process.env["BENCH_TOP"] ?? 30)
 const here = dirname(fileURLToPath(import.meta.url))
-const bin = process.env["BENCH_BIN"] ?? join(here, "..", "bin.js")
+const bin = process.env["BENCH_BIN"] ?? join(here, "..", "..", "server", "dist", "bin.js")
 
 const SIX = ["TOXICITY", "INSULT", "PROFANITY", "THREAT", "IDENTITY_ATTACK", "SEVERE_TOXICITY"]
 const BODY = JSON.stringify({

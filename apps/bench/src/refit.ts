@@ -19,7 +19,7 @@ import { fileURLToPath } from "node:url"
 import { isMainThread, parentPort, workerData } from "node:worker_threads"
 
 const here = fileURLToPath(import.meta.url)
-process.env["DECORUM_MODEL_DIR"] ??= join(dirname(here), "..", "..", "..", "..", "packages", "local", "models")
+process.env["DECORUM_MODEL_DIR"] ??= join(dirname(here), "..", "..", "..", "packages", "local", "models")
 
 const SUBJECTS = ["the council", "the new stadium", "the bus timetable", "the library", "the budget", "the bridge", "the school board", "the market", "the park", "the festival"]
 const VERBS = ["is", "seems", "looks", "was always", "will be"]

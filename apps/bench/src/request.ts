@@ -20,7 +20,7 @@ import { IncomingMessage, type Server, ServerResponse } from "node:http"
 import { Socket } from "node:net"
 import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
-import { NodeListener, serverLayer } from "../Serve.js"
+import { NodeListener, serverLayer } from "@decorum/server"
 
 const iterations = Number(process.env["BENCH_ITERATIONS"] ?? 2_000)
 const rounds = Number(process.env["BENCH_ROUNDS"] ?? 5)

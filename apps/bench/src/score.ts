@@ -19,7 +19,7 @@ import { benchComments } from "./comments.js"
 const rows = Number(process.env["BENCH_ROWS"] ?? 100_000)
 const workers = Number(process.env["BENCH_WORKERS"] ?? availableParallelism())
 const attributes = process.env["BENCH_ATTRIBUTES"] ?? "TOXICITY,INSULT,PROFANITY"
-const bin = join(dirname(fileURLToPath(import.meta.url)), "..", "bin.js")
+const bin = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "server", "dist", "bin.js")
 
 const generate = (path: string) => {
   const lines = ["id,text", ...benchComments(rows).map((text, i) => `${i},"${text.replace(/"/g, "\"\"")}"`)]
