@@ -8,7 +8,7 @@ export const root = join(dirname(fileURLToPath(import.meta.url)), "..")
 
 /**
  * `{ "@decorum/core": "/abs/packages/core/src/index.ts", ... }` for every workspace with a
- * `src/index.ts` (packages/training has none: nothing imports it).
+ * `src/index.ts` (packages/training and apps/bench have none: nothing imports them).
  */
 export const sourceAliases = () => {
   const { workspaces } = JSON.parse(readFileSync(join(root, "package.json"), "utf8"))
