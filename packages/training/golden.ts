@@ -9,7 +9,9 @@ import { scoreComment } from "@decorum/local"
 import { analyzeAttributes } from "@decorum/local"
 import { checkSpam } from "@decorum/local"
 import { GOLDEN_TEXTS, goldenInputs } from "../local/test/models/goldenTexts.js"
-const set = loadModelSet()
+import { MODELS_DIR } from "./pipeline.js"
+// the directory named, not loadModelSet()'s default: that is found from the module's URL, the bundle's in .out/
+const set = loadModelSet(MODELS_DIR)
 const model = fromModelSet(set)
 const labels = [...set.labels]
 const rows = GOLDEN_TEXTS.map((text) => ({
