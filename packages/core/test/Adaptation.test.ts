@@ -121,7 +121,7 @@ describe("Adaptation.Refits (DECORUM_ADAPT_EVERY)", () => {
         hook: (section) => (section === "perspective" ? Effect.zipRight(Deferred.succeed(started, undefined), Deferred.await(latch)) : Effect.void)
       })
       const stores = MemoryStores.layer
-      const layer = Adaptation.refitsLayer({ every: corrections.length }).pipe(Layer.provideMerge(Layer.merge(stores, providers)))
+      const layer = Adaptation.layerRefits({ every: corrections.length }).pipe(Layer.provideMerge(Layer.merge(stores, providers)))
 
       yield* Effect.gen(function*() {
         const { account, keyId } = yield* Auth.createKey("auto@example.com", "tool")
@@ -173,7 +173,7 @@ describe("Adaptation.Refits (DECORUM_ADAPT_EVERY)", () => {
             })
         }))
       )
-      const layer = Adaptation.refitsLayer({ every: 1, minIntervalMillis: 60_000, timeLimitMillis: 30_000 }).pipe(
+      const layer = Adaptation.layerRefits({ every: 1, minIntervalMillis: 60_000, timeLimitMillis: 30_000 }).pipe(
         Layer.provideMerge(runner.pipe(Layer.provideMerge(Layer.merge(MemoryStores.layer, TestProviders.layer()))))
       )
       yield* Effect.gen(function*() {

@@ -179,7 +179,7 @@ describe.runIf(databaseUrl)("PostgreSQL", () => {
       if (password) assert.notInclude(failure.message, password)
     }))
 
-  it.live("layerConfig reads DATABASE_URL; StoreLayer.fromUrl picks PostgreSQL for a postgres:// URL", () =>
+  it.live("layerConfig reads DATABASE_URL; StoreLayer.layer picks PostgreSQL for a postgres:// URL", () =>
     Effect.gen(function*() {
       yield* Effect.flatMap(StoreHealth, (h) => h.ping).pipe(
         Effect.provide(PgStore.layerConfig()),
@@ -188,7 +188,7 @@ describe.runIf(databaseUrl)("PostgreSQL", () => {
       assert.strictEqual(StoreLayer.dialectOf(contractUrl), "pg")
       const email = freshEmail("FromUrl")
       const created = yield* Effect.flatMap(AccountStore, (s) => s.ensureAccount(email)).pipe(
-        Effect.provide(StoreLayer.fromUrl(contractUrl))
+        Effect.provide(StoreLayer.layer(contractUrl))
       )
       const found = yield* Effect.flatMap(AccountStore, (s) => s.findAccount(email)).pipe(
         Effect.provide(PgStore.layer({ url: contractUrl }))

@@ -84,7 +84,7 @@ describe("SqliteStore on a file", () => {
       const migrations = yield* sql<{ readonly migration_id: number }>`select migration_id from decorum_migrations`
       assert.deepStrictEqual(migrations.map((m) => m.migration_id), [1, 2, 3])
     }).pipe(
-      Effect.provide(SqliteStore.clientLayer({ filename: file("contract.db"), busyTimeout: "1234 millis" }))
+      Effect.provide(SqliteStore.layerClient({ filename: file("contract.db"), busyTimeout: "1234 millis" }))
     ))
 
   it.live("two layers open on one file see each other's writes", () =>
@@ -140,7 +140,7 @@ describe("SqliteStore on a file", () => {
         const sql = yield* SqlClient.SqlClient
         const migrations = yield* sql<{ readonly migration_id: number }>`select migration_id from decorum_migrations`
         assert.deepStrictEqual(migrations.map((m) => m.migration_id), [1, 2, 3])
-      }).pipe(Effect.provide(SqlStores.layer.pipe(Layer.provideMerge(SqliteStore.clientLayer({ filename })))))
+      }).pipe(Effect.provide(SqlStores.layer.pipe(Layer.provideMerge(SqliteStore.layerClient({ filename })))))
     }))
 
   it.live("a file that cannot be opened fails the layer with a StoreFailure", () =>
@@ -152,7 +152,7 @@ describe("SqliteStore on a file", () => {
       assert.deepInclude(failure, { _tag: "StoreFailure", operation: "SqliteStore.open" })
     }))
 
-  it.live("layerConfig reads DECORUM_DB; StoreLayer.fromUrl and layerConfig take a path for SQLite", () =>
+  it.live("layerConfig reads DECORUM_DB; StoreLayer.layer and layerConfig take a path for SQLite", () =>
     Effect.gen(function*() {
       const filename = file("config.db")
       yield* Effect.flatMap(StoreHealth, (h) => h.ping).pipe(
@@ -168,7 +168,7 @@ describe("SqliteStore on a file", () => {
       assert.notStrictEqual(missing._tag, "StoreFailure")
 
       const email = freshEmail("FromUrl")
-      yield* Effect.flatMap(AccountStore, (s) => s.ensureAccount(email)).pipe(Effect.provide(StoreLayer.fromUrl(filename)))
+      yield* Effect.flatMap(AccountStore, (s) => s.ensureAccount(email)).pipe(Effect.provide(StoreLayer.layer(filename)))
       const found = yield* Effect.flatMap(AccountStore, (s) => s.findAccount(email)).pipe(
         Effect.provide(SqliteStore.layer({ filename }))
       )
