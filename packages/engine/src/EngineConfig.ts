@@ -235,10 +235,17 @@ const locateModel = (model: LocalEngine.ModelChoice, directory: string | undefin
 
 // ---------------------------------------------------------------- the settings, each written once
 
-/** The dotted paths of an options object's leaves (`"fetch.timeoutMs"`): what a setting's option may name. */
+/** The dotted paths of an options object's values (`"fetch.timeoutMs"`, `"model"`): what a setting's option may name. */
 type OptionPath<T, Prefix extends string = ""> = {
   [K in keyof T & string]-?: NonNullable<T[K]> extends ReadonlyArray<unknown> | Redacted.Redacted<unknown> | string | number | boolean ? `${Prefix}${K}`
     : NonNullable<T[K]> extends object ? `${Prefix}${K}` | OptionPath<NonNullable<T[K]>, `${Prefix}${K}.`>
+    : `${Prefix}${K}`
+}[keyof T & string]
+
+/** The dotted paths of an options object's leaves: values that are not objects of further options (a record counts as a leaf). */
+type LeafPath<T, Prefix extends string = ""> = {
+  [K in keyof T & string]-?: NonNullable<T[K]> extends ReadonlyArray<unknown> | Redacted.Redacted<unknown> | string | number | boolean ? `${Prefix}${K}`
+    : NonNullable<T[K]> extends object ? string extends keyof NonNullable<T[K]> ? `${Prefix}${K}` : LeafPath<NonNullable<T[K]>, `${Prefix}${K}.`>
     : `${Prefix}${K}`
 }[keyof T & string]
 
@@ -247,9 +254,9 @@ type OptionPath<T, Prefix extends string = ""> = {
  * setting of one source only), the check of a raw value, and the default. Both sources read the
  * same definition, so a variable and its option cannot drift apart in check, default or message.
  */
-interface Setting<A, D> {
+interface Setting<A, D, O extends OptionPath<EngineOptions> | undefined = OptionPath<EngineOptions> | undefined> {
   readonly env: string | undefined
-  readonly option: OptionPath<EngineOptions> | undefined
+  readonly option: O
   readonly check: Check<A>
   readonly fallback: D
   /** Never echo the value in a message: always, or only when it comes from an option. */
@@ -258,13 +265,13 @@ interface Setting<A, D> {
   readonly encode?: (value: any) => string
 }
 
-const setting = <A, D = A>(
+const setting = <A, D = A, const O extends OptionPath<EngineOptions> | undefined = undefined>(
   env: string | undefined,
-  option: OptionPath<EngineOptions> | undefined,
+  option: O,
   check: Check<A>,
   fallback: D,
   extra: { readonly secret?: boolean | "option"; readonly encode?: (value: any) => string } = {}
-): Setting<A, D> => ({ env, option, check, fallback, secret: extra.secret ?? false, ...(extra.encode ? { encode: extra.encode } : {}) })
+): Setting<A, D, O> => ({ env, option, check, fallback, secret: extra.secret ?? false, ...(extra.encode ? { encode: extra.encode } : {}) })
 
 const d = LlmEvaluators.defaultPolicy
 const none = undefined
@@ -327,6 +334,15 @@ const Settings = {
 
 /** Every environment variable the engine reads, in the README's order. */
 const variables: ReadonlyArray<string> = Object.values(Settings).flatMap((s) => (s.env === undefined ? [] : [s.env]))
+
+/**
+ * Every option of `EngineOptions` is a setting of the table (`llm.headers`, an object of extra
+ * request headers, is the one option outside it): an option added to the type without its setting
+ * (so silently ignored) fails to compile here, naming it.
+ */
+type OptionsWithoutSetting = Exclude<LeafPath<EngineOptions>, (typeof Settings)[keyof typeof Settings]["option"] | "llm.headers">
+const everyOptionIsASetting: [OptionsWithoutSetting] extends [never] ? true : { readonly withoutSetting: OptionsWithoutSetting } = true
+void everyOptionIsASetting
 
 // ---------------------------------------------------------------- reading, one way for both sources
 
@@ -490,13 +506,14 @@ export interface EngineOptions {
   /** IP addresses of trusted reverse proxies (their `X-Forwarded-*` headers are honoured). Default none. */
   readonly trustProxy?: ReadonlyArray<string>
   readonly bodyLimitBytes?: number | null
-  readonly rateLimit?: RateLimitOptions | null
+  /** Requests per minute per account, and as many at once (`burst`, default `perMinute`). Default null: no limit. */
+  readonly rateLimit?: Pick<RateLimitOptions, "perMinute" | "burst"> | null
   /** Failed authentications per minute per client address (as many at once); 0 turns it off. Default 30. */
   readonly authFailureLimitPerMinute?: number
   /** The local model set: `trained` (the shipped models), `lexicon`, or `{ directory }` of retrained models. */
   readonly model?: LocalEngine.ModelChoice
   /** URL fetching for article contexts. See `docs/relevance.md`. */
-  readonly fetch?: LocalEngine.FetchOptions
+  readonly fetch?: Pick<LocalEngine.FetchOptions, "allowPrivate" | "timeoutMs" | "maxBytes">
   /** LLM modes (`local` by default). See `docs/llm.md`. */
   readonly llm?: LlmOptions
   /** Metrics, access log, OTLP export (all off by default). */
