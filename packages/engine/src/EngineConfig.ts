@@ -554,7 +554,10 @@ const make = (options: EngineOptions = {}): Effect.Effect<EngineSettings, Config
     if (options.db !== undefined && typeof options.db !== "string" && !Redacted.isRedacted(options.db)) {
       return yield* Effect.fail(invalid("db", String(options.db), "must be a SQLite file path, a postgres:// URL or \"memory\""))
     }
-    if (typeof options.db === "string" && options.db.trim() === "") return yield* Effect.fail(invalid("db", undefined, "must not be empty"))
+    // Blank is "unset" to a variable; a blank `db` option is a mistake, as before.
+    if (options.db !== undefined && (Redacted.isRedacted(options.db) ? Redacted.value(options.db) : options.db).trim() === "") {
+      return yield* Effect.fail(invalid("db", undefined, "must not be empty"))
+    }
     const model = options.model ?? "trained"
     const directory = typeof model === "object" && model !== null ? (model as { readonly directory?: unknown }).directory : undefined
     if (model !== "trained" && model !== "lexicon" && (typeof directory !== "string" || directory.trim() === "")) {

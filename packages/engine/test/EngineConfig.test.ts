@@ -152,6 +152,7 @@ describe("EngineConfig from options", () => {
         const [options, message] of [
           [{ llm: { timeoutMs: 0 } }, "llm.timeoutMs=0: must be a whole number >= 1"],
           [{ db: "mysql://db/x" }, "db: must be a SQLite file path"],
+          [{ db: Redacted.make(" ") }, "db: must not be empty"],
           [{ fetch: { maxBytes: -1 } }, "fetch.maxBytes=-1"],
           [{ llm: { mode: "llm" } }, "llm.apiKey: is required with llm.mode=llm"],
           [{ rateLimit: { perMinute: 60, burst: 0 } }, "rateLimit.burst=0"],
