@@ -32,7 +32,7 @@ const isMessage = (message: unknown): message is Message =>
  * In a cluster worker: `ServerMetrics` asks the primary for the whole server's figures, and this
  * process answers the primary's requests for its own snapshot (for as long as the layer lives).
  */
-export const workerLayer: Layer.Layer<Observability.ServerMetrics> = Layer.scoped(
+export const layerWorker: Layer.Layer<Observability.ServerMetrics> = Layer.scoped(
   Observability.ServerMetrics,
   Effect.gen(function*() {
     const pending = new Map<number, (text: string) => void>()
@@ -111,3 +111,6 @@ export const primary = (workers: () => ReadonlyArray<Worker>) => {
     }
   }
 }
+
+/** @deprecated Renamed `layerWorker` (the `make`/`layer` naming of Effect's own packages). */
+export const workerLayer = layerWorker

@@ -723,4 +723,4 @@ export const makeRefits = (options: RefitOptions) =>
   })
 
 /** `makeRefits` as a layer: the refitter runs for the layer's lifetime. */
-export const refitsLayer = (options: RefitOptions) => Layer.scoped(Refits, makeRefits(options))
+export const layerRefits = (options: RefitOptions) => Layer.scoped(Refits, makeRefits(options))

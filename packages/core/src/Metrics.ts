@@ -48,12 +48,14 @@ export const labelled = <In>(metric: Metric.Metric<any, In, any>, labels: Readon
   return (input) => metric.unsafeUpdate(input, tags)
 }
 
-// One counter update per section and engine, built once.
+// Module cache, a documented constant: one counter update per section and engine, built once. Its
+// content is a pure function of the key (the metric is Effect's global one) and the keys are few.
 const evaluationCounters = new Map<string, (input: number) => void>()
 
 // The counter update of each section and model answered without a fallback (the usual case), so
 // that counting reads one map instead of testing the model name against a pattern. Model names
-// are few (the model set, LLM models and prompts, adapters); a full map starts over.
+// are few (the model set, LLM models and prompts, adapters); a full map starts over. Module cache, a
+// documented constant: each entry is a pure function of its key, so engines sharing it agree.
 const plainCounters = new Map<string, (input: number) => void>()
 
 const counterOf = (section: string, engine: AnsweredBy) => {

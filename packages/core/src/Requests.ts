@@ -63,7 +63,8 @@ export const tooDeep = () =>
   new InvalidRequest({ message: `The request nests objects or arrays deeper than ${Limits.maxNestingDepth} levels.` })
 
 // Compiled once per schema, and synchronous: request schemas have no effects, and decoding through
-// an Effect costs more than the decoding itself on every request.
+// an Effect costs more than the decoding itself on every request. Module cache, a documented
+// constant: a decoder is a pure function of its schema, held weakly by the schema object.
 const decoders = new WeakMap<object, (value: unknown) => Either.Either<unknown, ParseResult.ParseError>>()
 
 const decoderOf = <A, I>(schema: Schema.Schema<A, I>) => {

@@ -7,7 +7,7 @@
 import { AccountStore, Adaptation, AttributeScorer, Auth, MemoryStores, Suggest, SuggestionStore } from "@decorum/core"
 import { AdaptationCorpus, TestProviders } from "@decorum/core/testing"
 import type { Account, Perspective } from "@decorum/domain"
-import { describe, expect, it } from "@effect/vitest"
+import { assert, describe, it } from "@effect/vitest"
 import { Deferred, Duration, Effect, Layer, Option, Queue, Schedule, TestClock } from "effect"
 
 const { corpus, PROBE } = AdaptationCorpus
@@ -44,21 +44,21 @@ describe("Adaptation: corrections of a revoked key", () => {
 
       const poisoned = yield* Adaptation.adapt(account)
       const before = poisoned.attributes.find((a) => a.attribute === "TOXICITY")!
-      expect(poisoned.leftOutRevokedKey).toBe(0)
-      expect(before).toMatchObject({ corrections: corrections.length + 1, leftOutRevokedKey: 0, adopted: true })
+      assert.strictEqual(poisoned.leftOutRevokedKey, 0)
+      assert.deepInclude(before, { corrections: corrections.length + 1, leftOutRevokedKey: 0, adopted: true })
       // The latest corrections (the intruder's) won: pineapple now scores below mushroom.
-      expect(yield* probeScore(account)).toBeLessThan(yield* probeScore(account, MUSHROOM))
+      assert.isBelow(yield* probeScore(account), yield* probeScore(account, MUSHROOM))
 
-      expect(yield* Effect.flatMap(AccountStore, (s) => s.revokeKey(intruder.keyId))).toBe(true)
+      assert.isTrue(yield* Effect.flatMap(AccountStore, (s) => s.revokeKey(intruder.keyId)))
       const cleaned = yield* Adaptation.adapt(account)
       const after = cleaned.attributes.find((a) => a.attribute === "TOXICITY")!
-      expect(cleaned.leftOutRevokedKey).toBe(corrections.length)
-      expect(after).toMatchObject({ corrections: corrections.length + 1, leftOutRevokedKey: corrections.length, adopted: true })
-      expect(after.positives).toBe(corrections.filter((c) => c.score === 1).length + 1)
-      expect(after.adapterId).not.toBe(before.adapterId)
+      assert.strictEqual(cleaned.leftOutRevokedKey, corrections.length)
+      assert.deepInclude(after, { corrections: corrections.length + 1, leftOutRevokedKey: corrections.length, adopted: true })
+      assert.strictEqual(after.positives, corrections.filter((c) => c.score === 1).length + 1)
+      assert.notStrictEqual(after.adapterId, before.adapterId)
       // The moderators' norm again.
-      expect(yield* probeScore(account)).toBeGreaterThan(0.5)
-      expect(yield* probeScore(account, MUSHROOM)).toBeLessThan(yield* probeScore(account))
+      assert.isAbove(yield* probeScore(account), 0.5)
+      assert.isBelow(yield* probeScore(account, MUSHROOM), yield* probeScore(account))
     }).pipe(Effect.provide(Layer.merge(MemoryStores.layer, TestProviders.layer()))))
 
   it.effect("when only a revoked key corrected an attribute, its adapter is retired and the report says why", () =>
@@ -67,17 +67,17 @@ describe("Adaptation: corrections of a revoked key", () => {
       const account = intruder.account
       for (const c of corpus()) yield* correct(account, intruder.keyId, c.text, c.score)
       const fitted = yield* Adaptation.adapt(account)
-      expect(fitted.attributes[0]).toMatchObject({ attribute: "TOXICITY", adopted: true })
-      expect(yield* probeScore(account)).toBeGreaterThan(0.5)
+      assert.deepInclude(fitted.attributes[0], { attribute: "TOXICITY", adopted: true })
+      assert.isAbove(yield* probeScore(account), 0.5)
 
       yield* Effect.flatMap(AccountStore, (s) => s.revokeKey(intruder.keyId))
       const report = yield* Adaptation.adapt(account)
-      expect(report.leftOutRevokedKey).toBe(corpus().length)
-      expect(report.attributes[0]).toMatchObject({ attribute: "TOXICITY", corrections: 0, leftOutRevokedKey: corpus().length, adopted: false, adapterId: null })
-      expect(report.attributes[0]!.reason).toContain("too few corrections")
-      expect(report.attributes[0]!.reason).toContain(`${corpus().length} corrections left out: sent with a key since revoked`)
+      assert.strictEqual(report.leftOutRevokedKey, corpus().length)
+      assert.deepInclude(report.attributes[0], { attribute: "TOXICITY", corrections: 0, leftOutRevokedKey: corpus().length, adopted: false, adapterId: null })
+      assert.include(report.attributes[0]!.reason, "too few corrections")
+      assert.include(report.attributes[0]!.reason, `${corpus().length} corrections left out: sent with a key since revoked`)
       // Back to the shipped score exactly.
-      expect(yield* probeScore(account)).toBe(BASE)
+      assert.strictEqual(yield* probeScore(account), BASE)
     }).pipe(Effect.provide(Layer.merge(MemoryStores.layer, TestProviders.layer()))))
 })
 
@@ -102,11 +102,11 @@ describe("Adaptation: reproducible reports", () => {
       const backward = yield* Adaptation.adapt(second.account)
       const { adapterId: _a, ...f } = forward.attributes[0]!
       const { adapterId: _b, ...b } = backward.attributes[0]!
-      expect(f.corrections).toBe(noisy.length)
-      expect(b).toEqual(f)
+      assert.strictEqual(f.corrections, noisy.length)
+      assert.deepStrictEqual(b, f)
       const active = yield* Effect.flatten(Effect.map(Adaptation.AdapterStore, (store) => store.active))
       const params = (account: Account) => active.find((x) => x.accountId === account.id)?.params
-      expect(params(second.account)).toEqual(params(first.account))
+      assert.deepStrictEqual(params(second.account), params(first.account))
     }).pipe(Effect.provide(Layer.merge(MemoryStores.layer, TestProviders.layer()))))
 })
 
@@ -121,7 +121,7 @@ describe("Adaptation.Refits (DECORUM_ADAPT_EVERY)", () => {
         hook: (section) => (section === "perspective" ? Effect.zipRight(Deferred.succeed(started, undefined), Deferred.await(latch)) : Effect.void)
       })
       const stores = MemoryStores.layer
-      const layer = Adaptation.refitsLayer({ every: corrections.length }).pipe(Layer.provideMerge(Layer.merge(stores, providers)))
+      const layer = Adaptation.layerRefits({ every: corrections.length }).pipe(Layer.provideMerge(Layer.merge(stores, providers)))
 
       yield* Effect.gen(function*() {
         const { account, keyId } = yield* Auth.createKey("auto@example.com", "tool")
@@ -134,7 +134,7 @@ describe("Adaptation.Refits (DECORUM_ADAPT_EVERY)", () => {
         yield* Deferred.await(started).pipe(
           Effect.timeoutFail({ duration: Duration.seconds(10), onTimeout: () => new Error("no refit started") })
         )
-        expect(yield* probeScore(account)).toBe(BASE)
+        assert.strictEqual(yield* probeScore(account), BASE)
         yield* correct(account, keyId, "One more while the fit runs.", 0)
 
         yield* Deferred.succeed(latch, undefined)
@@ -144,12 +144,12 @@ describe("Adaptation.Refits (DECORUM_ADAPT_EVERY)", () => {
           Effect.retry({ schedule: Schedule.spaced("20 millis") }),
           Effect.timeoutFail({ duration: Duration.seconds(20), onTimeout: () => new Error("no adapter adopted") })
         )
-        expect(active.filter((a) => a.accountId === account.id)).toHaveLength(1)
-        expect(yield* probeScore(account)).toBeGreaterThan(0.5)
+        assert.lengthOf(active.filter((a) => a.accountId === account.id), 1)
+        assert.isAbove(yield* probeScore(account), 0.5)
         // The other account, with fewer than N corrections, was never fitted.
-        expect(active.some((a) => a.accountId === other.account.id)).toBe(false)
+        assert.isFalse(active.some((a) => a.accountId === other.account.id))
         // The fit read every correction stored before it started; the one sent during it is pending.
-        expect(yield* store.pending(account.id)).toBe(1)
+        assert.strictEqual(yield* store.pending(account.id), 1)
       }).pipe(Effect.provide(layer))
     }))
 
@@ -173,21 +173,21 @@ describe("Adaptation.Refits (DECORUM_ADAPT_EVERY)", () => {
             })
         }))
       )
-      const layer = Adaptation.refitsLayer({ every: 1, minIntervalMillis: 60_000, timeLimitMillis: 30_000 }).pipe(
+      const layer = Adaptation.layerRefits({ every: 1, minIntervalMillis: 60_000, timeLimitMillis: 30_000 }).pipe(
         Layer.provideMerge(runner.pipe(Layer.provideMerge(Layer.merge(MemoryStores.layer, TestProviders.layer()))))
       )
       yield* Effect.gen(function*() {
         const { account, keyId } = yield* Auth.createKey("busy@example.com", "tool")
         yield* correct(account, keyId, "first", 1)
         // The first refit runs at once, on the runner, with the one correction.
-        expect(yield* Queue.take(calls)).toBe(1)
+        assert.strictEqual(yield* Queue.take(calls), 1)
         // Corrections keep coming: the next refit waits out the interval (then reads all three).
         yield* correct(account, keyId, "second", 0)
         yield* correct(account, keyId, "third", 1)
         yield* TestClock.adjust(Duration.seconds(59))
-        expect(Option.isNone(yield* Queue.poll(calls))).toBe(true)
+        assert.isTrue(Option.isNone(yield* Queue.poll(calls)))
         yield* TestClock.adjust(Duration.seconds(1))
-        expect(yield* Queue.take(calls)).toBe(-1)
+        assert.strictEqual(yield* Queue.take(calls), -1)
         // That fit never ends: past the time limit it is stopped and the account's claim released.
         yield* TestClock.adjust(Duration.seconds(30))
         const store = yield* Adaptation.AdapterStore
@@ -195,7 +195,7 @@ describe("Adaptation.Refits (DECORUM_ADAPT_EVERY)", () => {
           Effect.filterOrFail((claimed) => claimed),
           Effect.retry({ schedule: Schedule.recurs(100).pipe(Schedule.addDelay(() => Duration.zero)) })
         )
-        expect(count).toBe(2)
+        assert.strictEqual(count, 2)
       }).pipe(Effect.provide(layer))
     }))
 })

@@ -1,20 +1,20 @@
 import { splitSentences } from "@decorum/core"
-import { describe, expect, it } from "vitest"
+import { assert, describe, it } from "@effect/vitest"
 
 const texts = (text: string) => splitSentences(text).map((s) => text.slice(s.begin, s.end))
 
 describe("splitSentences", () => {
   it("splits on terminal punctuation and keeps whitespace out of spans", () => {
     const text = "First one.  Second one!\n\nThird?"
-    expect(texts(text)).toEqual(["First one.", "Second one!", "Third?"])
+    assert.deepStrictEqual(texts(text), ["First one.", "Second one!", "Third?"])
   })
 
   it("keeps a last sentence with no final punctuation", () => {
-    expect(texts("Hello there. no period here")).toEqual(["Hello there.", "no period here"])
+    assert.deepStrictEqual(texts("Hello there. no period here"), ["Hello there.", "no period here"])
   })
 
   it("does not split abbreviations, initials or decimals", () => {
-    expect(texts("Dr. Smith paid 3.5 dollars, e.g. cash. J. Doe agreed.")).toEqual([
+    assert.deepStrictEqual(texts("Dr. Smith paid 3.5 dollars, e.g. cash. J. Doe agreed."), [
       "Dr. Smith paid 3.5 dollars, e.g. cash.",
       "J. Doe agreed."
     ])
@@ -23,42 +23,42 @@ describe("splitSentences", () => {
   it("uses UTF-16 offsets with astral characters", () => {
     const text = "I love it 😀. You too!"
     const spans = splitSentences(text)
-    expect(spans[0]).toEqual({ begin: 0, end: 13 })
-    expect(text.slice(spans[1]!.begin, spans[1]!.end)).toBe("You too!")
+    assert.deepStrictEqual(spans[0], { begin: 0, end: 13 })
+    assert.strictEqual(text.slice(spans[1]!.begin, spans[1]!.end), "You too!")
   })
 
   it("keeps closing quotes with their sentence", () => {
-    expect(texts("He said \"stop.\" Then left.")).toEqual(["He said \"stop.\"", "Then left."])
+    assert.deepStrictEqual(texts("He said \"stop.\" Then left."), ["He said \"stop.\"", "Then left."])
   })
 
   it("returns nothing for blank text", () => {
-    expect(splitSentences("   \n ")).toEqual([])
+    assert.deepStrictEqual(splitSentences("   \n "), [])
   })
 })
 
 describe("splitSentences: the span rows of interface.md §4", () => {
   it("handles combining marks, ZWJ emoji sequences and astral characters without splitting them", () => {
     const text = "Cafe\u0301 is great. 👩‍👩‍👧 family 😀! Done"
-    expect(texts(text)).toEqual(["Cafe\u0301 is great.", "👩‍👩‍👧 family 😀!", "Done"])
+    assert.deepStrictEqual(texts(text), ["Cafe\u0301 is great.", "👩‍👩‍👧 family 😀!", "Done"])
   })
 
   it("treats runs of spaces, tabs and blank lines between sentences as in no span", () => {
     const text = "One.   \t Two!\n\n\n  Three?\r\nFour"
     const spans = splitSentences(text)
-    expect(spans.map((s) => text.slice(s.begin, s.end))).toEqual(["One.", "Two!", "Three?", "Four"])
-    for (let i = 1; i < spans.length; i++) expect(text.slice(spans[i - 1]!.end, spans[i]!.begin).trim()).toBe("")
+    assert.deepStrictEqual(spans.map((s) => text.slice(s.begin, s.end)), ["One.", "Two!", "Three?", "Four"])
+    for (let i = 1; i < spans.length; i++) assert.strictEqual(text.slice(spans[i - 1]!.end, spans[i]!.begin).trim(), "")
   })
 
   it("ends a sentence at a line break even without punctuation", () => {
-    expect(texts("first line\nsecond line")).toEqual(["first line", "second line"])
+    assert.deepStrictEqual(texts("first line\nsecond line"), ["first line", "second line"])
   })
 
   it("keeps & and < inside their sentence and does not split on ?! inside words", () => {
-    expect(texts("Tom & Jerry < 3 cats. Really?! Yes")).toEqual(["Tom & Jerry < 3 cats.", "Really?!", "Yes"])
+    assert.deepStrictEqual(texts("Tom & Jerry < 3 cats. Really?! Yes"), ["Tom & Jerry < 3 cats.", "Really?!", "Yes"])
   })
 
   it("keeps curly quotes and brackets with their sentence", () => {
-    expect(texts("“Stop.” (Then he left.) ‘Okay!’ Done")).toEqual(["“Stop.”", "(Then he left.)", "‘Okay!’", "Done"])
+    assert.deepStrictEqual(texts("“Stop.” (Then he left.) ‘Okay!’ Done"), ["“Stop.”", "(Then he left.)", "‘Okay!’", "Done"])
   })
 })
 
@@ -141,6 +141,6 @@ const mixed = (count: number): Array<string> => {
 
 describe("splitSentences, reading UTF-16 codes", () => {
   it("gives the spans the string-reading splitter gave", () => {
-    for (const text of [...mixed(4000), "", "a", ".", "a.\n", "Mr. X. Y!\u00a0Z"]) expect(splitSentences(text), JSON.stringify(text)).toEqual(reference(text))
+    for (const text of [...mixed(4000), "", "a", ".", "a.\n", "Mr. X. Y!\u00a0Z"]) assert.deepStrictEqual(splitSentences(text), reference(text), JSON.stringify(text))
   })
 })

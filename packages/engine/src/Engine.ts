@@ -58,7 +58,7 @@ export type EngineServices =
   | Adaptation.SiteAdapters
 
 /** The store a spec names: `memory`, a `postgres://` URL, or a SQLite file path. */
-export const storeLayer = (db: Redacted.Redacted<string>) => (Redacted.value(db) === "memory" ? MemoryStores.layer : StoreLayer.fromUrl(db))
+export const layerStore = (db: Redacted.Redacted<string>) => (Redacted.value(db) === "memory" ? MemoryStores.layer : StoreLayer.layer(db))
 
 const engineInfo = (settings: EngineSettings) =>
   Layer.effect(
@@ -110,7 +110,7 @@ export const fromSettings = (
   const adapters = Adaptation.layer({ poll: ADAPTER_POLL })
   return Layer.mergeAll(providers, engineInfo(settings), limiter, authFailures, adapters, Layer.effectDiscard(logConfiguration(settings))).pipe(
     Layer.provideMerge(local),
-    Layer.provideMerge(storeLayer(settings.store.db))
+    Layer.provideMerge(layerStore(settings.store.db))
   )
 }
 
@@ -131,19 +131,26 @@ export const layerOptions = (
   layer.pipe(Layer.provideMerge(EngineConfig.layer(options)))
 
 /** Only what creating an article context needs (the topic profiler and URL fetcher), for the CLI. */
-export const topicLayer = (settings: Pick<EngineSettings, "fetch">) => LocalEngine.topicLayer({ fetch: settings.fetch })
+export const layerTopic = (settings: Pick<EngineSettings, "fetch">) => LocalEngine.layerTopic({ fetch: settings.fetch })
 
 /**
  * The background refitter of `DECORUM_ADAPT_EVERY` (for a long-running host: the Node server), on
  * an engine's stores and its local model set: like `decorum adapt`, it scores the corrected texts
  * with the shipped models whatever `DECORUM_ENGINE` says.
  */
-export const refitLayer = (
+export const layerRefit = (
   every: number,
   /** Where fits compute (`RefitWorker.layer`: a worker thread); without one, on the serving fiber, cooperatively. */
   runner: Layer.Layer<Adaptation.FitRunner> = Layer.empty as unknown as Layer.Layer<Adaptation.FitRunner>
 ): Layer.Layer<Adaptation.Refits, never, AttributeModel | AccountStore | SuggestionStore | Adaptation.AdapterStore> =>
-  Adaptation.refitsLayer({ every }).pipe(Layer.provide(Layer.merge(LocalAttributeScorer, runner)))
+  Adaptation.layerRefits({ every }).pipe(Layer.provide(Layer.merge(LocalAttributeScorer, runner)))
 
 /** What `decorum adapt` needs besides the store: the shipped models, to score the corrected texts. */
-export const adaptLayer = (settings: Pick<EngineSettings, "model">) => LocalEngine.layer({ model: settings.model })
+export const layerAdapt = (settings: Pick<EngineSettings, "model">) => LocalEngine.layer({ model: settings.model })
+
+/** @deprecated Renamed `layerStore` (the `make`/`layer` naming of Effect's own packages). */
+export const storeLayer = layerStore
+/** @deprecated Renamed `layerRefit`. */
+export const refitLayer = layerRefit
+/** @deprecated Renamed `layerAdapt`. */
+export const adaptLayer = layerAdapt

@@ -5,14 +5,19 @@
  * >= 1`; secrets are never echoed). The Node server, Lambda and the in-process host all build their
  * engine from this service.
  *
+ * Each setting is written once, in `Settings` below: its variable, its option's path in
+ * `EngineOptions`, its check and its default. Both sources are read by the same `Config` (options
+ * through a `ConfigProvider` keyed by option path), so a variable and its option cannot drift apart.
+ *
  * - `EngineConfig.layerConfig()`: read from the environment (or the current `ConfigProvider`).
  * - `EngineConfig.layer(options)`: from options, with the same defaults and checks.
  * - `EngineConfig.describe(error)`: a `ConfigError` as the lines an operator reads.
+ * - `EngineConfig.settings`, `EngineConfig.variables`: the table, and the variables it reads.
  */
 import { AuthFailureLimiter, EngineModes, type RateLimitOptions, TrustedProxies } from "@decorum/core"
 import { FetchDefaults, type LocalEngine } from "@decorum/local"
 import { LlmEvaluators, OpenAiClient, OpenAiEvaluation } from "@decorum/openai"
-import { Config, ConfigError, Context, Effect, Either, Layer, Option, Redacted } from "effect"
+import { Config, ConfigError, ConfigProvider, Context, Effect, Either, Layer, Option, Redacted } from "effect"
 
 /** How long shutdown waits for requests in flight by default (ms). */
 export const DEFAULT_DRAIN_TIMEOUT_MS = 10_000
@@ -195,23 +200,6 @@ const shown = (raw: string) => raw.replace(/\/\/([^:@/]+):[^@/]+@/, "//$1:***@")
 const invalid = (name: string, raw: string | undefined, reason: string) =>
   ConfigError.InvalidData([name], raw === undefined ? `${name}: ${reason}` : `${name}=${shown(raw)}: ${reason}`)
 
-// ---------------------------------------------------------------- from the environment
-
-/** An optional variable: unset or blank is `None`; anything else must pass the check. */
-const variable = <A>(name: string, check: Check<A>, options: { readonly secret?: boolean } = {}): Config.Config<Option.Option<A>> =>
-  Config.option(Config.string(name)).pipe(
-    Config.mapOrFail((raw) => {
-      if (Option.isNone(raw) || raw.value.trim() === "") return Either.right(Option.none())
-      return Either.mapBoth(check(raw.value), {
-        onLeft: (reason) => invalid(name, options.secret ? undefined : raw.value, reason),
-        onRight: Option.some
-      })
-    })
-  )
-
-const withDefault = <A>(config: Config.Config<Option.Option<A>>, fallback: A) => Config.map(config, Option.getOrElse(() => fallback))
-const orUndefined = <A>(config: Config.Config<Option.Option<A>>) => Config.map(config, Option.getOrUndefined)
-
 const anyText: Check<string> = (raw) => Either.right(raw.trim())
 
 /** A comma-separated list of IP addresses (v4 or v6). */
@@ -220,80 +208,6 @@ const proxyList: Check<ReadonlyArray<string>> = (raw) =>
     onLeft: (problem) => Either.left(`must be comma-separated IP addresses or CIDR ranges, e.g. 10.0.0.1,10.1.0.0/16,2001:db8::/32 (${problem})`),
     onRight: (proxies) => Either.right(proxies.entries)
   })
-
-const d = LlmEvaluators.defaultPolicy
-
-/** A rate of failed authentications per minute as the setting: 0 turns the limit off. */
-const authFailureLimitOf = (perMinute: number): EngineSettings["http"]["authFailureLimit"] => (perMinute === 0 ? null : { perMinute })
-
-/** `DECORUM_DB`, else `DATABASE_URL`, else `./decorum.db`: what the CLI's store commands read. */
-const storeConfig: Config.Config<EngineSettings["store"]> = Config.all({ db: variable("DECORUM_DB", checkDb), url: variable("DATABASE_URL", checkDb) }).pipe(
-  Config.map(({ db, url }): EngineSettings["store"] =>
-    Option.isSome(db)
-      ? { db: Redacted.make(db.value), source: "DECORUM_DB" }
-      : Option.isSome(url)
-      ? { db: Redacted.make(url.value), source: "DATABASE_URL" }
-      : { db: Redacted.make("./decorum.db"), source: "default" }
-  )
-)
-
-const rateLimitConfig = Config.all({
-  perMinute: variable("DECORUM_RATE_LIMIT_PER_MINUTE", number(Number.MIN_VALUE)),
-  burst: variable("DECORUM_RATE_LIMIT_BURST", number(1))
-}).pipe(
-  Config.mapOrFail(({ burst, perMinute }) => {
-    if (Option.isNone(perMinute)) {
-      return Option.isSome(burst)
-        ? Either.left(invalid("DECORUM_RATE_LIMIT_BURST", undefined, "is set but DECORUM_RATE_LIMIT_PER_MINUTE is not"))
-        : Either.right(null)
-    }
-    return Either.right({ perMinute: perMinute.value, burst: Option.getOrElse(burst, () => Math.max(1, perMinute.value)) })
-  })
-)
-
-const llmConfig: Config.Config<LlmSettings> = Config.all({
-  mode: withDefault(variable("DECORUM_ENGINE", oneOf("local", "llm", "cascade")), "local" as const),
-  apiKey: orUndefined(variable("OPENAI_API_KEY", (raw) => Either.right(Redacted.make(raw.trim())), { secret: true })),
-  baseURL: withDefault(variable("OPENAI_BASE_URL", httpUrl), OpenAiClient.DEFAULT_BASE_URL),
-  model: withDefault(variable("DECORUM_LLM_MODEL", anyText), OpenAiEvaluation.DEFAULT_MODEL),
-  timeoutMs: withDefault(variable("DECORUM_LLM_TIMEOUT_MS", wholeNumber(1)), d.timeoutMs),
-  cascadeBand: withDefault(variable("DECORUM_CASCADE_BAND", band), EngineModes.DEFAULT_BAND),
-  llmAttributes: withDefault(variable("DECORUM_LLM_ATTRIBUTES", boolean), false),
-  structuredOutput: withDefault(variable("DECORUM_LLM_STRUCTURED_OUTPUT", oneOf("auto", "json_schema", "json_object")), "auto" as const),
-  temperature: orUndefined(variable("DECORUM_LLM_TEMPERATURE", number(0, 2))),
-  maxRetries: withDefault(variable("DECORUM_LLM_MAX_RETRIES", wholeNumber(0)), d.maxRetries),
-  maxConcurrency: withDefault(variable("DECORUM_LLM_MAX_CONCURRENCY", wholeNumber(1)), d.maxConcurrency),
-  cacheSize: withDefault(variable("DECORUM_LLM_CACHE_SIZE", wholeNumber(0)), d.cacheSize),
-  breakerThreshold: withDefault(variable("DECORUM_LLM_BREAKER_THRESHOLD", wholeNumber(1)), d.breakerThreshold),
-  breakerCooldownMs: withDefault(variable("DECORUM_LLM_BREAKER_COOLDOWN_MS", wholeNumber(0)), d.breakerCooldownMs)
-}).pipe(
-  // The backoff and extra headers are options only; the environment keeps their defaults.
-  Config.map((llm): LlmSettings => ({ ...llm, baseBackoffMs: d.baseBackoffMs, headers: undefined })),
-  Config.mapOrFail((llm) => Either.map(checkKey(llm, "OPENAI_API_KEY", "DECORUM_ENGINE", "OPENAI_BASE_URL"), () => llm))
-)
-
-/** An LLM mode against api.openai.com needs a key; self-hosted servers usually do not. */
-const checkKey = (llm: LlmSettings, key: string, mode: string, base: string): Either.Either<void, ConfigError.ConfigError> =>
-  llm.mode !== "local" && (llm.apiKey === undefined || Redacted.value(llm.apiKey).trim() === "") && llm.baseURL === OpenAiClient.DEFAULT_BASE_URL
-    ? Either.left(invalid(key, undefined, `is required with ${mode}=${llm.mode} against api.openai.com (or set ${base} to a server that needs no key)`))
-    : Either.right(undefined)
-
-const modelConfig = Config.all({
-  choice: withDefault(variable("DECORUM_LOCAL_MODEL", anyText), "trained"),
-  directory: orUndefined(variable("DECORUM_MODEL_DIR", anyText))
-}).pipe(Config.map(({ choice, directory }) => locateModel(choiceOf(choice), directory)))
-
-const choiceOf = (value: string): LocalEngine.ModelChoice => (value === "trained" || value === "lexicon" ? value : { directory: value })
-
-/** `trained` read from `directory` when one is set (a bundle carries the files elsewhere); any other choice unchanged. */
-const locateModel = (model: LocalEngine.ModelChoice, directory: string | undefined): LocalEngine.ModelChoice =>
-  model === "trained" && directory !== undefined ? { directory } : model
-
-const fetchConfig: Config.Config<EngineSettings["fetch"]> = Config.all({
-  allowPrivate: withDefault(variable("DECORUM_FETCH_ALLOW_PRIVATE", boolean), false),
-  timeoutMs: withDefault(variable("DECORUM_FETCH_TIMEOUT_MS", wholeNumber(1)), FetchDefaults.timeoutMs),
-  maxBytes: withDefault(variable("DECORUM_FETCH_MAX_BYTES", wholeNumber(1)), FetchDefaults.maxBytes)
-})
 
 /** `OTEL_EXPORTER_OTLP_HEADERS`: comma-separated `key=value` pairs, values URL-encoded (the OpenTelemetry spec). */
 const otlpHeaders: Check<Record<string, string>> = (raw) => {
@@ -311,50 +225,265 @@ const otlpHeaders: Check<Record<string, string>> = (raw) => {
   return Either.right(headers)
 }
 
-const observabilityConfig: Config.Config<ObservabilitySettings> = Config.all({
-  metrics: withDefault(variable("DECORUM_METRICS", boolean), false),
-  metricsPort: Config.map(variable("DECORUM_METRICS_PORT", wholeNumber(0, 65535)), Option.getOrNull),
-  metricsHost: withDefault(variable("DECORUM_METRICS_HOST", anyText), DEFAULT_METRICS_HOST),
-  accessLog: withDefault(variable("DECORUM_ACCESS_LOG", boolean), false),
-  endpoint: variable("OTEL_EXPORTER_OTLP_ENDPOINT", httpUrl),
-  serviceName: withDefault(variable("OTEL_SERVICE_NAME", anyText), "decorum"),
-  headers: withDefault(variable("OTEL_EXPORTER_OTLP_HEADERS", otlpHeaders, { secret: true }), {})
-}).pipe(
-  Config.map(({ accessLog, endpoint, headers, metrics, metricsHost, metricsPort, serviceName }): ObservabilitySettings => ({
-    metrics,
-    metricsPort,
-    metricsHost,
-    accessLog,
-    otlp: Option.match(endpoint, { onNone: () => null, onSome: (url) => ({ endpoint: url, serviceName, headers }) })
-  }))
-)
+const secretText: Check<Redacted.Redacted<string>> = (raw) => Either.right(Redacted.make(raw.trim()))
+
+const choiceOf = (value: string): LocalEngine.ModelChoice => (value === "trained" || value === "lexicon" ? value : { directory: value })
+
+/** `trained` read from `directory` when one is set (a bundle carries the files elsewhere); any other choice unchanged. */
+const locateModel = (model: LocalEngine.ModelChoice, directory: string | undefined): LocalEngine.ModelChoice =>
+  model === "trained" && directory !== undefined ? { directory } : model
+
+// ---------------------------------------------------------------- the settings, each written once
+
+/** The dotted paths of an options object's values (`"fetch.timeoutMs"`, `"model"`): what a setting's option may name. */
+type OptionPath<T, Prefix extends string = ""> = {
+  [K in keyof T & string]-?: NonNullable<T[K]> extends ReadonlyArray<unknown> | Redacted.Redacted<unknown> | string | number | boolean ? `${Prefix}${K}`
+    : NonNullable<T[K]> extends object ? `${Prefix}${K}` | OptionPath<NonNullable<T[K]>, `${Prefix}${K}.`>
+    : `${Prefix}${K}`
+}[keyof T & string]
+
+/** The dotted paths of an options object's leaves: values that are not objects of further options (a record counts as a leaf). */
+type LeafPath<T, Prefix extends string = ""> = {
+  [K in keyof T & string]-?: NonNullable<T[K]> extends ReadonlyArray<unknown> | Redacted.Redacted<unknown> | string | number | boolean ? `${Prefix}${K}`
+    : NonNullable<T[K]> extends object ? string extends keyof NonNullable<T[K]> ? `${Prefix}${K}` : LeafPath<NonNullable<T[K]>, `${Prefix}${K}.`>
+    : `${Prefix}${K}`
+}[keyof T & string]
+
+/**
+ * One setting: the environment variable and the option that set it (either may be absent: a
+ * setting of one source only), the check of a raw value, and the default. Both sources read the
+ * same definition, so a variable and its option cannot drift apart in check, default or message.
+ */
+interface Setting<A, D, O extends OptionPath<EngineOptions> | undefined = OptionPath<EngineOptions> | undefined> {
+  readonly env: string | undefined
+  readonly option: O
+  readonly check: Check<A>
+  readonly fallback: D
+  /** Never echo the value in a message: always, or only when it comes from an option. */
+  readonly secret: boolean | "option"
+  /** An option's value as the raw text the check reads (default: `String`, arrays joined by commas). */
+  readonly encode?: (value: any) => string
+}
+
+const setting = <A, D = A, const O extends OptionPath<EngineOptions> | undefined = undefined>(
+  env: string | undefined,
+  option: O,
+  check: Check<A>,
+  fallback: D,
+  extra: { readonly secret?: boolean | "option"; readonly encode?: (value: any) => string } = {}
+): Setting<A, D, O> => ({ env, option, check, fallback, secret: extra.secret ?? false, ...(extra.encode ? { encode: extra.encode } : {}) })
+
+const d = LlmEvaluators.defaultPolicy
+const none = undefined
+const nothing = null
+
+/**
+ * Every setting of the README's table (and the finer LLM knobs of docs/llm.md): its variable, its
+ * option in `EngineOptions`, its check and its default. `EngineConfig.config` reads them from the
+ * environment, `EngineConfig.make(options)` from options, both through `settingsIn` below.
+ */
+const Settings = {
+  port: setting("PORT", "port", checkPort, 8080),
+  host: setting("HOST", "host", anyText, "0.0.0.0"),
+  db: setting("DECORUM_DB", "db", checkDb, none, { secret: "option" }),
+  databaseUrl: setting("DATABASE_URL", none, checkDb, none),
+  publicUrl: setting("DECORUM_PUBLIC_URL", "publicUrl", httpUrl, nothing),
+  trustProxy: setting("DECORUM_TRUST_PROXY", "trustProxy", proxyList, [] as ReadonlyArray<string>),
+  bodyLimitBytes: setting("DECORUM_BODY_LIMIT_BYTES", "bodyLimitBytes", wholeNumber(1024), nothing),
+  drainTimeoutMs: setting("DECORUM_DRAIN_TIMEOUT_MS", "drainTimeoutMs", wholeNumber(0), DEFAULT_DRAIN_TIMEOUT_MS),
+  drainGraceMs: setting("DECORUM_DRAIN_GRACE_MS", "drainGraceMs", wholeNumber(0), DEFAULT_DRAIN_GRACE_MS),
+  fastPath: setting("DECORUM_FAST_PATH", "fastPath", boolean, true),
+  ratePerMinute: setting("DECORUM_RATE_LIMIT_PER_MINUTE", "rateLimit.perMinute", number(Number.MIN_VALUE), none),
+  rateBurst: setting("DECORUM_RATE_LIMIT_BURST", "rateLimit.burst", number(1), none),
+  authFailuresPerMinute: setting("DECORUM_AUTH_FAILURE_LIMIT_PER_MINUTE", "authFailureLimitPerMinute", number(0), AuthFailureLimiter.DEFAULT_PER_MINUTE),
+  localModel: setting("DECORUM_LOCAL_MODEL", "model", anyText, "trained", {
+    encode: (model: LocalEngine.ModelChoice) => (typeof model === "string" ? model : model.directory)
+  }),
+  modelDir: setting("DECORUM_MODEL_DIR", none, anyText, none),
+  mode: setting("DECORUM_ENGINE", "llm.mode", oneOf("local", "llm", "cascade"), "local" as const),
+  apiKey: setting("OPENAI_API_KEY", "llm.apiKey", secretText, none, { secret: true }),
+  baseURL: setting("OPENAI_BASE_URL", "llm.baseURL", httpUrl, OpenAiClient.DEFAULT_BASE_URL),
+  llmModel: setting("DECORUM_LLM_MODEL", "llm.model", anyText, OpenAiEvaluation.DEFAULT_MODEL),
+  llmTimeoutMs: setting("DECORUM_LLM_TIMEOUT_MS", "llm.timeoutMs", wholeNumber(1), d.timeoutMs),
+  cascadeBand: setting("DECORUM_CASCADE_BAND", "llm.cascadeBand", band, EngineModes.DEFAULT_BAND),
+  llmAttributes: setting("DECORUM_LLM_ATTRIBUTES", "llm.llmAttributes", boolean, false),
+  structuredOutput: setting("DECORUM_LLM_STRUCTURED_OUTPUT", "llm.structuredOutput", oneOf("auto", "json_schema", "json_object"), "auto" as const),
+  temperature: setting("DECORUM_LLM_TEMPERATURE", "llm.temperature", number(0, 2), none),
+  maxRetries: setting("DECORUM_LLM_MAX_RETRIES", "llm.maxRetries", wholeNumber(0), d.maxRetries),
+  maxConcurrency: setting("DECORUM_LLM_MAX_CONCURRENCY", "llm.maxConcurrency", wholeNumber(1), d.maxConcurrency),
+  cacheSize: setting("DECORUM_LLM_CACHE_SIZE", "llm.cacheSize", wholeNumber(0), d.cacheSize),
+  breakerThreshold: setting("DECORUM_LLM_BREAKER_THRESHOLD", "llm.breakerThreshold", wholeNumber(1), d.breakerThreshold),
+  breakerCooldownMs: setting("DECORUM_LLM_BREAKER_COOLDOWN_MS", "llm.breakerCooldownMs", wholeNumber(0), d.breakerCooldownMs),
+  fetchAllowPrivate: setting("DECORUM_FETCH_ALLOW_PRIVATE", "fetch.allowPrivate", boolean, false),
+  fetchTimeoutMs: setting("DECORUM_FETCH_TIMEOUT_MS", "fetch.timeoutMs", wholeNumber(1), FetchDefaults.timeoutMs),
+  fetchMaxBytes: setting("DECORUM_FETCH_MAX_BYTES", "fetch.maxBytes", wholeNumber(1), FetchDefaults.maxBytes),
+  metrics: setting("DECORUM_METRICS", "observability.metrics", boolean, false),
+  metricsPort: setting("DECORUM_METRICS_PORT", "observability.metricsPort", wholeNumber(0, 65535), nothing),
+  metricsHost: setting("DECORUM_METRICS_HOST", "observability.metricsHost", anyText, DEFAULT_METRICS_HOST),
+  accessLog: setting("DECORUM_ACCESS_LOG", "observability.accessLog", boolean, false),
+  adaptEvery: setting("DECORUM_ADAPT_EVERY", "adaptEvery", wholeNumber(1), nothing),
+  otlpEndpoint: setting("OTEL_EXPORTER_OTLP_ENDPOINT", "observability.otlp.endpoint", httpUrl, nothing),
+  otlpServiceName: setting("OTEL_SERVICE_NAME", "observability.otlp.serviceName", anyText, "decorum"),
+  otlpHeaders: setting("OTEL_EXPORTER_OTLP_HEADERS", "observability.otlp.headers", otlpHeaders, {} as Readonly<Record<string, string>>, {
+    secret: true,
+    encode: (headers: Readonly<Record<string, string>>) => Object.entries(headers).map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join(",")
+  }),
+  /** First retry backoff: an option only, the environment keeps the default. */
+  baseBackoffMs: setting(none, "llm.baseBackoffMs", number(0), d.baseBackoffMs)
+} as const
+
+/** Every environment variable the engine reads, in the README's order. */
+const variables: ReadonlyArray<string> = Object.values(Settings).flatMap((s) => (s.env === undefined ? [] : [s.env]))
+
+/**
+ * Every option of `EngineOptions` is a setting of the table (`llm.headers`, an object of extra
+ * request headers, is the one option outside it): an option added to the type without its setting
+ * (so silently ignored) fails to compile here, naming it.
+ */
+type OptionsWithoutSetting = Exclude<LeafPath<EngineOptions>, (typeof Settings)[keyof typeof Settings]["option"] | "llm.headers">
+const everyOptionIsASetting: [OptionsWithoutSetting] extends [never] ? true : { readonly withoutSetting: OptionsWithoutSetting } = true
+void everyOptionIsASetting
+
+// ---------------------------------------------------------------- reading, one way for both sources
+
+/** Where the settings come from: the environment (named by variable) or options (named by option path). */
+type Source = "env" | "option"
+
+const nameOf = (source: Source, s: Setting<unknown, unknown>): string | undefined => (source === "env" ? s.env : s.option)
+
+/** One setting from the source: unset or blank is the default; anything else must pass the check. */
+const read = <A, D>(source: Source, s: Setting<A, D>): Config.Config<A | D> => {
+  const name = nameOf(source, s)
+  if (name === undefined) return Config.succeed(s.fallback)
+  const secret = s.secret === true || (s.secret === "option" && source === "option")
+  return Config.option(Config.string(name)).pipe(
+    Config.mapOrFail((raw): Either.Either<A | D, ConfigError.ConfigError> => {
+      if (Option.isNone(raw) || raw.value.trim() === "") return Either.right(s.fallback)
+      return Either.mapLeft(s.check(raw.value), (reason) => invalid(name, secret ? undefined : raw.value, reason))
+    })
+  )
+}
+
+/** A rate of failed authentications per minute as the setting: 0 turns the limit off. */
+const authFailureLimitOf = (perMinute: number): EngineSettings["http"]["authFailureLimit"] => (perMinute === 0 ? null : { perMinute })
+
+/** `DECORUM_DB`, else `DATABASE_URL`, else `./decorum.db`: what the CLI's store commands read. */
+const storeIn = (source: Source): Config.Config<EngineSettings["store"]> =>
+  Config.all({ db: read(source, Settings.db), url: read(source, Settings.databaseUrl) }).pipe(
+    Config.map(({ db, url }): EngineSettings["store"] =>
+      db !== undefined
+        ? { db: Redacted.make(db), source: source === "env" ? "DECORUM_DB" : "option" }
+        : url !== undefined
+        ? { db: Redacted.make(url), source: "DATABASE_URL" }
+        : { db: Redacted.make("./decorum.db"), source: "default" }
+    )
+  )
+
+const rateLimitIn = (source: Source) =>
+  Config.all({ perMinute: read(source, Settings.ratePerMinute), burst: read(source, Settings.rateBurst) }).pipe(
+    Config.mapOrFail(({ burst, perMinute }) =>
+      perMinute === undefined
+        ? burst !== undefined
+          ? Either.left(invalid(nameOf(source, Settings.rateBurst)!, undefined, `is set but ${nameOf(source, Settings.ratePerMinute)} is not`))
+          : Either.right(null)
+        : Either.right({ perMinute, burst: burst ?? Math.max(1, perMinute) })
+    )
+  )
+
+/** An LLM mode against api.openai.com needs a key; self-hosted servers usually do not. */
+const checkKey = (source: Source, llm: LlmSettings): Either.Either<LlmSettings, ConfigError.ConfigError> =>
+  llm.mode !== "local" && (llm.apiKey === undefined || Redacted.value(llm.apiKey).trim() === "") && llm.baseURL === OpenAiClient.DEFAULT_BASE_URL
+    ? Either.left(invalid(
+      nameOf(source, Settings.apiKey)!,
+      undefined,
+      `is required with ${nameOf(source, Settings.mode)}=${llm.mode} against api.openai.com (or set ${nameOf(source, Settings.baseURL)} to a server that needs no key)`
+    ))
+    : Either.right(llm)
+
+const llmIn = (source: Source): Config.Config<LlmSettings> =>
+  Config.all({
+    mode: read(source, Settings.mode),
+    apiKey: read(source, Settings.apiKey),
+    baseURL: read(source, Settings.baseURL),
+    model: read(source, Settings.llmModel),
+    timeoutMs: read(source, Settings.llmTimeoutMs),
+    cascadeBand: read(source, Settings.cascadeBand),
+    llmAttributes: read(source, Settings.llmAttributes),
+    structuredOutput: read(source, Settings.structuredOutput),
+    temperature: read(source, Settings.temperature),
+    maxRetries: read(source, Settings.maxRetries),
+    maxConcurrency: read(source, Settings.maxConcurrency),
+    cacheSize: read(source, Settings.cacheSize),
+    breakerThreshold: read(source, Settings.breakerThreshold),
+    breakerCooldownMs: read(source, Settings.breakerCooldownMs),
+    baseBackoffMs: read(source, Settings.baseBackoffMs)
+  }).pipe(
+    // Extra headers are options only (an object, not a setting of the table): `make` adds them.
+    Config.map((llm): LlmSettings => ({ ...llm, headers: undefined })),
+    Config.mapOrFail((llm) => checkKey(source, llm))
+  )
+
+const modelIn = (source: Source): Config.Config<LocalEngine.ModelChoice> =>
+  Config.all({ choice: read(source, Settings.localModel), directory: read(source, Settings.modelDir) }).pipe(
+    Config.map(({ choice, directory }) => locateModel(choiceOf(choice), directory))
+  )
+
+const fetchIn = (source: Source): Config.Config<EngineSettings["fetch"]> =>
+  Config.all({
+    allowPrivate: read(source, Settings.fetchAllowPrivate),
+    timeoutMs: read(source, Settings.fetchTimeoutMs),
+    maxBytes: read(source, Settings.fetchMaxBytes)
+  })
+
+const observabilityIn = (source: Source): Config.Config<ObservabilitySettings> =>
+  Config.all({
+    metrics: read(source, Settings.metrics),
+    metricsPort: read(source, Settings.metricsPort),
+    metricsHost: read(source, Settings.metricsHost),
+    accessLog: read(source, Settings.accessLog),
+    endpoint: read(source, Settings.otlpEndpoint),
+    serviceName: read(source, Settings.otlpServiceName),
+    headers: read(source, Settings.otlpHeaders)
+  }).pipe(
+    Config.map(({ accessLog, endpoint, headers, metrics, metricsHost, metricsPort, serviceName }): ObservabilitySettings => ({
+      metrics,
+      metricsPort,
+      metricsHost,
+      accessLog,
+      otlp: endpoint === null ? null : { endpoint, serviceName, headers }
+    }))
+  )
+
+/** All the settings from one source. */
+const settingsIn = (source: Source): Config.Config<EngineSettings> =>
+  Config.all({
+    store: storeIn(source),
+    server: Config.all({
+      port: read(source, Settings.port),
+      host: read(source, Settings.host),
+      drainTimeoutMs: read(source, Settings.drainTimeoutMs),
+      drainGraceMs: read(source, Settings.drainGraceMs),
+      fastPath: read(source, Settings.fastPath)
+    }),
+    http: Config.all({
+      publicUrl: read(source, Settings.publicUrl),
+      trustProxy: read(source, Settings.trustProxy),
+      bodyLimitBytes: read(source, Settings.bodyLimitBytes),
+      rateLimit: rateLimitIn(source),
+      authFailureLimit: Config.map(read(source, Settings.authFailuresPerMinute), authFailureLimitOf)
+    }),
+    model: modelIn(source),
+    fetch: fetchIn(source),
+    llm: llmIn(source),
+    observability: observabilityIn(source),
+    adaptation: Config.all({ every: read(source, Settings.adaptEvery) })
+  })
 
 /** Every variable of the README's table (and the finer LLM knobs of docs/llm.md). */
-const config: Config.Config<EngineSettings> = Config.all({
-  store: storeConfig,
-  server: Config.all({
-    port: withDefault(variable("PORT", checkPort), 8080),
-    host: withDefault(variable("HOST", anyText), "0.0.0.0"),
-    drainTimeoutMs: withDefault(variable("DECORUM_DRAIN_TIMEOUT_MS", wholeNumber(0)), DEFAULT_DRAIN_TIMEOUT_MS),
-    drainGraceMs: withDefault(variable("DECORUM_DRAIN_GRACE_MS", wholeNumber(0)), DEFAULT_DRAIN_GRACE_MS),
-    fastPath: withDefault(variable("DECORUM_FAST_PATH", boolean), true)
-  }),
-  http: Config.all({
-    publicUrl: Config.map(variable("DECORUM_PUBLIC_URL", httpUrl), Option.getOrNull),
-    trustProxy: withDefault(variable("DECORUM_TRUST_PROXY", proxyList), []),
-    bodyLimitBytes: Config.map(variable("DECORUM_BODY_LIMIT_BYTES", wholeNumber(1024)), Option.getOrNull),
-    rateLimit: rateLimitConfig,
-    authFailureLimit: Config.map(
-      withDefault(variable("DECORUM_AUTH_FAILURE_LIMIT_PER_MINUTE", number(0)), AuthFailureLimiter.DEFAULT_PER_MINUTE),
-      authFailureLimitOf
-    )
-  }),
-  model: modelConfig,
-  fetch: fetchConfig,
-  llm: llmConfig,
-  observability: observabilityConfig,
-  adaptation: Config.all({ every: Config.map(variable("DECORUM_ADAPT_EVERY", wholeNumber(1)), Option.getOrNull) })
-})
+const config: Config.Config<EngineSettings> = settingsIn("env")
+const storeConfig = storeIn("env")
+const fetchConfig = fetchIn("env")
+const fromOptions = settingsIn("option")
 
 // ---------------------------------------------------------------- from options
 
@@ -377,13 +506,14 @@ export interface EngineOptions {
   /** IP addresses of trusted reverse proxies (their `X-Forwarded-*` headers are honoured). Default none. */
   readonly trustProxy?: ReadonlyArray<string>
   readonly bodyLimitBytes?: number | null
-  readonly rateLimit?: RateLimitOptions | null
+  /** Requests per minute per account, and as many at once (`burst`, default `perMinute`). Default null: no limit. */
+  readonly rateLimit?: Pick<RateLimitOptions, "perMinute" | "burst"> | null
   /** Failed authentications per minute per client address (as many at once); 0 turns it off. Default 30. */
   readonly authFailureLimitPerMinute?: number
   /** The local model set: `trained` (the shipped models), `lexicon`, or `{ directory }` of retrained models. */
   readonly model?: LocalEngine.ModelChoice
   /** URL fetching for article contexts. See `docs/relevance.md`. */
-  readonly fetch?: LocalEngine.FetchOptions
+  readonly fetch?: Pick<LocalEngine.FetchOptions, "allowPrivate" | "timeoutMs" | "maxBytes">
   /** LLM modes (`local` by default). See `docs/llm.md`. */
   readonly llm?: LlmOptions
   /** Metrics, access log, OTLP export (all off by default). */
@@ -392,98 +522,50 @@ export interface EngineOptions {
   readonly adaptEvery?: number | null
 }
 
-const checked = <A>(name: string, value: A | undefined | null, check: (raw: string) => Either.Either<unknown, string>, fallback: A) =>
-  value === undefined || value === null
-    ? Either.right(fallback)
-    : Either.mapBoth(check(String(value)), { onLeft: (reason) => invalid(name, String(value), reason), onRight: () => value })
+/** An option's value at a dotted path (`"fetch.timeoutMs"`). */
+const optionAt = (options: EngineOptions, path: string): unknown =>
+  path.split(".").reduce<unknown>((o, key) => (o !== null && typeof o === "object" ? (o as Record<string, unknown>)[key] : undefined), options)
+
+/** An option's value as the raw text its setting's check reads, as a variable's would be. */
+const encode = (s: Setting<unknown, unknown>, value: unknown): string =>
+  s.encode !== undefined
+    ? s.encode(value)
+    : Redacted.isRedacted(value)
+    ? String(Redacted.value(value))
+    : Array.isArray(value)
+    ? value.join(",")
+    : String(value)
+
+/** The options as a `ConfigProvider` keyed by option path: read by the same settings as the environment. */
+const providerOf = (options: EngineOptions): ConfigProvider.ConfigProvider => {
+  const values = new Map<string, string>()
+  for (const s of Object.values(Settings) as ReadonlyArray<Setting<unknown, unknown>>) {
+    const value = s.option === undefined ? undefined : optionAt(options, s.option)
+    if (value !== undefined && value !== null) values.set(s.option!, encode(s, value))
+  }
+  return ConfigProvider.fromMap(values)
+}
 
 /** The settings from options, checked as the environment's variables are (the option's path names it). */
 const make = (options: EngineOptions = {}): Effect.Effect<EngineSettings, ConfigError.ConfigError> =>
   Effect.gen(function*() {
-    const llm = options.llm ?? {}
-    const fetch = options.fetch ?? {}
     // The types say what each option holds; a caller without them (plain JavaScript) gets the same
     // named error for a value of the wrong kind as for a wrong value.
     if (options.db !== undefined && typeof options.db !== "string" && !Redacted.isRedacted(options.db)) {
       return yield* Effect.fail(invalid("db", String(options.db), "must be a SQLite file path, a postgres:// URL or \"memory\""))
+    }
+    // Blank is "unset" to a variable; a blank `db` option is a mistake, as before.
+    if (options.db !== undefined && (Redacted.isRedacted(options.db) ? Redacted.value(options.db) : options.db).trim() === "") {
+      return yield* Effect.fail(invalid("db", undefined, "must not be empty"))
     }
     const model = options.model ?? "trained"
     const directory = typeof model === "object" && model !== null ? (model as { readonly directory?: unknown }).directory : undefined
     if (model !== "trained" && model !== "lexicon" && (typeof directory !== "string" || directory.trim() === "")) {
       return yield* Effect.fail(invalid("model", typeof model === "object" ? JSON.stringify(model) : String(model), "must be \"trained\", \"lexicon\" or { directory: \"/path/to/model/files\" }"))
     }
-    const db = options.db === undefined ? "./decorum.db" : Redacted.isRedacted(options.db) ? Redacted.value(options.db) : options.db
-    yield* Either.mapLeft(checkDb(db), (reason) => invalid("db", undefined, reason))
-    const rate = options.rateLimit ?? null
-    const settings: Omit<EngineSettings, "observability" | "adaptation"> = {
-      store: { db: Redacted.make(db.trim()), source: options.db === undefined ? "default" : "option" },
-      server: {
-        port: yield* checked("port", options.port, checkPort, 8080),
-        host: options.host ?? "0.0.0.0",
-        drainTimeoutMs: yield* checked("drainTimeoutMs", options.drainTimeoutMs, wholeNumber(0), DEFAULT_DRAIN_TIMEOUT_MS),
-        drainGraceMs: yield* checked("drainGraceMs", options.drainGraceMs, wholeNumber(0), DEFAULT_DRAIN_GRACE_MS),
-        fastPath: options.fastPath ?? true
-      },
-      http: {
-        publicUrl: options.publicUrl === undefined || options.publicUrl === null ? null : yield* checked("publicUrl", options.publicUrl, httpUrl, ""),
-        trustProxy: options.trustProxy === undefined ? [] : yield* Either.mapLeft(proxyList(options.trustProxy.join(",")), (reason) => invalid("trustProxy", options.trustProxy!.join(","), reason)),
-        bodyLimitBytes: options.bodyLimitBytes === undefined || options.bodyLimitBytes === null
-          ? null
-          : yield* checked("bodyLimitBytes", options.bodyLimitBytes, wholeNumber(1024), 0),
-        rateLimit: rate === null
-          ? null
-          : {
-            perMinute: yield* checked("rateLimit.perMinute", rate.perMinute, number(Number.MIN_VALUE), 0),
-            burst: yield* checked("rateLimit.burst", rate.burst, number(1), Math.max(1, rate.perMinute))
-          },
-        authFailureLimit: authFailureLimitOf(
-          yield* checked("authFailureLimitPerMinute", options.authFailureLimitPerMinute, number(0), AuthFailureLimiter.DEFAULT_PER_MINUTE)
-        )
-      },
-      model,
-      fetch: {
-        allowPrivate: fetch.allowPrivate ?? false,
-        timeoutMs: yield* checked("fetch.timeoutMs", fetch.timeoutMs, wholeNumber(1), FetchDefaults.timeoutMs),
-        maxBytes: yield* checked("fetch.maxBytes", fetch.maxBytes, wholeNumber(1), FetchDefaults.maxBytes)
-      },
-      llm: {
-        mode: yield* checked<EngineModes.EngineMode>("llm.mode", llm.mode, oneOf("local", "llm", "cascade"), "local"),
-        apiKey: llm.apiKey === undefined ? undefined : Redacted.isRedacted(llm.apiKey) ? llm.apiKey : Redacted.make(llm.apiKey),
-        baseURL: yield* checked("llm.baseURL", llm.baseURL?.trim() || undefined, httpUrl, OpenAiClient.DEFAULT_BASE_URL),
-        model: llm.model?.trim() || OpenAiEvaluation.DEFAULT_MODEL,
-        timeoutMs: yield* checked("llm.timeoutMs", llm.timeoutMs, wholeNumber(1), d.timeoutMs),
-        cascadeBand: yield* checked("llm.cascadeBand", llm.cascadeBand, (raw) => band(raw), EngineModes.DEFAULT_BAND),
-        llmAttributes: llm.llmAttributes ?? false,
-        structuredOutput: yield* checked<OpenAiClient.StructuredOutput>("llm.structuredOutput", llm.structuredOutput, oneOf("auto", "json_schema", "json_object"), "auto"),
-        temperature: yield* checked("llm.temperature", llm.temperature, number(0, 2), undefined),
-        maxRetries: yield* checked("llm.maxRetries", llm.maxRetries, wholeNumber(0), d.maxRetries),
-        maxConcurrency: yield* checked("llm.maxConcurrency", llm.maxConcurrency, wholeNumber(1), d.maxConcurrency),
-        cacheSize: yield* checked("llm.cacheSize", llm.cacheSize, wholeNumber(0), d.cacheSize),
-        breakerThreshold: yield* checked("llm.breakerThreshold", llm.breakerThreshold, wholeNumber(1), d.breakerThreshold),
-        breakerCooldownMs: yield* checked("llm.breakerCooldownMs", llm.breakerCooldownMs, wholeNumber(0), d.breakerCooldownMs),
-        baseBackoffMs: yield* checked("llm.baseBackoffMs", llm.baseBackoffMs, number(0), d.baseBackoffMs),
-        headers: llm.headers
-      }
-    }
-    const observability = options.observability ?? {}
-    const otlp = observability.otlp ?? null
-    const withObservability: EngineSettings = {
-      ...settings,
-      adaptation: {
-        every: options.adaptEvery === undefined || options.adaptEvery === null ? null : yield* checked("adaptEvery", options.adaptEvery, wholeNumber(1), 0)
-      },
-      observability: {
-        metrics: observability.metrics ?? false,
-        metricsPort: observability.metricsPort === undefined || observability.metricsPort === null
-          ? null
-          : yield* checked("observability.metricsPort", observability.metricsPort, wholeNumber(0, 65535), 0),
-        metricsHost: observability.metricsHost ?? DEFAULT_METRICS_HOST,
-        accessLog: observability.accessLog ?? false,
-        otlp: otlp === null ? null : { ...otlp, endpoint: yield* checked("observability.otlp.endpoint", otlp.endpoint, httpUrl, "") }
-      }
-    }
-    yield* checkKey(settings.llm, "llm.apiKey", "llm.mode", "llm.baseURL")
-    return withObservability
+    const settings = yield* Effect.withConfigProvider(fromOptions, providerOf(options))
+    // Extra headers for the provider: an object, options only.
+    return options.llm?.headers === undefined ? settings : { ...settings, llm: { ...settings.llm, headers: options.llm.headers } }
   })
 
 // ---------------------------------------------------------------- for hosts
@@ -533,6 +615,10 @@ const describe = (error: ConfigError.ConfigError): string => {
 }
 
 export class EngineConfig extends Context.Tag("@decorum/engine/EngineConfig")<EngineConfig, EngineSettings>() {
+  /** Every setting, written once: its variable, its option, its check and its default. */
+  static readonly settings = Settings
+  /** Every environment variable the engine reads (the README's table lists exactly these). */
+  static readonly variables = variables
   /** Every variable of the README's table (and the finer LLM knobs of docs/llm.md). */
   static readonly config = config
   /** `DECORUM_DB`, else `DATABASE_URL`, else `./decorum.db`: all the store commands need. */

@@ -14,7 +14,7 @@ import { type Account, type Perspective, RefitFailure } from "@decorum/domain"
 import { LocalAttributeScorer } from "@decorum/local"
 import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
 import { type MessagePort, Worker } from "node:worker_threads"
-import { adaptLayer, storeLayer } from "./Engine.js"
+import { layerAdapt, layerStore } from "./Engine.js"
 import { EngineConfig } from "./EngineConfig.js"
 
 /** Marks a worker thread started for a refit (`workerData[REFIT_WORKER_MARK] === true`). */
@@ -34,7 +34,7 @@ export const runRefitWorker = (port: MessagePort, job: Job): Promise<void> => {
   const program = Effect.gen(function*() {
     const settings = yield* EngineConfig.config
     const runtime = ManagedRuntime.make(
-      LocalAttributeScorer.pipe(Layer.provideMerge(adaptLayer(settings)), Layer.merge(storeLayer(Redacted.make(job.db))))
+      LocalAttributeScorer.pipe(Layer.provideMerge(layerAdapt(settings)), Layer.merge(layerStore(Redacted.make(job.db))))
     )
     return yield* Effect.acquireUseRelease(
       Effect.succeed(runtime),

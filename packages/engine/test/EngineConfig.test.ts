@@ -1,6 +1,7 @@
 import { EngineConfig, type EngineSettings } from "@decorum/engine"
 import { assert, describe, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Either, Redacted } from "effect"
+import { readFileSync } from "node:fs"
 
 const read = (env: Record<string, string>) =>
   Effect.either(Effect.withConfigProvider(EngineConfig.config, ConfigProvider.fromMap(new Map(Object.entries(env)))))
@@ -151,6 +152,7 @@ describe("EngineConfig from options", () => {
         const [options, message] of [
           [{ llm: { timeoutMs: 0 } }, "llm.timeoutMs=0: must be a whole number >= 1"],
           [{ db: "mysql://db/x" }, "db: must be a SQLite file path"],
+          [{ db: Redacted.make(" ") }, "db: must not be empty"],
           [{ fetch: { maxBytes: -1 } }, "fetch.maxBytes=-1"],
           [{ llm: { mode: "llm" } }, "llm.apiKey: is required with llm.mode=llm"],
           [{ rateLimit: { perMinute: 60, burst: 0 } }, "rateLimit.burst=0"],
@@ -161,5 +163,110 @@ describe("EngineConfig from options", () => {
         assert.isTrue(Either.isLeft(result), JSON.stringify(options))
         if (Either.isLeft(result)) assert.include(EngineConfig.describe(result.left), message)
       }
+    }))
+})
+
+describe("EngineConfig: each setting written once", () => {
+  it("the README's table lists exactly the variables of the settings table, in its order", () => {
+    const readme = readFileSync(new URL("../../../README.md", import.meta.url), "utf8")
+    const start = readme.indexOf("## Configuration")
+    const table = readme.slice(start, readme.indexOf("\n## ", start + 1))
+    const listed = Array.from(table.matchAll(/^\| `([A-Z_]+)` \|/gm), (m) => m[1]!)
+    assert.deepStrictEqual(listed, [...EngineConfig.variables])
+  })
+
+  it.effect("a value given as a variable and as its option gives the same settings", () =>
+    Effect.gen(function*() {
+      const env = {
+        DECORUM_DB: "memory",
+        PORT: "9090",
+        HOST: "127.0.0.1",
+        DECORUM_DRAIN_TIMEOUT_MS: "2000",
+        DECORUM_DRAIN_GRACE_MS: "500",
+        DECORUM_FAST_PATH: "false",
+        DECORUM_PUBLIC_URL: "https://moderation.example.com",
+        DECORUM_TRUST_PROXY: "10.0.0.1,10.1.0.0/16",
+        DECORUM_BODY_LIMIT_BYTES: "2048",
+        DECORUM_RATE_LIMIT_PER_MINUTE: "60",
+        DECORUM_RATE_LIMIT_BURST: "5",
+        DECORUM_AUTH_FAILURE_LIMIT_PER_MINUTE: "0",
+        DECORUM_LOCAL_MODEL: "/models/retrained",
+        DECORUM_FETCH_ALLOW_PRIVATE: "true",
+        DECORUM_FETCH_TIMEOUT_MS: "3000",
+        DECORUM_FETCH_MAX_BYTES: "1000",
+        DECORUM_ENGINE: "cascade",
+        OPENAI_API_KEY: "sk-test",
+        OPENAI_BASE_URL: "http://127.0.0.1:1/v1",
+        DECORUM_LLM_MODEL: "m",
+        DECORUM_LLM_TIMEOUT_MS: "1500",
+        DECORUM_CASCADE_BAND: "0.3,0.7",
+        DECORUM_LLM_ATTRIBUTES: "true",
+        DECORUM_LLM_STRUCTURED_OUTPUT: "json_object",
+        DECORUM_LLM_TEMPERATURE: "0.5",
+        DECORUM_LLM_MAX_RETRIES: "1",
+        DECORUM_LLM_MAX_CONCURRENCY: "4",
+        DECORUM_LLM_CACHE_SIZE: "0",
+        DECORUM_LLM_BREAKER_THRESHOLD: "3",
+        DECORUM_LLM_BREAKER_COOLDOWN_MS: "100",
+        DECORUM_METRICS: "true",
+        DECORUM_METRICS_PORT: "9100",
+        DECORUM_METRICS_HOST: "0.0.0.0",
+        DECORUM_ACCESS_LOG: "true",
+        OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318",
+        OTEL_SERVICE_NAME: "moderation",
+        OTEL_EXPORTER_OTLP_HEADERS: "api-key=a%2Cb,x=y",
+        DECORUM_ADAPT_EVERY: "50"
+      }
+      const fromEnv = yield* Effect.flatMap(read(env), Either.match({ onLeft: Effect.die, onRight: Effect.succeed }))
+      const fromOptions = yield* EngineConfig.make({
+        db: Redacted.make("memory"),
+        port: 9090,
+        host: "127.0.0.1",
+        drainTimeoutMs: 2000,
+        drainGraceMs: 500,
+        fastPath: false,
+        publicUrl: "https://moderation.example.com",
+        trustProxy: ["10.0.0.1", "10.1.0.0/16"],
+        bodyLimitBytes: 2048,
+        rateLimit: { perMinute: 60, burst: 5 },
+        authFailureLimitPerMinute: 0,
+        model: { directory: "/models/retrained" },
+        fetch: { allowPrivate: true, timeoutMs: 3000, maxBytes: 1000 },
+        llm: {
+          mode: "cascade",
+          apiKey: "sk-test",
+          baseURL: "http://127.0.0.1:1/v1",
+          model: "m",
+          timeoutMs: 1500,
+          cascadeBand: [0.3, 0.7],
+          llmAttributes: true,
+          structuredOutput: "json_object",
+          temperature: 0.5,
+          maxRetries: 1,
+          maxConcurrency: 4,
+          cacheSize: 0,
+          breakerThreshold: 3,
+          breakerCooldownMs: 100
+        },
+        observability: {
+          metrics: true,
+          metricsPort: 9100,
+          metricsHost: "0.0.0.0",
+          accessLog: true,
+          otlp: { endpoint: "http://collector:4318", serviceName: "moderation", headers: { "api-key": "a,b", x: "y" } }
+        },
+        adaptEvery: 50
+      })
+      assert.deepStrictEqual(plain(fromOptions), plain({ ...fromEnv, store: { ...fromEnv.store, source: "option" } }))
+      // Every value set differs from its default, so a setting either source ignored would show.
+      const defaults = yield* Effect.flatMap(read({}), Either.match({ onLeft: Effect.die, onRight: Effect.succeed }))
+      for (const group of ["server", "http", "fetch", "llm", "observability", "adaptation"] as const) {
+        for (const [key, value] of Object.entries(fromEnv[group])) {
+          if (group === "llm" && (key === "baseBackoffMs" || key === "headers")) continue
+          assert.notDeepEqual(value, (defaults[group] as Record<string, unknown>)[key], `${group}.${key}`)
+        }
+      }
+      // Every variable but DATABASE_URL and DECORUM_MODEL_DIR (no option of their own) is set above.
+      assert.deepStrictEqual(Object.keys(env).sort(), EngineConfig.variables.filter((v) => v !== "DATABASE_URL" && v !== "DECORUM_MODEL_DIR").sort())
     }))
 })

@@ -24,7 +24,11 @@ export class PeerAddress extends Context.Tag("@decorum/http/PeerAddress")<PeerAd
 /** An address as compared: lowercased, an IPv4-mapped IPv6 address (`::ffff:10.0.0.1`) as its IPv4 address. */
 export const normalise = (address: string): string => address.trim().toLowerCase().replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, "")
 
-/** The matcher of each configured list, built once (the list is the configuration's own array). */
+/**
+ * The matcher of each configured list, built once (the list is the configuration's own array).
+ * Module cache, a documented constant: keyed weakly by the configuration's array, so each
+ * configuration has its own matcher and it goes with the configuration.
+ */
 const matchers = new WeakMap<ReadonlyArray<string>, TrustedProxies.TrustedProxies>()
 
 /**

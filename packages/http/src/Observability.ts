@@ -91,6 +91,8 @@ export const metricsApp: HttpApp.Default<never, EngineInfo> = Effect.flatMap(Htt
 
 // The metrics' updates are built once per label set (routes, families and statuses are few), as
 // plain functions (`Metrics.labelled`): a tagged metric makes and hashes a new key on every update.
+// Module caches, documented constants: each entry is a pure function of its labels (the metrics are
+// Effect's global ones), and routes x families x statuses are a small finite set.
 const requestCounters = new Map<string, (input: number) => void>()
 const durationHistograms = new Map<string, (input: number) => void>()
 

@@ -105,5 +105,5 @@ export const layer = (options: LocalEngineOptions = {}) =>
   )
 
 /** Only what creating an article context needs: the topic profiler and the URL fetcher. */
-export const topicLayer = (options: LocalEngineOptions = {}) =>
+export const layerTopic = (options: LocalEngineOptions = {}) =>
   Layer.merge(LocalRelevance.layer(), SafeArticleFetcher.layer(options.fetch ?? {}))

@@ -4,13 +4,12 @@
  * are schema-checked, every quote is verbatim (repaired or dropped), an unusable answer falls back
  * to the local model, and the cascade asks the LLM only in the uncertain band.
  */
-import { it } from "@effect/vitest"
+import { assert, describe, it } from "@effect/vitest"
 import { DogWhistleChecker, EngineModes, LlmDetector } from "@decorum/core"
 import type { DogWhistleCheckInput } from "@decorum/domain"
 import { OpenAiEvaluation } from "@decorum/openai"
 import { FakeChatServer, LocalStub } from "@decorum/openai/testing"
 import { Effect, Layer, Logger, LogLevel } from "effect"
-import { describe, expect } from "vitest"
 
 const COMMENT = "The Globalists are buying up the council again. We all know who they are, if you catch my drift."
 const TEXT = "Furthermore, it is important to note that the tram line is a rich tapestry of benefits.\n\n- Cost\n- Time"
@@ -51,21 +50,21 @@ describe("dog whistles through the LLM", () => {
     Effect.gen(function*() {
       const server = yield* FakeChatServer.make(() => ({ type: "answer", content: dogAnswer() }))
       const result = yield* dog().pipe(Effect.provide(engine(server)), Effect.provide(quiet))
-      expect(result.provenance).toEqual({ model: "openai:test-model@dogwhistle-v1" })
-      expect(result.value.details).toEqual({
+      assert.deepStrictEqual(result.provenance, { model: "openai:test-model@dogwhistle-v1" })
+      assert.deepStrictEqual(result.value.details, {
         dogwhistle_terms: ["Globalists", "catch my drift"],
         categories: ["antisemitic"],
         subtlety_level: 0.6,
         harm_potential: 1
       })
-      for (const t of result.value.details!.dogwhistle_terms) expect(COMMENT).toContain(t)
+      for (const t of result.value.details!.dogwhistle_terms) assert.include(COMMENT, t)
       const body = server.requests[0]!.body
-      expect(body.response_format).toMatchObject({ type: "json_schema", json_schema: { name: "dogwhistle", strict: true } })
-      expect(FakeChatServer.tagged(body, "comment")).toBe(COMMENT)
-      expect(FakeChatServer.tagged(body, "sensitive_topics")).toBe("- finance\n- immigration")
-      expect(FakeChatServer.tagged(body, "known_coded_terms")).toBe("- catch my drift")
-      expect(FakeChatServer.tagged(body, "replying_to")).toBe("Who is behind the tram vote?")
-      expect(FakeChatServer.tagged(body, "thread")).toBe("- The vote was close.")
+      assert.nestedInclude(body.response_format, { type: "json_schema", "json_schema.name": "dogwhistle", "json_schema.strict": true })
+      assert.strictEqual(FakeChatServer.tagged(body, "comment"), COMMENT)
+      assert.strictEqual(FakeChatServer.tagged(body, "sensitive_topics"), "- finance\n- immigration")
+      assert.strictEqual(FakeChatServer.tagged(body, "known_coded_terms"), "- catch my drift")
+      assert.strictEqual(FakeChatServer.tagged(body, "replying_to"), "Who is behind the tram vote?")
+      assert.strictEqual(FakeChatServer.tagged(body, "thread"), "- The vote was close.")
     }))
 
   it.scopedLive("answers details: null when nothing is detected, whatever terms the model listed", () =>
@@ -75,10 +74,11 @@ describe("dog whistles through the LLM", () => {
         Effect.provide(engine(server)),
         Effect.provide(quiet)
       )
-      expect(result.value).toEqual({ detection: { reasoning: expect.any(String), dogwhistles_detected: false, confidence: 0.8 }, details: null })
+      assert.isString(result.value.detection.reasoning)
+      assert.deepStrictEqual(result.value, { detection: { reasoning: result.value.detection.reasoning, dogwhistles_detected: false, confidence: 0.8 }, details: null })
       // Empty lists and a missing thread are left out of the prompt.
       const body = server.requests[0]!.body
-      for (const tag of ["sensitive_topics", "known_coded_terms", "replying_to", "thread", "article"]) expect(FakeChatServer.tagged(body, tag)).toBeUndefined()
+      for (const tag of ["sensitive_topics", "known_coded_terms", "replying_to", "thread", "article"]) assert.isUndefined(FakeChatServer.tagged(body, tag))
     }))
 
   it.scopedLive("asks again when 'detected' names no term of the comment, then falls back to the local model (X-Decorum-Fallback)", () =>
@@ -86,9 +86,9 @@ describe("dog whistles through the LLM", () => {
       const server = yield* FakeChatServer.make(() => ({ type: "answer", content: dogAnswer({ dogwhistle_terms: ["not in the comment"] }) }))
       const local = LocalStub.make()
       const result = yield* dog().pipe(Effect.provide(engine(server, "llm", local)), Effect.provide(quiet))
-      expect(result.provenance).toEqual({ model: LocalStub.MODEL, fallbackFrom: "openai:test-model@dogwhistle-v1" })
-      expect(server.requests).toHaveLength(2)
-      expect(local.calls.dogwhistle_check).toBe(1)
+      assert.deepStrictEqual(result.provenance, { model: LocalStub.MODEL, fallbackFrom: "openai:test-model@dogwhistle-v1" })
+      assert.lengthOf(server.requests, 2)
+      assert.strictEqual(local.calls.dogwhistle_check, 1)
     }))
 })
 
@@ -111,23 +111,23 @@ describe("machine-written text through the LLM", () => {
         }
       }))
       const result = yield* llmText().pipe(Effect.provide(engine(server)), Effect.provide(quiet))
-      expect(result.provenance).toEqual({ model: "openai:test-model@llm-detect-v1" })
-      expect(result.value.confidence).toBe(1)
-      expect(result.value.signals_detected.map((s) => [s.signal_type, s.quoted_text])).toEqual([
+      assert.deepStrictEqual(result.provenance, { model: "openai:test-model@llm-detect-v1" })
+      assert.strictEqual(result.value.confidence, 1)
+      assert.deepStrictEqual(result.value.signals_detected.map((s) => [s.signal_type, s.quoted_text]), [
         ["word_frequency", "tapestry"],
         ["epistemic", "it is important to note"],
         ["structural", "- Cost\n- Time"]
       ])
-      for (const s of result.value.signals_detected) expect(TEXT).toContain(s.quoted_text)
+      for (const s of result.value.signals_detected) assert.include(TEXT, s.quoted_text)
       const schema = JSON.stringify(server.requests[0]!.body.response_format!.json_schema!.schema)
-      expect(schema).toContain("\"enum\":[\"word_frequency\",\"structural\",\"stylistic\",\"epistemic\"]")
+      assert.include(schema, "\"enum\":[\"word_frequency\",\"structural\",\"stylistic\",\"epistemic\"]")
     }))
 
   it.scopedLive("falls back to the local model when the LLM is down", () =>
     Effect.gen(function*() {
       const server = yield* FakeChatServer.make(() => ({ type: "status", status: 500 }))
       const result = yield* llmText().pipe(Effect.provide(engine(server)), Effect.provide(quiet))
-      expect(result.provenance).toEqual({ model: LocalStub.MODEL, fallbackFrom: "openai:test-model@llm-detect-v1" })
+      assert.deepStrictEqual(result.provenance, { model: LocalStub.MODEL, fallbackFrom: "openai:test-model@llm-detect-v1" })
     }))
 })
 
@@ -137,21 +137,21 @@ describe("cascade", () => {
       const server = yield* FakeChatServer.make()
       const local = LocalStub.make({ llmLikelihood: 0.05, dogwhistleConfidence: 0.95 })
       yield* Effect.gen(function*() {
-        expect((yield* llmText()).provenance).toEqual({ model: LocalStub.MODEL })
-        expect((yield* dog()).provenance).toEqual({ model: LocalStub.MODEL })
-        expect(server.requests).toHaveLength(0)
+        assert.deepStrictEqual((yield* llmText()).provenance, { model: LocalStub.MODEL })
+        assert.deepStrictEqual((yield* dog()).provenance, { model: LocalStub.MODEL })
+        assert.lengthOf(server.requests, 0)
 
-        expect((yield* llmText(TEXT, "full")).provenance).toEqual({ model: "openai:test-model@llm-detect-v1" })
+        assert.deepStrictEqual((yield* llmText(TEXT, "full")).provenance, { model: "openai:test-model@llm-detect-v1" })
         local.settings.llmLikelihood = 0.5
-        expect((yield* llmText("Another comment, uncertain.")).provenance).toEqual({ model: "openai:test-model@llm-detect-v1" })
+        assert.deepStrictEqual((yield* llmText("Another comment, uncertain.")).provenance, { model: "openai:test-model@llm-detect-v1" })
         local.settings.dogwhistleConfidence = 0.6
-        expect((yield* dog()).provenance).toEqual({ model: "openai:test-model@dogwhistle-v1" })
-        expect(server.requests).toHaveLength(3)
+        assert.deepStrictEqual((yield* dog()).provenance, { model: "openai:test-model@dogwhistle-v1" })
+        assert.lengthOf(server.requests, 3)
 
         server.setScript(() => ({ type: "status", status: 500 }))
         const kept = yield* dog(dogInput({ comment: "Something else entirely." }))
-        expect(kept.provenance).toEqual({ model: LocalStub.MODEL, fallbackFrom: "openai:test-model@dogwhistle-v1" })
-        expect(kept.value.detection.confidence).toBe(0.6)
+        assert.deepStrictEqual(kept.provenance, { model: LocalStub.MODEL, fallbackFrom: "openai:test-model@dogwhistle-v1" })
+        assert.strictEqual(kept.value.detection.confidence, 0.6)
       }).pipe(Effect.provide(engine(server, "cascade", local)), Effect.provide(quiet))
     }))
 })

@@ -2,13 +2,12 @@
  * The engine against a real Chat Completions server on loopback (`FakeChatServer`), scripted per
  * test. The openai SDK is the client under test, unmodified.
  */
-import { it } from "@effect/vitest"
+import { assert, describe, it } from "@effect/vitest"
 import { AccountStore, ArticleContextStore, AttributeScorer, CommentScorer, EngineModes, Megacall, MemoryStores, RelevanceChecker, SpamChecker } from "@decorum/core"
 import { ArticleContextId } from "@decorum/domain"
 import { OpenAiEvaluation } from "@decorum/openai"
 import { FakeChatServer, LocalStub } from "@decorum/openai/testing"
 import { Effect, Either, Layer, Logger, LogLevel, TestClock } from "effect"
-import { describe, expect } from "vitest"
 
 const KEY = "sk-test-0123456789abcdefSECRET"
 const COMMENT = "Trams never work anywhere. Only a fool would pay for this."
@@ -49,21 +48,21 @@ describe("llm mode", () => {
     Effect.gen(function*() {
       const server = yield* FakeChatServer.make()
       const result = yield* score().pipe(Effect.provide(engine(server)), Effect.provide(quiet))
-      expect(result.provenance).toEqual({ model: "openai:test-model@comment-score-v2" })
-      expect(result.value.logical_fallacies).toHaveLength(1)
-      expect(result.value.overall_score).toBe(4)
-      expect(server.requests).toHaveLength(1)
+      assert.deepStrictEqual(result.provenance, { model: "openai:test-model@comment-score-v2" })
+      assert.lengthOf(result.value.logical_fallacies, 1)
+      assert.strictEqual(result.value.overall_score, 4)
+      assert.lengthOf(server.requests, 1)
       const request = server.requests[0]!
-      expect(request.path).toBe("/v1/chat/completions")
-      expect(request.headers.authorization).toBe(`Bearer ${KEY}`)
-      expect(request.body.model).toBe("test-model")
-      expect(request.body.response_format).toMatchObject({ type: "json_schema", json_schema: { name: "comment-score", strict: true } })
-      expect(FakeChatServer.tagged(request.body, "comment")).toBe(COMMENT)
+      assert.strictEqual(request.path, "/v1/chat/completions")
+      assert.strictEqual(request.headers.authorization, `Bearer ${KEY}`)
+      assert.strictEqual(request.body.model, "test-model")
+      assert.nestedInclude(request.body.response_format, { type: "json_schema", "json_schema.name": "comment-score", "json_schema.strict": true })
+      assert.strictEqual(FakeChatServer.tagged(request.body, "comment"), COMMENT)
       // The portable subset of JSON schema: closed objects, every property required, no numeric constraints.
       const schema = request.body.response_format!.json_schema!.schema as { required: Array<string>; properties: object; additionalProperties: boolean }
-      expect(schema.required).toEqual(Object.keys(schema.properties))
-      expect(schema.additionalProperties).toBe(false)
-      expect(JSON.stringify(schema)).not.toMatch(/"(minimum|maximum|\$ref|\$schema)"/)
+      assert.deepStrictEqual(schema.required, Object.keys(schema.properties))
+      assert.isFalse(schema.additionalProperties)
+      assert.notMatch(JSON.stringify(schema), /"(minimum|maximum|\$ref|\$schema)"/)
     }))
 
   it.scopedLive("repairs near-quotes and drops quotes that are not in the comment", () =>
@@ -81,54 +80,54 @@ describe("llm mode", () => {
         }
       }))
       const result = yield* score().pipe(Effect.provide(engine(server)), Effect.provide(quiet))
-      expect(result.value.logical_fallacies.map((f) => f.quoted_logical_fallacy_example)).toEqual(["Trams never work anywhere"])
-      expect(result.value.objectionable_phrases).toEqual([])
-      for (const f of result.value.logical_fallacies) expect(COMMENT.includes(f.quoted_logical_fallacy_example)).toBe(true)
+      assert.deepStrictEqual(result.value.logical_fallacies.map((f) => f.quoted_logical_fallacy_example), ["Trams never work anywhere"])
+      assert.deepStrictEqual(result.value.objectionable_phrases, [])
+      for (const f of result.value.logical_fallacies) assert.isTrue(COMMENT.includes(f.quoted_logical_fallacy_example))
     }))
 
   it.scopedLive("retries a malformed answer once, then falls back to the local model", () =>
     Effect.gen(function*() {
       const server = yield* FakeChatServer.make(sequence({ type: "answer", content: "{\"reasoning\": \"cut off" }))
       const healed = yield* spam().pipe(Effect.provide(engine(server)), Effect.provide(quiet))
-      expect(healed.provenance).toEqual({ model: "openai:test-model@spam-check-v1" })
-      expect(server.requests).toHaveLength(2)
+      assert.deepStrictEqual(healed.provenance, { model: "openai:test-model@spam-check-v1" })
+      assert.lengthOf(server.requests, 2)
 
       server.setScript(() => ({ type: "answer", content: { reasoning: "no is_spam field" } }))
       const local = LocalStub.make()
       const fallback = yield* spam("another comment").pipe(Effect.provide(engine(server, {}, local)), Effect.provide(quiet))
-      expect(fallback.provenance).toEqual({ model: LocalStub.MODEL, fallbackFrom: "openai:test-model@spam-check-v1" })
-      expect(server.requests).toHaveLength(4)
-      expect(local.calls.spam_check).toBe(1)
+      assert.deepStrictEqual(fallback.provenance, { model: LocalStub.MODEL, fallbackFrom: "openai:test-model@spam-check-v1" })
+      assert.lengthOf(server.requests, 4)
+      assert.strictEqual(local.calls.spam_check, 1)
     }))
 
   it.scopedLive("honours Retry-After on a 429", () =>
     Effect.gen(function*() {
       const server = yield* FakeChatServer.make(sequence({ type: "status", status: 429, headers: { "retry-after": "1" } }))
       const result = yield* spam().pipe(Effect.provide(engine(server)), Effect.provide(quiet))
-      expect(result.provenance.fallbackFrom).toBeUndefined()
-      expect(server.requests).toHaveLength(2)
-      expect(server.requests[1]!.at - server.requests[0]!.at).toBeGreaterThanOrEqual(950)
+      assert.isUndefined(result.provenance.fallbackFrom)
+      assert.lengthOf(server.requests, 2)
+      assert.isAtLeast(server.requests[1]!.at - server.requests[0]!.at, 950)
     }))
 
   it.scopedLive("retries 500s with backoff, and falls back when they persist", () =>
     Effect.gen(function*() {
       const server = yield* FakeChatServer.make(sequence({ type: "status", status: 500 }, { type: "status", status: 503 }))
       const healed = yield* spam().pipe(Effect.provide(engine(server, { maxRetries: 2 })), Effect.provide(quiet))
-      expect(healed.provenance.fallbackFrom).toBeUndefined()
-      expect(server.requests).toHaveLength(3)
+      assert.isUndefined(healed.provenance.fallbackFrom)
+      assert.lengthOf(server.requests, 3)
 
       server.setScript(() => ({ type: "status", status: 500 }))
       const fallback = yield* spam("other").pipe(Effect.provide(engine(server, { maxRetries: 2 })), Effect.provide(quiet))
-      expect(fallback.provenance).toEqual({ model: LocalStub.MODEL, fallbackFrom: "openai:test-model@spam-check-v1" })
-      expect(server.requests).toHaveLength(6)
+      assert.deepStrictEqual(fallback.provenance, { model: LocalStub.MODEL, fallbackFrom: "openai:test-model@spam-check-v1" })
+      assert.lengthOf(server.requests, 6)
     }))
 
   it.scopedLive("does not retry a request the provider rejects (401)", () =>
     Effect.gen(function*() {
       const server = yield* FakeChatServer.make(() => ({ type: "status", status: 401, body: { error: { message: "Incorrect API key" } } }))
       const result = yield* spam().pipe(Effect.provide(engine(server)), Effect.provide(quiet))
-      expect(result.provenance.fallbackFrom).toBe("openai:test-model@spam-check-v1")
-      expect(server.requests).toHaveLength(1)
+      assert.strictEqual(result.provenance.fallbackFrom, "openai:test-model@spam-check-v1")
+      assert.lengthOf(server.requests, 1)
     }))
 
   it.scopedLive("falls back when the LLM is slower than the timeout, without waiting for it", () =>
@@ -136,17 +135,17 @@ describe("llm mode", () => {
       const server = yield* FakeChatServer.make(() => ({ type: "answer", content: "{}", delayMs: 5_000 }))
       const started = Date.now()
       const result = yield* score().pipe(Effect.provide(engine(server, { timeoutMs: 300 })), Effect.provide(quiet))
-      expect(Date.now() - started).toBeLessThan(2_500)
-      expect(result.provenance).toEqual({ model: LocalStub.MODEL, fallbackFrom: "openai:test-model@comment-score-v2" })
-      expect(server.requests).toHaveLength(1)
+      assert.isBelow(Date.now() - started, 2_500)
+      assert.deepStrictEqual(result.provenance, { model: LocalStub.MODEL, fallbackFrom: "openai:test-model@comment-score-v2" })
+      assert.lengthOf(server.requests, 1)
     }))
 
   it.scopedLive("retries after a connection reset", () =>
     Effect.gen(function*() {
       const server = yield* FakeChatServer.make(sequence({ type: "reset" }))
       const result = yield* spam().pipe(Effect.provide(engine(server)), Effect.provide(quiet))
-      expect(result.provenance.fallbackFrom).toBeUndefined()
-      expect(server.requests).toHaveLength(2)
+      assert.isUndefined(result.provenance.fallbackFrom)
+      assert.lengthOf(server.requests, 2)
     }))
 
   it.scopedLive("switches to JSON mode when the provider has no structured output", () =>
@@ -158,12 +157,12 @@ describe("llm mode", () => {
       )
       const layer = engine(server)
       const [first, second] = yield* Effect.all([spam(), spam("second comment")]).pipe(Effect.provide(layer), Effect.provide(quiet))
-      expect(first.value).toEqual({ reasoning: "An ad.", is_spam: true, confidence: 0.9 })
-      expect(second.value.is_spam).toBe(true)
+      assert.deepStrictEqual(first.value, { reasoning: "An ad.", is_spam: true, confidence: 0.9 })
+      assert.isTrue(second.value.is_spam)
       // 400 + JSON mode for the first; JSON mode straight away for the second.
-      expect(server.requests.map((r) => r.body.response_format?.type)).toEqual(["json_schema", "json_object", "json_object"])
+      assert.deepStrictEqual(server.requests.map((r) => r.body.response_format?.type), ["json_schema", "json_object", "json_object"])
       const system = server.requests[1]!.body.messages!.map((m) => m.content).join("\n")
-      expect(system).toContain("JSON schema")
+      assert.include(system, "JSON schema")
     }))
 })
 
@@ -174,23 +173,23 @@ describe("circuit breaker, cache and concurrency", () => {
       const server = yield* FakeChatServer.make(() => ({ type: "status", status: 500 }))
       const layer = engine(server, { maxRetries: 0, breakerThreshold: 2, breakerCooldownMs: 400, cacheSize: 0 })
       yield* Effect.gen(function*() {
-        for (let i = 0; i < 2; i++) expect((yield* spam(`c${i}`)).provenance.fallbackFrom).toBeDefined()
-        expect(server.requests).toHaveLength(2)
+        for (let i = 0; i < 2; i++) assert.isDefined((yield* spam(`c${i}`)).provenance.fallbackFrom)
+        assert.lengthOf(server.requests, 2)
         // Open: the provider is not called at all, the local model answers at once.
         const whileOpen = yield* spam("c2")
-        expect(whileOpen.provenance).toEqual({ model: LocalStub.MODEL, fallbackFrom: "openai:test-model@spam-check-v1" })
-        expect(server.requests).toHaveLength(2)
+        assert.deepStrictEqual(whileOpen.provenance, { model: LocalStub.MODEL, fallbackFrom: "openai:test-model@spam-check-v1" })
+        assert.lengthOf(server.requests, 2)
 
         server.setScript((r) => ({ type: "answer", content: FakeChatServer.goodAnswer(r.body) }))
         yield* TestClock.adjust("399 millis")
         yield* spam("still open")
-        expect(server.requests).toHaveLength(2)
+        assert.lengthOf(server.requests, 2)
         // Past the cooldown, one trial goes through and closes the circuit.
         yield* TestClock.adjust("1 millis")
         const trial = yield* spam("c3")
-        expect(trial.provenance.fallbackFrom).toBeUndefined()
+        assert.isUndefined(trial.provenance.fallbackFrom)
         yield* spam("c4")
-        expect(server.requests).toHaveLength(4)
+        assert.lengthOf(server.requests, 4)
       }).pipe(Effect.provide(layer), Effect.provide(quiet))
     }))
 
@@ -200,17 +199,17 @@ describe("circuit breaker, cache and concurrency", () => {
       yield* Effect.gen(function*() {
         const a = yield* score()
         const b = yield* score()
-        expect(b).toEqual(a)
-        expect(server.requests).toHaveLength(1)
+        assert.deepStrictEqual(b, a)
+        assert.lengthOf(server.requests, 1)
         yield* score("A different comment.")
         yield* spam() // same text, another prompt
-        expect(server.requests).toHaveLength(3)
+        assert.lengthOf(server.requests, 3)
       }).pipe(Effect.provide(engine(server)), Effect.provide(quiet))
 
       // Another model is another key (and a cache of 0 keeps nothing).
       yield* score().pipe(Effect.provide(engine(server, { model: "other-model", cacheSize: 0 })), Effect.provide(quiet))
       yield* score().pipe(Effect.provide(engine(server, { model: "other-model", cacheSize: 0 })), Effect.provide(quiet))
-      expect(server.requests).toHaveLength(5)
+      assert.lengthOf(server.requests, 5)
     }))
 
   it.scopedLive("keeps at most maxConcurrency requests in flight", () =>
@@ -220,9 +219,9 @@ describe("circuit breaker, cache and concurrency", () => {
         Array.from({ length: 6 }, (_, i) => spam(`comment ${i}`)),
         { concurrency: "unbounded" }
       ).pipe(Effect.provide(engine(server, { maxConcurrency: 2 })), Effect.provide(quiet))
-      expect(results.every((r) => r.provenance.fallbackFrom === undefined)).toBe(true)
-      expect(server.requests).toHaveLength(6)
-      expect(server.maxInFlight()).toBe(2)
+      assert.isTrue(results.every((r) => r.provenance.fallbackFrom === undefined))
+      assert.lengthOf(server.requests, 6)
+      assert.strictEqual(server.maxInFlight(), 2)
     }))
 })
 
@@ -249,11 +248,11 @@ describe("combined evaluation", () => {
         const { account, articleId } = yield* setup
         return yield* Megacall.megacall(account, { comment: COMMENT, article_context_id: articleId, banned_topics: ["politics"], ...all })
       }).pipe(Effect.provide(Layer.merge(engine(server), MemoryStores.layer)), Effect.provide(quiet))
-      expect(server.maxInFlight()).toBe(3)
-      expect(result.comment_score?.provenance.model).toBe("openai:test-model@comment-score-v2")
-      expect(result.spam_check?.provenance.model).toBe("openai:test-model@spam-check-v1")
-      expect(result.relevance_check?.provenance.model).toBe("openai:test-model@relevance-v1")
-      expect(result.failures).toEqual({})
+      assert.strictEqual(server.maxInFlight(), 3)
+      assert.strictEqual(result.comment_score?.provenance.model, "openai:test-model@comment-score-v2")
+      assert.strictEqual(result.spam_check?.provenance.model, "openai:test-model@spam-check-v1")
+      assert.strictEqual(result.relevance_check?.provenance.model, "openai:test-model@relevance-v1")
+      assert.deepStrictEqual(result.failures, {})
     }))
 
   it.scopedLive("keeps every section when one LLM section times out: that one falls back", () =>
@@ -267,10 +266,10 @@ describe("combined evaluation", () => {
         const { account, articleId } = yield* setup
         return yield* Megacall.megacall(account, { comment: COMMENT, article_context_id: articleId, ...all })
       }).pipe(Effect.provide(Layer.merge(engine(server, { timeoutMs: 300 }), MemoryStores.layer)), Effect.provide(quiet))
-      expect(result.comment_score?.provenance.fallbackFrom).toBeUndefined()
-      expect(result.spam_check?.provenance.fallbackFrom).toBeUndefined()
-      expect(result.relevance_check?.provenance).toEqual({ model: LocalStub.MODEL, fallbackFrom: "openai:test-model@relevance-v1" })
-      expect(result.failures).toEqual({})
+      assert.isUndefined(result.comment_score?.provenance.fallbackFrom)
+      assert.isUndefined(result.spam_check?.provenance.fallbackFrom)
+      assert.deepStrictEqual(result.relevance_check?.provenance, { model: LocalStub.MODEL, fallbackFrom: "openai:test-model@relevance-v1" })
+      assert.deepStrictEqual(result.failures, {})
     }))
 })
 
@@ -281,27 +280,27 @@ describe("cascade mode", () => {
       const local = LocalStub.make({ toxicity: 0.05 })
       yield* Effect.gen(function*() {
         const certain = yield* score()
-        expect(certain.provenance).toEqual({ model: LocalStub.MODEL })
-        expect(server.requests).toHaveLength(0)
+        assert.deepStrictEqual(certain.provenance, { model: LocalStub.MODEL })
+        assert.lengthOf(server.requests, 0)
 
         const full = yield* Effect.flatMap(CommentScorer, (s) => s.score({ ...scoreInput(), detail: "full" }))
-        expect(full.provenance.model).toBe("openai:test-model@comment-score-v2")
-        expect(server.requests).toHaveLength(1)
+        assert.strictEqual(full.provenance.model, "openai:test-model@comment-score-v2")
+        assert.lengthOf(server.requests, 1)
 
         local.settings.toxicity = 0.5
         const uncertain = yield* score("Is this really worth it?")
-        expect(uncertain.provenance.model).toBe("openai:test-model@comment-score-v2")
-        expect(server.requests).toHaveLength(2)
+        assert.strictEqual(uncertain.provenance.model, "openai:test-model@comment-score-v2")
+        assert.lengthOf(server.requests, 2)
 
         local.settings.spamConfidence = 0.6
         server.setScript(() => ({ type: "status", status: 500 }))
         const kept = yield* spam()
-        expect(kept.provenance).toEqual({ model: LocalStub.MODEL, fallbackFrom: "openai:test-model@spam-check-v1" })
-        expect(kept.value.confidence).toBe(0.6)
+        assert.deepStrictEqual(kept.provenance, { model: LocalStub.MODEL, fallbackFrom: "openai:test-model@spam-check-v1" })
+        assert.strictEqual(kept.value.confidence, 0.6)
 
         local.settings.onTopicConfidence = 0.99
         const relevance = yield* Effect.flatMap(RelevanceChecker, (r) => r.check({ ...scoreInput(), bannedTopics: [] }))
-        expect(relevance.provenance).toEqual({ model: LocalStub.MODEL })
+        assert.deepStrictEqual(relevance.provenance, { model: LocalStub.MODEL })
       }).pipe(Effect.provide(engine(server, { mode: "cascade", maxRetries: 0 }, local)), Effect.provide(quiet))
     }))
 
@@ -312,7 +311,7 @@ describe("cascade mode", () => {
         Effect.provide(engine(server, { mode: "cascade" }, LocalStub.make({ failing: true }))),
         Effect.provide(quiet)
       )
-      expect(result.provenance).toEqual({ model: "openai:test-model@spam-check-v1", fallbackFrom: LocalStub.MODEL })
+      assert.deepStrictEqual(result.provenance, { model: "openai:test-model@spam-check-v1", fallbackFrom: LocalStub.MODEL })
     }))
 })
 
@@ -328,9 +327,9 @@ describe("attributes and local mode", () => {
           spans: [{ begin: 0, end: 15 }, { begin: 16, end: 27 }],
           context: { article: null, parent: null, entries: [] }
         })).pipe(Effect.provide(engine(server, { llmAttributes: true })), Effect.provide(quiet))
-      expect(result.provenance.model).toBe("openai:test-model@attributes-v1")
-      expect(result.value.TOXICITY).toEqual({ summary: 0.2, spans: [0.2, 0.2] })
-      expect(Object.keys(server.requests[0]!.body.response_format!.json_schema!.schema as object)).toContain("properties")
+      assert.strictEqual(result.provenance.model, "openai:test-model@attributes-v1")
+      assert.deepStrictEqual(result.value.TOXICITY, { summary: 0.2, spans: [0.2, 0.2] })
+      assert.include(Object.keys(server.requests[0]!.body.response_format!.json_schema!.schema as object), "properties")
     }))
 
   it.scopedLive("local mode passes the local evaluators through and never asks the LLM", () =>
@@ -340,8 +339,8 @@ describe("attributes and local mode", () => {
         Effect.provide(engine(server, { mode: "local", llmAttributes: true })),
         Effect.provide(quiet)
       )
-      expect(result.provenance).toEqual({ model: LocalStub.MODEL })
-      expect(server.requests).toHaveLength(0)
+      assert.deepStrictEqual(result.provenance, { model: LocalStub.MODEL })
+      assert.lengthOf(server.requests, 0)
     }))
 })
 
@@ -349,9 +348,9 @@ describe("configuration", () => {
   it.effect("requires a key for api.openai.com, and none for another server", () =>
     Effect.gen(function*() {
       const noKey = OpenAiEvaluation.resolveOptions({})
-      expect(Either.isLeft(noKey) && noKey.left).toContain("OPENAI_API_KEY")
-      expect(Either.isRight(OpenAiEvaluation.resolveOptions({ baseURL: "http://localhost:11434/v1" }))).toBe(true)
-      expect(Either.isLeft(OpenAiEvaluation.resolveOptions({ baseURL: "not a url" }))).toBe(true)
-      expect(OpenAiEvaluation.modelName({ model: "m" })).toBe("openai:m")
+      assert.include(Either.isLeft(noKey) && noKey.left, "OPENAI_API_KEY")
+      assert.isTrue(Either.isRight(OpenAiEvaluation.resolveOptions({ baseURL: "http://localhost:11434/v1" })))
+      assert.isTrue(Either.isLeft(OpenAiEvaluation.resolveOptions({ baseURL: "not a url" })))
+      assert.strictEqual(OpenAiEvaluation.modelName({ model: "m" }), "openai:m")
     }))
 })

@@ -2,7 +2,7 @@ import { Fallacies } from "@decorum/domain"
 import { LlmEvaluators, Prompts, Quotes } from "@decorum/openai"
 import { LocalStub } from "@decorum/openai/testing"
 import { Either } from "effect"
-import { describe, expect, it } from "vitest"
+import { assert, describe, it } from "@effect/vitest"
 
 const { repairQuote } = Quotes
 
@@ -10,22 +10,22 @@ describe("repairQuote", () => {
   const comment = "Honestly, you’re an idiot if you think   the tram will ever pay for itself."
 
   it("keeps an exact quote", () => {
-    expect(repairQuote(comment, "you’re an idiot")).toBe("you’re an idiot")
+    assert.strictEqual(repairQuote(comment, "you’re an idiot"), "you’re an idiot")
   })
 
   it("strips added quotation marks and ellipses", () => {
-    expect(repairQuote(comment, "\"you’re an idiot...\"")).toBe("you’re an idiot")
-    expect(repairQuote(comment, "…ever pay for itself")).toBe("ever pay for itself")
+    assert.strictEqual(repairQuote(comment, "\"you’re an idiot...\""), "you’re an idiot")
+    assert.strictEqual(repairQuote(comment, "…ever pay for itself"), "ever pay for itself")
   })
 
   it("maps case, straightened apostrophes and collapsed spaces back onto the comment's text", () => {
-    expect(repairQuote(comment, "You're an idiot if you think the tram")).toBe("you’re an idiot if you think   the tram")
+    assert.strictEqual(repairQuote(comment, "You're an idiot if you think the tram"), "you’re an idiot if you think   the tram")
   })
 
   it("gives up on text that is not in the comment", () => {
-    expect(repairQuote(comment, "you moron")).toBeNull()
-    expect(repairQuote(comment, "   ")).toBeNull()
-    expect(repairQuote(comment, "\"\"")).toBeNull()
+    assert.isNull(repairQuote(comment, "you moron"))
+    assert.isNull(repairQuote(comment, "   "))
+    assert.isNull(repairQuote(comment, "\"\""))
   })
 })
 
@@ -46,7 +46,7 @@ describe("answer validation", () => {
       toxicity_explanation: " Insulting. "
     }, input)
     const value = Either.getOrThrow(checked)
-    expect(value.logical_fallacies).toEqual([
+    assert.deepStrictEqual(value.logical_fallacies, [
       {
         // a synonym of a catalogue type is reported under the catalogue's name
         fallacy_name: "Hasty generalization",
@@ -57,12 +57,12 @@ describe("answer validation", () => {
       }
     ])
     // A rewrite that repeats the quote is no rewrite.
-    expect(value.objectionable_phrases).toEqual([{ quoted_objectionable_phrase: "Only a fool", explanation: "Insults supporters.", suggested_rewrite: "" }])
-    expect(value.overall_score).toBe(5)
-    expect(value.toxicity_score).toBe(1)
-    expect(value.toxicity_explanation).toBe("Insulting.")
+    assert.deepStrictEqual(value.objectionable_phrases, [{ quoted_objectionable_phrase: "Only a fool", explanation: "Insults supporters.", suggested_rewrite: "" }])
+    assert.strictEqual(value.overall_score, 5)
+    assert.strictEqual(value.toxicity_score, 1)
+    assert.strictEqual(value.toxicity_explanation, "Insulting.")
     for (const q of [...value.logical_fallacies.map((f) => f.quoted_logical_fallacy_example), ...value.objectionable_phrases.map((p) => p.quoted_objectionable_phrase)]) {
-      expect(input.comment.includes(q)).toBe(true)
+      assert.isTrue(input.comment.includes(q))
     }
   })
 
@@ -80,7 +80,7 @@ describe("answer validation", () => {
       toxicity_explanation: "Mild."
     }, input)
     const value = Either.getOrThrow(checked)
-    expect(value.logical_fallacies.map((f) => [f.fallacy_name, f.explanation])).toEqual([
+    assert.deepStrictEqual(value.logical_fallacies.map((f) => [f.fallacy_name, f.explanation]), [
       ["Appeal to worse problems", Fallacies.explainFallacy("appeal_to_worse_problems")],
       // a name outside the catalogue is kept as the model gave it
       ["Moving the goalposts", "Shifts the bar."]
@@ -89,8 +89,8 @@ describe("answer validation", () => {
 
   it("the prompt names every type of the catalogue", () => {
     const system = Prompts.CommentScore.prompt.messages(input)[0]!.content
-    for (const name of Fallacies.fallacyNames) expect(system).toContain(`- ${name}: `)
-    expect(Prompts.CommentScore.prompt.version).toBe("v2")
+    for (const name of Fallacies.fallacyNames) assert.include(system, `- ${name}: `)
+    assert.strictEqual(Prompts.CommentScore.prompt.version, "v2")
   })
 
   it("names only banned topics from the request, spelt as requested", () => {
@@ -99,19 +99,19 @@ describe("answer validation", () => {
       banned_topics: { reasoning: "r", banned_topics: ["POLITICS", "religion", "politics"], quantity_on_banned_topics: 0.6, confidence: 0.8 }
     }, { ...input, bannedTopics: ["Politics"] })
     const value = Either.getOrThrow(checked)
-    expect(value.banned_topics.banned_topics).toEqual(["Politics"])
-    expect(value.on_topic.confidence).toBe(0)
+    assert.deepStrictEqual(value.banned_topics.banned_topics, ["Politics"])
+    assert.strictEqual(value.on_topic.confidence, 0)
     const none = Either.getOrThrow(LlmEvaluators.validateRelevance({
       on_topic: { reasoning: "r", on_topic: true, confidence: 0.9 },
       banned_topics: { reasoning: "r", banned_topics: ["religion"], quantity_on_banned_topics: 0.6, confidence: 0.8 }
     }, { ...input, bannedTopics: [] }))
-    expect(none.banned_topics).toMatchObject({ banned_topics: [], quantity_on_banned_topics: 0 })
+    assert.deepInclude(none.banned_topics, { banned_topics: [], quantity_on_banned_topics: 0 })
   })
 
   it("rejects attribute answers whose span scores do not line up with the sentences", () => {
     const attrs = { text: "One. Two.", attributes: ["TOXICITY"] as const, spans: [{ begin: 0, end: 4 }, { begin: 5, end: 9 }], context: { article: null, parent: null, entries: [] } }
-    expect(Either.isLeft(LlmEvaluators.validateAttributes({ TOXICITY: { summary: 0.2, spans: [0.1] } }, attrs))).toBe(true)
-    expect(Either.getOrThrow(LlmEvaluators.validateAttributes({ TOXICITY: { summary: 2, spans: [0.1, -1] } }, attrs))).toEqual({
+    assert.isTrue(Either.isLeft(LlmEvaluators.validateAttributes({ TOXICITY: { summary: 0.2, spans: [0.1] } }, attrs)))
+    assert.deepStrictEqual(Either.getOrThrow(LlmEvaluators.validateAttributes({ TOXICITY: { summary: 2, spans: [0.1, -1] } }, attrs)), {
       TOXICITY: { summary: 1, spans: [0.1, 0] }
     })
   })

@@ -1,7 +1,6 @@
-import { it } from "@effect/vitest"
+import { assert, describe, it } from "@effect/vitest"
 import { LlmError, Resilience } from "@decorum/openai"
 import { Effect, Exit, Fiber, TestClock } from "effect"
-import { describe, expect } from "vitest"
 
 describe("circuit breaker", () => {
   const failing = Effect.fail("boom" as const)
@@ -12,23 +11,23 @@ describe("circuit breaker", () => {
       const breaker = yield* Resilience.makeCircuitBreaker({ failureThreshold: 2, cooldownMs: 1_000 })
       let runs = 0
       const counted = <A, E>(eff: Effect.Effect<A, E>) => Effect.suspend(() => (runs++, eff))
-      expect(yield* Effect.flip(breaker.protect(counted(failing), rejected))).toBe("boom")
-      expect(yield* breaker.state).toBe("closed")
-      expect(yield* Effect.flip(breaker.protect(counted(failing), rejected))).toBe("boom")
-      expect(yield* breaker.state).toBe("open")
-      expect(yield* Effect.flip(breaker.protect(counted(Effect.succeed(1)), rejected))).toBe("rejected")
-      expect(runs).toBe(2)
+      assert.strictEqual(yield* Effect.flip(breaker.protect(counted(failing), rejected)), "boom")
+      assert.strictEqual(yield* breaker.state, "closed")
+      assert.strictEqual(yield* Effect.flip(breaker.protect(counted(failing), rejected)), "boom")
+      assert.strictEqual(yield* breaker.state, "open")
+      assert.strictEqual(yield* Effect.flip(breaker.protect(counted(Effect.succeed(1)), rejected)), "rejected")
+      assert.strictEqual(runs, 2)
 
       yield* TestClock.adjust("1 second")
-      expect(yield* breaker.state).toBe("half-open")
+      assert.strictEqual(yield* breaker.state, "half-open")
       // The trial fails: open again for a whole cooldown.
-      expect(yield* Effect.flip(breaker.protect(counted(failing), rejected))).toBe("boom")
-      expect(yield* Effect.flip(breaker.protect(counted(Effect.succeed(1)), rejected))).toBe("rejected")
-      expect(runs).toBe(3)
+      assert.strictEqual(yield* Effect.flip(breaker.protect(counted(failing), rejected)), "boom")
+      assert.strictEqual(yield* Effect.flip(breaker.protect(counted(Effect.succeed(1)), rejected)), "rejected")
+      assert.strictEqual(runs, 3)
 
       yield* TestClock.adjust("1 second")
-      expect(yield* breaker.protect(counted(Effect.succeed(42)), rejected)).toBe(42)
-      expect(yield* breaker.state).toBe("closed")
+      assert.strictEqual(yield* breaker.protect(counted(Effect.succeed(42)), rejected), 42)
+      assert.strictEqual(yield* breaker.state, "closed")
     }))
 
   it.effect("rejects other calls while the half-open trial is running", () =>
@@ -38,10 +37,10 @@ describe("circuit breaker", () => {
       yield* TestClock.adjust("10 millis")
       const trial = yield* Effect.fork(breaker.protect(Effect.as(Effect.sleep("50 millis"), "ok"), rejected))
       yield* Effect.yieldNow()
-      expect(yield* Effect.flip(breaker.protect(Effect.succeed("second"), rejected))).toBe("rejected")
+      assert.strictEqual(yield* Effect.flip(breaker.protect(Effect.succeed("second"), rejected)), "rejected")
       yield* TestClock.adjust("50 millis")
-      expect(yield* Fiber.join(trial)).toBe("ok")
-      expect(yield* breaker.state).toBe("closed")
+      assert.strictEqual(yield* Fiber.join(trial), "ok")
+      assert.strictEqual(yield* breaker.state, "closed")
     }))
 })
 
@@ -51,12 +50,12 @@ describe("LRU cache", () => {
       const cache = yield* Resilience.makeLruCache<number>(2)
       yield* cache.set("a", 1)
       yield* cache.set("b", 2)
-      expect(yield* cache.get("a")).toBe(1) // a is now the most recent
+      assert.strictEqual(yield* cache.get("a"), 1) // a is now the most recent
       yield* cache.set("c", 3)
-      expect(yield* cache.get("b")).toBeUndefined()
-      expect(yield* cache.get("a")).toBe(1)
-      expect(yield* cache.get("c")).toBe(3)
-      expect(yield* cache.size).toBe(2)
+      assert.isUndefined(yield* cache.get("b"))
+      assert.strictEqual(yield* cache.get("a"), 1)
+      assert.strictEqual(yield* cache.get("c"), 3)
+      assert.strictEqual(yield* cache.size, 2)
     }))
 })
 
@@ -72,17 +71,17 @@ describe("transient retry schedule", () => {
       })
       const fiber = yield* Effect.fork(Effect.retry(rateLimited, schedule))
       yield* TestClock.adjust("2999 millis")
-      expect(attempts).toBe(1)
+      assert.strictEqual(attempts, 1)
       yield* TestClock.adjust("1 millis")
-      expect(yield* Fiber.join(fiber)).toBe("done")
+      assert.strictEqual(yield* Fiber.join(fiber), "done")
 
       let rejectedAttempts = 0
       const exit = yield* Effect.exit(Effect.retry(
         Effect.suspend(() => (rejectedAttempts++, Effect.fail(new LlmError({ kind: "rejected", status: 401, message: "401" })))),
         schedule
       ))
-      expect(Exit.isFailure(exit)).toBe(true)
-      expect(rejectedAttempts).toBe(1)
+      assert.isTrue(Exit.isFailure(exit))
+      assert.strictEqual(rejectedAttempts, 1)
     }))
 
   it.effect("does not wait for a Retry-After beyond the deadline", () =>
@@ -92,7 +91,7 @@ describe("transient retry schedule", () => {
         Effect.suspend(() => (attempts++, Effect.fail(new LlmError({ kind: "rate_limited", message: "429", retryAfterMs: 60_000 })))),
         schedule
       ))
-      expect(Exit.isFailure(exit)).toBe(true)
-      expect(attempts).toBe(1)
+      assert.isTrue(Exit.isFailure(exit))
+      assert.strictEqual(attempts, 1)
     }))
 })

@@ -52,7 +52,7 @@ const failure = (operation: string) => (error: { readonly message: string; reado
   new StoreFailure({ operation, message: SqlStores.failureMessage(error) })
 
 /** A migrated PostgreSQL pool. Provides `SqlClient` (and `PgClient`) for callers that need it. */
-export const clientLayer = (
+export const layerClient = (
   options: PgStoreOptions
 ): Layer.Layer<SqlClient.SqlClient | PgClient.PgClient, StoreFailure> =>
   Layer.scopedContext(
@@ -181,7 +181,7 @@ export const changeProbe = (
 export const layer = (options: PgStoreOptions): Layer.Layer<SqlStores.Stores, StoreFailure> =>
   SqlStores.layerWithKeyCache(changeProbe(typeof options.url === "string" ? options.url : Redacted.value(options.url)), {
     ttlMillis: 10_000
-  }).pipe(Layer.provide(clientLayer(options)))
+  }).pipe(Layer.provide(layerClient(options)))
 
 /** `layer` with the URL read (as a secret) from `DATABASE_URL`, or from the given config. */
 export const layerConfig = (

@@ -106,7 +106,8 @@ const CountRow = Schema.Struct({ n: DbNumber })
 
 // Keep fields a newer writer may have added to a stored profile.
 // Compiled once per row schema: building `Schema.Array(schema)` and its decoder on every query
-// cost more than the query itself on the authentication hot path.
+// cost more than the query itself on the authentication hot path. Module cache, a documented
+// constant: a decoder is a pure function of its row schema, held weakly by the schema object.
 const rowDecoders = new WeakMap<object, (rows: unknown) => Effect.Effect<ReadonlyArray<unknown>, ParseResult.ParseError>>()
 
 const decodeRows = <A, I>(schema: Schema.Schema<A, I>): (rows: unknown) => Effect.Effect<ReadonlyArray<A>, ParseResult.ParseError> => {

@@ -33,7 +33,7 @@ const failure = (operation: string) => (error: { readonly message: string; reado
  * A migrated SQLite client: opens the file, sets the connection's pragmas and runs the migrations.
  * Provides `SqlClient` (and `SqliteClient`) for callers that need the connection itself.
  */
-export const clientLayer = (
+export const layerClient = (
   options: SqliteStoreOptions
 ): Layer.Layer<SqlClient.SqlClient | SqliteClient.SqliteClient, StoreFailure> =>
   Layer.scopedContext(
@@ -96,7 +96,7 @@ export const changeProbe = (filename: string): Effect.Effect<KeyCache.ChangeProb
  * Verified keys are cached in memory and re-read after any commit to the file (see `KeyCache`).
  */
 export const layer = (options: SqliteStoreOptions): Layer.Layer<SqlStores.Stores, StoreFailure> =>
-  SqlStores.layerWithKeyCache(changeProbe(options.filename)).pipe(Layer.provide(clientLayer(options)))
+  SqlStores.layerWithKeyCache(changeProbe(options.filename)).pipe(Layer.provide(layerClient(options)))
 
 /** `layer` with the file name read from `DECORUM_DB` (or from the given config). */
 export const layerConfig = (

@@ -15,15 +15,18 @@ export const dialectOf = (dbSpec: string | Redacted.Redacted<string>): "pg" | "s
   PG_URL.test((Redacted.isRedacted(dbSpec) ? Redacted.value(dbSpec) : dbSpec).trim()) ? "pg" : "sqlite"
 
 /** The store layer for a database spec (a PostgreSQL URL, or a SQLite file path). */
-export const fromUrl = (dbSpec: string | Redacted.Redacted<string>): Layer.Layer<Stores, StoreFailure> => {
+export const layer = (dbSpec: string | Redacted.Redacted<string>): Layer.Layer<Stores, StoreFailure> => {
   const value = (Redacted.isRedacted(dbSpec) ? Redacted.value(dbSpec) : dbSpec).trim()
   return dialectOf(value) === "pg" ? PgStore.layer({ url: Redacted.make(value) }) : SqliteStore.layer({ filename: value })
 }
 
 /**
- * `fromUrl` with the spec read from `DECORUM_DB` (or from the given config). It is read as a secret,
+ * `layer` with the spec read from `DECORUM_DB` (or from the given config). It is read as a secret,
  * since a PostgreSQL URL carries a password.
  */
 export const layerConfig = (
   dbSpec: Config.Config<Redacted.Redacted<string>> = Config.redacted("DECORUM_DB")
-): Layer.Layer<Stores, StoreFailure | ConfigError.ConfigError> => Layer.unwrapEffect(Effect.map(dbSpec, fromUrl))
+): Layer.Layer<Stores, StoreFailure | ConfigError.ConfigError> => Layer.unwrapEffect(Effect.map(dbSpec, layer))
+
+/** @deprecated Renamed `layer` (the `make`/`layer`/`layerConfig` naming of Effect's own packages). */
+export const fromUrl = layer

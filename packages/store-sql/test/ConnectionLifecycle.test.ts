@@ -15,7 +15,7 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { afterAll, describe, expect, it } from "vitest"
+import { afterAll, assert, describe, it } from "@effect/vitest"
 import { sourceAliases } from "../../../scripts/workspaces.mjs"
 import { sqliteUnsupported } from "../src/internal/driverSupport.js"
 
@@ -51,15 +51,15 @@ describe("SqliteStore connection lifecycle", () => {
       encoding: "utf8",
       timeout: 60_000
     })
-    expect({ status: r.status, signal: r.signal, stderr: r.stderr.slice(0, 2_000) }).toEqual({ status: 0, signal: null, stderr: "" })
-    expect(r.stdout).toBe(`ok ${rounds}\n`)
+    assert.deepStrictEqual({ status: r.status, signal: r.signal, stderr: r.stderr.slice(0, 2_000) }, { status: 0, signal: null, stderr: "" })
+    assert.strictEqual(r.stdout, `ok ${rounds}\n`)
   })
 })
 
 describe("SqliteStore on an unsupported Node.js", () => {
   it("names the Node.js versions the driver needs instead of letting it crash the process", () => {
-    expect(sqliteUnsupported("20.20.2")).toBe("the SQLite store needs Node.js 22 or newer; this is Node.js v20.20.2")
-    expect(sqliteUnsupported("22.0.0")).toBeUndefined()
-    expect(sqliteUnsupported("v24.21.0")).toBeUndefined()
+    assert.strictEqual(sqliteUnsupported("20.20.2"), "the SQLite store needs Node.js 22 or newer; this is Node.js v20.20.2")
+    assert.isUndefined(sqliteUnsupported("22.0.0"))
+    assert.isUndefined(sqliteUnsupported("v24.21.0"))
   })
 })

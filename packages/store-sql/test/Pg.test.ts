@@ -12,9 +12,8 @@ import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import * as PgClient from "@effect/sql-pg/PgClient"
 import * as PgMigrator from "@effect/sql-pg/PgMigrator"
-import { expect, it } from "@effect/vitest"
+import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import { ConfigProvider, Context, Effect, Layer, Option, Redacted } from "effect"
-import { afterAll, beforeAll, describe } from "vitest"
 import { Migrations, PgStore, StoreLayer, type Stores } from "../src/index.js"
 import { freshEmail, profile, storeContract, suggestion } from "./contract.js"
 
@@ -77,7 +76,7 @@ describe.runIf(databaseUrl)("PostgreSQL", () => {
       const migrations = yield* Effect.promise(() =>
         admin(sharedUrl, (sql) => sql<{ readonly migration_id: number }>`select migration_id from decorum_migrations`)
       )
-      expect(migrations.map((m) => m.migration_id)).toEqual([1, 2, 3])
+      assert.deepStrictEqual(migrations.map((m) => m.migration_id), [1, 2, 3])
 
       // The same new emails, created from both processes at once: nobody fails, one account each.
       const emails = Array.from({ length: 12 }, () => freshEmail("Race"))
@@ -89,28 +88,28 @@ describe.runIf(databaseUrl)("PostgreSQL", () => {
         { concurrency: "unbounded" }
       )
       for (let i = 0; i < emails.length; i++) {
-        expect(created[2 * i + 1]).toEqual(created[2 * i])
+        assert.deepStrictEqual(created[2 * i + 1], created[2 * i])
       }
 
       // A key created by one process authenticates on the other; a revocation is seen by both.
       const email = emails[0]!
       const key = yield* onA(Auth.createKey(email, "shared"))
-      expect((yield* onB(Auth.authenticate(email, key.key))).id).toBe(key.account.id)
-      expect(yield* onB(Effect.flatMap(AccountStore, (s) => s.revokeKey(key.keyId)))).toBe(true)
-      expect(yield* onA(Effect.flatMap(AccountStore, (s) => s.revokeKey(key.keyId)))).toBe(false)
-      expect((yield* onA(Effect.flip(Auth.authenticate(email, key.key))))._tag).toBe("Unauthorized")
+      assert.strictEqual((yield* onB(Auth.authenticate(email, key.key))).id, key.account.id)
+      assert.isTrue(yield* onB(Effect.flatMap(AccountStore, (s) => s.revokeKey(key.keyId))))
+      assert.isFalse(yield* onA(Effect.flatMap(AccountStore, (s) => s.revokeKey(key.keyId))))
+      assert.strictEqual((yield* onA(Effect.flip(Auth.authenticate(email, key.key))))._tag, "Unauthorized")
 
       // Article contexts.
       const id = ArticleContextId.make(randomUUID())
       const context = yield* onA(Effect.flatMap(ArticleContextStore, (s) =>
         s.insert(id, { accountId: key.account.id, text: "shared", title: "T", topicDescription: null, sourceUrl: null, profile })))
-      expect(yield* onB(Effect.flatMap(ArticleContextStore, (s) => s.get(key.account.id, id)))).toEqual(Option.some(context))
-      expect(yield* onB(Effect.flatMap(ArticleContextStore, (s) => s.remove(key.account.id, id)))).toBe(true)
-      expect(yield* onA(Effect.flatMap(ArticleContextStore, (s) => s.get(key.account.id, id)))).toEqual(Option.none())
+      assert.deepStrictEqual(yield* onB(Effect.flatMap(ArticleContextStore, (s) => s.get(key.account.id, id))), Option.some(context))
+      assert.isTrue(yield* onB(Effect.flatMap(ArticleContextStore, (s) => s.remove(key.account.id, id))))
+      assert.deepStrictEqual(yield* onA(Effect.flatMap(ArticleContextStore, (s) => s.get(key.account.id, id))), Option.none())
 
       // Suggestions.
       const stored = yield* onB(Effect.flatMap(SuggestionStore, (s) => s.insert(suggestion(key.account.id, "from b"))))
-      expect(yield* onA(Effect.flatMap(SuggestionStore, (s) => s.list({ email })))).toEqual([stored])
+      assert.deepStrictEqual(yield* onA(Effect.flatMap(SuggestionStore, (s) => s.list({ email }))), [stored])
 
       // Refit claims (DECORUM_ADAPT_EVERY): both processes claim the same account at once, again
       // and again; exactly one wins each time.
@@ -120,7 +119,7 @@ describe.runIf(databaseUrl)("PostgreSQL", () => {
           onA(Effect.flatMap(Adaptation.AdapterStore, (s) => s.claim(account.id, "instance a", 60_000))),
           onB(Effect.flatMap(Adaptation.AdapterStore, (s) => s.claim(account.id, "instance b", 60_000)))
         ], { concurrency: 2 })
-        expect(claims.filter(Boolean)).toHaveLength(1)
+        assert.lengthOf(claims.filter(Boolean), 1)
       }
     }).pipe(Effect.scoped))
 
@@ -143,13 +142,13 @@ describe.runIf(databaseUrl)("PostgreSQL", () => {
       )
       yield* Effect.gen(function*() {
         const [old] = yield* (yield* SuggestionStore).list({ email: "before@example.com" })
-        expect(old).toMatchObject({ commentText: "stored before keys were recorded", keyId: null, attributeScores: { TOXICITY: 1 } })
-        expect(yield* (yield* Adaptation.AdapterStore).pending(old!.accountId)).toBe(1)
+        assert.deepInclude(old, { commentText: "stored before keys were recorded", keyId: null, attributeScores: { TOXICITY: 1 } })
+        assert.strictEqual(yield* (yield* Adaptation.AdapterStore).pending(old!.accountId), 1)
       }).pipe(Effect.provide(PgStore.layer({ url: upgradeUrl })))
       const migrations = yield* Effect.promise(() =>
         admin(upgradeUrl, (sql) => sql<{ readonly migration_id: number }>`select migration_id from decorum_migrations order by migration_id`)
       )
-      expect(migrations.map((m) => m.migration_id)).toEqual([1, 2, 3])
+      assert.deepStrictEqual(migrations.map((m) => m.migration_id), [1, 2, 3])
     }))
 
   it.live("database errors are StoreFailures naming the operation, never defects", () =>
@@ -160,9 +159,9 @@ describe.runIf(databaseUrl)("PostgreSQL", () => {
       const key = { accountId: account.id, keyId: generated.keyId, hash: generated.hash, label: null }
       yield* accounts.insertKey(key)
       const failure = yield* Effect.flip(accounts.insertKey(key))
-      expect(failure).toBeInstanceOf(StoreFailure)
-      expect(failure.operation).toBe("AccountStore.insertKey")
-      expect(failure.message).toMatch(/duplicate key/i)
+      assert.instanceOf(failure, StoreFailure)
+      assert.strictEqual(failure.operation, "AccountStore.insertKey")
+      assert.match(failure.message, /duplicate key/i)
     }).pipe(Effect.provide(PgStore.layer({ url: contractUrl }))))
 
   it.live("a server that does not answer fails the layer with a StoreFailure", () =>
@@ -174,31 +173,31 @@ describe.runIf(databaseUrl)("PostgreSQL", () => {
           Effect.provide(PgStore.layer({ url: unreachable.toString(), connectTimeout: "2 seconds" }))
         )
       )
-      expect(failure).toMatchObject({ _tag: "StoreFailure", operation: "PgStore.connect" })
+      assert.deepInclude(failure, { _tag: "StoreFailure", operation: "PgStore.connect" })
       // The password is not in the message.
       const password = new URL(url).password
-      if (password) expect(failure.message).not.toContain(password)
+      if (password) assert.notInclude(failure.message, password)
     }))
 
-  it.live("layerConfig reads DATABASE_URL; StoreLayer.fromUrl picks PostgreSQL for a postgres:// URL", () =>
+  it.live("layerConfig reads DATABASE_URL; StoreLayer.layer picks PostgreSQL for a postgres:// URL", () =>
     Effect.gen(function*() {
       yield* Effect.flatMap(StoreHealth, (h) => h.ping).pipe(
         Effect.provide(PgStore.layerConfig()),
         Effect.withConfigProvider(ConfigProvider.fromMap(new Map([["DATABASE_URL", contractUrl]])))
       )
-      expect(StoreLayer.dialectOf(contractUrl)).toBe("pg")
+      assert.strictEqual(StoreLayer.dialectOf(contractUrl), "pg")
       const email = freshEmail("FromUrl")
       const created = yield* Effect.flatMap(AccountStore, (s) => s.ensureAccount(email)).pipe(
-        Effect.provide(StoreLayer.fromUrl(contractUrl))
+        Effect.provide(StoreLayer.layer(contractUrl))
       )
       const found = yield* Effect.flatMap(AccountStore, (s) => s.findAccount(email)).pipe(
         Effect.provide(PgStore.layer({ url: contractUrl }))
       )
-      expect(found).toEqual(Option.some(created))
+      assert.deepStrictEqual(found, Option.some(created))
       const viaConfig = yield* Effect.flatMap(AccountStore, (s) => s.findAccount(email)).pipe(
         Effect.provide(StoreLayer.layerConfig()),
         Effect.withConfigProvider(ConfigProvider.fromMap(new Map([["DECORUM_DB", contractUrl]])))
       )
-      expect(viaConfig).toEqual(found)
+      assert.deepStrictEqual(viaConfig, found)
     }))
 })

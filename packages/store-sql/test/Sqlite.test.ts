@@ -6,9 +6,8 @@ import { randomUUID } from "node:crypto"
 import { AccountStore, Adaptation, ArticleContextStore, StoreHealth, SuggestionStore } from "@decorum/core"
 import { ArticleContextId, StoreFailure } from "@decorum/domain"
 import * as SqlClient from "@effect/sql/SqlClient"
-import { expect, it } from "@effect/vitest"
+import { afterAll, assert, describe, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Layer, Option } from "effect"
-import { afterAll, describe } from "vitest"
 import { SqliteClient, SqliteMigrator } from "@effect/sql-sqlite-node"
 import { Migrations, SqliteStore, SqlStores, StoreLayer } from "../src/index.js"
 import { freshEmail, newKey, profile, storeContract, suggestion } from "./contract.js"
@@ -27,8 +26,8 @@ describe("SqliteStore on a file", () => {
       yield* Effect.scoped(Layer.build(SqliteStore.layer({ filename })))
       const readOnly = SqlStores.layer.pipe(Layer.provide(SqliteClient.layer({ filename, readonly: true })))
       const error = yield* Effect.flip(Effect.flatMap(StoreHealth, (health) => health.ping).pipe(Effect.provide(readOnly)))
-      expect(error).toBeInstanceOf(StoreFailure)
-      expect(error.message).toMatch(/readonly/)
+      assert.instanceOf(error, StoreFailure)
+      assert.match(error.message, /readonly/)
     })
   )
 
@@ -64,11 +63,11 @@ describe("SqliteStore on a file", () => {
 
       yield* Effect.gen(function*() {
         const accounts = yield* AccountStore
-        expect(yield* accounts.findAccount(email)).toEqual(Option.some(written.account))
+        assert.deepStrictEqual(yield* accounts.findAccount(email), Option.some(written.account))
         const key = yield* accounts.findKey(written.key.keyId)
-        expect(Option.map(key, (k) => k.hash)).toEqual(Option.some(written.key.hash))
-        expect(yield* (yield* ArticleContextStore).get(written.account.id, contextId)).toEqual(Option.some(written.context))
-        expect(yield* (yield* SuggestionStore).list({ email })).toEqual([written.stored])
+        assert.deepStrictEqual(Option.map(key, (k) => k.hash), Option.some(written.key.hash))
+        assert.deepStrictEqual(yield* (yield* ArticleContextStore).get(written.account.id, contextId), Option.some(written.context))
+        assert.deepStrictEqual(yield* (yield* SuggestionStore).list({ email }), [written.stored])
       }).pipe(Effect.provide(SqliteStore.layer({ filename })))
     }))
 
@@ -77,15 +76,15 @@ describe("SqliteStore on a file", () => {
       const sql = yield* SqlClient.SqlClient
       const pragma = (name: string) =>
         Effect.map(sql.unsafe<Record<string, unknown>>(`pragma ${name}`), (rows) => Object.values(rows[0] ?? {})[0])
-      expect(yield* pragma("journal_mode")).toBe("wal")
-      expect(yield* pragma("synchronous")).toBe(2) // FULL
-      expect(yield* pragma("busy_timeout")).toBe(1234)
-      expect(yield* pragma("foreign_keys")).toBe(1)
+      assert.strictEqual(yield* pragma("journal_mode"), "wal")
+      assert.strictEqual(yield* pragma("synchronous"), 2) // FULL
+      assert.strictEqual(yield* pragma("busy_timeout"), 1234)
+      assert.strictEqual(yield* pragma("foreign_keys"), 1)
       // Migrated once, however often the file is opened.
       const migrations = yield* sql<{ readonly migration_id: number }>`select migration_id from decorum_migrations`
-      expect(migrations.map((m) => m.migration_id)).toEqual([1, 2, 3])
+      assert.deepStrictEqual(migrations.map((m) => m.migration_id), [1, 2, 3])
     }).pipe(
-      Effect.provide(SqliteStore.clientLayer({ filename: file("contract.db"), busyTimeout: "1234 millis" }))
+      Effect.provide(SqliteStore.layerClient({ filename: file("contract.db"), busyTimeout: "1234 millis" }))
     ))
 
   it.live("two layers open on one file see each other's writes", () =>
@@ -98,11 +97,11 @@ describe("SqliteStore on a file", () => {
         Effect.provide(Effect.flatMap(AccountStore, (s) => s.ensureAccount(email)), a),
         Effect.provide(Effect.flatMap(AccountStore, (s) => s.ensureAccount(email)), b)
       ], { concurrency: 2 })
-      expect(fromB).toEqual(fromA)
+      assert.deepStrictEqual(fromB, fromA)
       const key = yield* newKey(fromA.id, null)
       yield* Effect.provide(Effect.flatMap(AccountStore, (s) => s.insertKey(key)), a)
       const seen = yield* Effect.provide(Effect.flatMap(AccountStore, (s) => s.findKey(key.keyId)), b)
-      expect(Option.isSome(seen)).toBe(true)
+      assert.isTrue(Option.isSome(seen))
     }).pipe(Effect.scoped))
 
   it.live("database errors are StoreFailures naming the operation, never defects", () =>
@@ -112,13 +111,13 @@ describe("SqliteStore on a file", () => {
       const key = yield* newKey(account.id, null)
       yield* accounts.insertKey(key)
       const failure = yield* Effect.flip(accounts.insertKey(key))
-      expect(failure.operation).toBe("AccountStore.insertKey")
-      expect(failure.message).toMatch(/UNIQUE/i)
+      assert.strictEqual(failure.operation, "AccountStore.insertKey")
+      assert.match(failure.message, /UNIQUE/i)
 
       // A key for an account that does not exist breaks a foreign key.
       const orphan = yield* Effect.flip(accounts.insertKey({ ...(yield* newKey(account.id, null)), accountId: 987654321 as typeof account.id }))
-      expect(orphan).toBeInstanceOf(StoreFailure)
-      expect(orphan.message).toMatch(/FOREIGN KEY/i)
+      assert.instanceOf(orphan, StoreFailure)
+      assert.match(orphan.message, /FOREIGN KEY/i)
     }).pipe(Effect.provide(SqliteStore.layer({ filename: file("errors.db") }))))
 
   it.live("migration 3 on a database of migration 2: its corrections have no key id, and count as pending", () =>
@@ -136,12 +135,12 @@ describe("SqliteStore on a file", () => {
 
       yield* Effect.gen(function*() {
         const [old] = yield* (yield* SuggestionStore).list({ email: "before@example.com" })
-        expect(old).toMatchObject({ commentText: "stored before keys were recorded", keyId: null, attributeScores: { TOXICITY: 1 } })
-        expect(yield* (yield* Adaptation.AdapterStore).pending(old!.accountId)).toBe(1)
+        assert.deepInclude(old, { commentText: "stored before keys were recorded", keyId: null, attributeScores: { TOXICITY: 1 } })
+        assert.strictEqual(yield* (yield* Adaptation.AdapterStore).pending(old!.accountId), 1)
         const sql = yield* SqlClient.SqlClient
         const migrations = yield* sql<{ readonly migration_id: number }>`select migration_id from decorum_migrations`
-        expect(migrations.map((m) => m.migration_id)).toEqual([1, 2, 3])
-      }).pipe(Effect.provide(SqlStores.layer.pipe(Layer.provideMerge(SqliteStore.clientLayer({ filename })))))
+        assert.deepStrictEqual(migrations.map((m) => m.migration_id), [1, 2, 3])
+      }).pipe(Effect.provide(SqlStores.layer.pipe(Layer.provideMerge(SqliteStore.layerClient({ filename })))))
     }))
 
   it.live("a file that cannot be opened fails the layer with a StoreFailure", () =>
@@ -150,10 +149,10 @@ describe("SqliteStore on a file", () => {
       const failure = yield* Effect.flip(
         Effect.provide(StoreHealth.pipe(Effect.flatMap((h) => h.ping)), SqliteStore.layer({ filename: file("missing-dir/x.db") }))
       )
-      expect(failure).toMatchObject({ _tag: "StoreFailure", operation: "SqliteStore.open" })
+      assert.deepInclude(failure, { _tag: "StoreFailure", operation: "SqliteStore.open" })
     }))
 
-  it.live("layerConfig reads DECORUM_DB; StoreLayer.fromUrl and layerConfig take a path for SQLite", () =>
+  it.live("layerConfig reads DECORUM_DB; StoreLayer.layer and layerConfig take a path for SQLite", () =>
     Effect.gen(function*() {
       const filename = file("config.db")
       yield* Effect.flatMap(StoreHealth, (h) => h.ping).pipe(
@@ -166,29 +165,29 @@ describe("SqliteStore on a file", () => {
           Effect.withConfigProvider(ConfigProvider.fromMap(new Map()))
         )
       )
-      expect(missing._tag).not.toBe("StoreFailure")
+      assert.notStrictEqual(missing._tag, "StoreFailure")
 
       const email = freshEmail("FromUrl")
-      yield* Effect.flatMap(AccountStore, (s) => s.ensureAccount(email)).pipe(Effect.provide(StoreLayer.fromUrl(filename)))
+      yield* Effect.flatMap(AccountStore, (s) => s.ensureAccount(email)).pipe(Effect.provide(StoreLayer.layer(filename)))
       const found = yield* Effect.flatMap(AccountStore, (s) => s.findAccount(email)).pipe(
         Effect.provide(SqliteStore.layer({ filename }))
       )
-      expect(Option.isSome(found)).toBe(true)
+      assert.isTrue(Option.isSome(found))
 
       const viaConfig = yield* Effect.flatMap(AccountStore, (s) => s.findAccount(email)).pipe(
         Effect.provide(StoreLayer.layerConfig()),
         Effect.withConfigProvider(ConfigProvider.fromMap(new Map([["DECORUM_DB", filename]])))
       )
-      expect(viaConfig).toEqual(found)
+      assert.deepStrictEqual(viaConfig, found)
     }))
 })
 
 describe("StoreLayer.dialectOf", () => {
   it("reads postgres:// and postgresql:// URLs as PostgreSQL, anything else as a SQLite path", () => {
-    expect(StoreLayer.dialectOf("postgres://u:p@h:5432/db")).toBe("pg")
-    expect(StoreLayer.dialectOf("PostgreSQL://h/db")).toBe("pg")
-    expect(StoreLayer.dialectOf("./decorum.db")).toBe("sqlite")
-    expect(StoreLayer.dialectOf("/var/lib/decorum/postgres.db")).toBe("sqlite")
-    expect(StoreLayer.dialectOf(":memory:")).toBe("sqlite")
+    assert.strictEqual(StoreLayer.dialectOf("postgres://u:p@h:5432/db"), "pg")
+    assert.strictEqual(StoreLayer.dialectOf("PostgreSQL://h/db"), "pg")
+    assert.strictEqual(StoreLayer.dialectOf("./decorum.db"), "sqlite")
+    assert.strictEqual(StoreLayer.dialectOf("/var/lib/decorum/postgres.db"), "sqlite")
+    assert.strictEqual(StoreLayer.dialectOf(":memory:"), "sqlite")
   })
 })

@@ -8,7 +8,7 @@
 import { randomUUID } from "node:crypto"
 import { AccountStore, Adaptation, ArticleContextStore, Auth, StoreHealth, SuggestionStore } from "@decorum/core"
 import { type AccountId, ArticleContextId, type NewScoreSuggestion, type TopicProfile } from "@decorum/domain"
-import { expect, layer } from "@effect/vitest"
+import { assert, layer } from "@effect/vitest"
 import { Effect, type Layer, Option } from "effect"
 import type { Stores } from "../src/index.js"
 
@@ -54,19 +54,19 @@ export const storeContract = (name: string, storeLayer: Layer.Layer<Stores, unkn
         const before = yield* accounts.countAccounts
 
         const first = yield* accounts.ensureAccount(email)
-        expect(first.email).toBe(email.toLowerCase())
-        expect(first.createdAt).toBeInstanceOf(Date)
-        expect(yield* accounts.countAccounts).toBe(before + 1)
+        assert.strictEqual(first.email, email.toLowerCase())
+        assert.instanceOf(first.createdAt, Date)
+        assert.strictEqual(yield* accounts.countAccounts, before + 1)
 
         const again = yield* accounts.ensureAccount(`  ${email.toUpperCase()} `)
-        expect(again).toEqual(first)
-        expect(yield* accounts.countAccounts).toBe(before + 1)
+        assert.deepStrictEqual(again, first)
+        assert.strictEqual(yield* accounts.countAccounts, before + 1)
 
-        expect(yield* accounts.findAccount(email.toUpperCase())).toEqual(Option.some(first))
-        expect(yield* accounts.findAccount(freshEmail("nobody"))).toEqual(Option.none())
+        assert.deepStrictEqual(yield* accounts.findAccount(email.toUpperCase()), Option.some(first))
+        assert.deepStrictEqual(yield* accounts.findAccount(freshEmail("nobody")), Option.none())
 
         const other = yield* accounts.ensureAccount(freshEmail("Other"))
-        expect(other.id).not.toBe(first.id)
+        assert.notStrictEqual(other.id, first.id)
       }))
 
     it.effect("keys are inserted, found, listed per email and overall, and revoked once", () =>
@@ -80,29 +80,29 @@ export const storeContract = (name: string, storeLayer: Layer.Layer<Stores, unkn
         for (const k of [k1, k2, k3]) yield* accounts.insertKey(k)
 
         const found = yield* accounts.findKey(k1.keyId)
-        expect(found).toEqual(Option.some({ keyId: k1.keyId, hash: k1.hash, account: alice, revoked: false }))
-        expect(yield* accounts.findKey("zzzzzzzzzz")).toEqual(Option.none())
+        assert.deepStrictEqual(found, Option.some({ keyId: k1.keyId, hash: k1.hash, account: alice, revoked: false }))
+        assert.deepStrictEqual(yield* accounts.findKey("zzzzzzzzzz"), Option.none())
 
         const aliceKeys = yield* accounts.listKeys(alice.email.toUpperCase())
-        expect(aliceKeys.map((k) => k.keyId).sort()).toEqual([k1.keyId, k2.keyId].sort())
+        assert.deepStrictEqual(aliceKeys.map((k) => k.keyId).sort(), [k1.keyId, k2.keyId].sort())
         const listed1 = aliceKeys.find((k) => k.keyId === k1.keyId)!
-        expect(listed1).toMatchObject({ email: alice.email, label: "laptop", revokedAt: null, lastUsedAt: null })
-        expect(listed1.createdAt).toBeInstanceOf(Date)
-        expect(aliceKeys.find((k) => k.keyId === k2.keyId)?.label).toBeNull()
+        assert.deepInclude(listed1, { email: alice.email, label: "laptop", revokedAt: null, lastUsedAt: null })
+        assert.instanceOf(listed1.createdAt, Date)
+        assert.isNull(aliceKeys.find((k) => k.keyId === k2.keyId)?.label)
 
         const all = yield* accounts.listKeys()
         const ours = all.filter((k) => [k1.keyId, k2.keyId, k3.keyId].includes(k.keyId))
-        expect(ours).toHaveLength(3)
-        expect(ours.find((k) => k.keyId === k3.keyId)?.email).toBe(bob.email)
+        assert.lengthOf(ours, 3)
+        assert.strictEqual(ours.find((k) => k.keyId === k3.keyId)?.email, bob.email)
 
-        expect(yield* accounts.revokeKey(k1.keyId)).toBe(true)
-        expect(Option.map(yield* accounts.findKey(k1.keyId), (k) => k.revoked)).toEqual(Option.some(true))
+        assert.isTrue(yield* accounts.revokeKey(k1.keyId))
+        assert.deepStrictEqual(Option.map(yield* accounts.findKey(k1.keyId), (k) => k.revoked), Option.some(true))
         const revoked = (yield* accounts.listKeys(alice.email)).find((k) => k.keyId === k1.keyId)!
-        expect(revoked.revokedAt).toBeInstanceOf(Date)
-        expect(yield* accounts.revokeKey(k1.keyId)).toBe(false)
-        expect(yield* accounts.revokeKey("zzzzzzzzzz")).toBe(false)
+        assert.instanceOf(revoked.revokedAt, Date)
+        assert.isFalse(yield* accounts.revokeKey(k1.keyId))
+        assert.isFalse(yield* accounts.revokeKey("zzzzzzzzzz"))
         // The other keys are untouched.
-        expect(Option.map(yield* accounts.findKey(k2.keyId), (k) => k.revoked)).toEqual(Option.some(false))
+        assert.deepStrictEqual(Option.map(yield* accounts.findKey(k2.keyId), (k) => k.revoked), Option.some(false))
       }))
 
     it.effect("a created key authenticates through the store", () =>
@@ -110,10 +110,10 @@ export const storeContract = (name: string, storeLayer: Layer.Layer<Stores, unkn
         const email = freshEmail("Auth")
         const created = yield* Auth.createKey(email, "cli")
         const account = yield* Auth.authenticate(email.toUpperCase(), created.key)
-        expect(account.id).toBe(created.account.id)
+        assert.strictEqual(account.id, created.account.id)
         yield* (yield* AccountStore).revokeKey(created.keyId)
         const denied = yield* Effect.flip(Auth.authenticate(email, created.key))
-        expect(denied._tag).toBe("Unauthorized")
+        assert.strictEqual(denied._tag, "Unauthorized")
       }))
 
     it.effect("article contexts belong to their account; profiles round-trip", () =>
@@ -133,12 +133,12 @@ export const storeContract = (name: string, storeLayer: Layer.Layer<Stores, unkn
           sourceUrl: "https://example.com/a",
           profile
         })
-        expect(inserted).toMatchObject({ id, accountId: owner.id, text, title: "Climate", profile })
-        expect(inserted.createdAt).toBeInstanceOf(Date)
+        assert.deepInclude(inserted, { id, accountId: owner.id, text, title: "Climate", profile })
+        assert.instanceOf(inserted.createdAt, Date)
 
-        expect(yield* contexts.get(owner.id, id)).toEqual(Option.some(inserted))
-        expect(yield* contexts.get(stranger.id, id)).toEqual(Option.none())
-        expect(yield* contexts.get(owner.id, ArticleContextId.make(randomUUID()))).toEqual(Option.none())
+        assert.deepStrictEqual(yield* contexts.get(owner.id, id), Option.some(inserted))
+        assert.deepStrictEqual(yield* contexts.get(stranger.id, id), Option.none())
+        assert.deepStrictEqual(yield* contexts.get(owner.id, ArticleContextId.make(randomUUID())), Option.none())
 
         const second = yield* contexts.insert(ArticleContextId.make(randomUUID()), {
           accountId: owner.id,
@@ -148,18 +148,18 @@ export const storeContract = (name: string, storeLayer: Layer.Layer<Stores, unkn
           sourceUrl: null,
           profile: { ...profile, terms: [] }
         })
-        expect(yield* contexts.list(owner.id)).toEqual([
+        assert.deepStrictEqual(yield* contexts.list(owner.id), [
           { id, title: "Climate", sourceUrl: "https://example.com/a", textLength: text.length, createdAt: inserted.createdAt },
           { id: second.id, title: null, sourceUrl: null, textLength: 5, createdAt: second.createdAt }
         ])
-        expect(yield* contexts.list(stranger.id)).toEqual([])
+        assert.deepStrictEqual(yield* contexts.list(stranger.id), [])
 
-        expect(yield* contexts.remove(stranger.id, id)).toBe(false)
-        expect(Option.isSome(yield* contexts.get(owner.id, id))).toBe(true)
-        expect(yield* contexts.remove(owner.id, id)).toBe(true)
-        expect(yield* contexts.get(owner.id, id)).toEqual(Option.none())
-        expect(yield* contexts.remove(owner.id, id)).toBe(false)
-        expect((yield* contexts.list(owner.id)).map((c) => c.id)).toEqual([second.id])
+        assert.isFalse(yield* contexts.remove(stranger.id, id))
+        assert.isTrue(Option.isSome(yield* contexts.get(owner.id, id)))
+        assert.isTrue(yield* contexts.remove(owner.id, id))
+        assert.deepStrictEqual(yield* contexts.get(owner.id, id), Option.none())
+        assert.isFalse(yield* contexts.remove(owner.id, id))
+        assert.deepStrictEqual((yield* contexts.list(owner.id)).map((c) => c.id), [second.id])
       }))
 
     it.effect("suggestions are listed oldest first, filtered by since (inclusive) and email", () =>
@@ -179,26 +179,26 @@ export const storeContract = (name: string, storeLayer: Layer.Layer<Stores, unkn
             communityId: "comm"
           })
         )
-        expect(s1).toMatchObject({ accountId: alice.id, email: alice.email, commentText: "first", clientToken: "tok" })
-        expect(s1.createdAt).toBeInstanceOf(Date)
+        assert.deepInclude(s1, { accountId: alice.id, email: alice.email, commentText: "first", clientToken: "tok" })
+        assert.instanceOf(s1.createdAt, Date)
         yield* clockPast(s1.createdAt)
         const s2 = yield* suggestions.insert(suggestion(bob.id, "second"))
         yield* clockPast(s2.createdAt)
         const s3 = yield* suggestions.insert(suggestion(alice.id, "third", { languages: [] }))
         const ids = new Set([s1.id, s2.id, s3.id])
-        expect(ids.size).toBe(3)
+        assert.strictEqual(ids.size, 3)
         const ours = <A extends { readonly id: number }>(list: ReadonlyArray<A>) => list.filter((s) => ids.has(s.id))
 
         const everything = yield* suggestions.list({})
-        expect(ours(everything)).toEqual([s1, s2, s3])
+        assert.deepStrictEqual(ours(everything), [s1, s2, s3])
         const times = everything.map((s) => s.createdAt.getTime())
-        expect(times).toEqual([...times].sort((a, b) => a - b))
+        assert.deepStrictEqual(times, [...times].sort((a, b) => a - b))
 
-        expect(yield* suggestions.list({ email: alice.email.toUpperCase() })).toEqual([s1, s3])
-        expect(yield* suggestions.list({ email: freshEmail("nobody") })).toEqual([])
-        expect(ours(yield* suggestions.list({ since: s2.createdAt }))).toEqual([s2, s3])
-        expect(yield* suggestions.list({ since: s2.createdAt, email: alice.email })).toEqual([s3])
-        expect(ours(yield* suggestions.list({ since: new Date(s3.createdAt.getTime() + 1) }))).toEqual([])
+        assert.deepStrictEqual(yield* suggestions.list({ email: alice.email.toUpperCase() }), [s1, s3])
+        assert.deepStrictEqual(yield* suggestions.list({ email: freshEmail("nobody") }), [])
+        assert.deepStrictEqual(ours(yield* suggestions.list({ since: s2.createdAt })), [s2, s3])
+        assert.deepStrictEqual(yield* suggestions.list({ since: s2.createdAt, email: alice.email }), [s3])
+        assert.deepStrictEqual(ours(yield* suggestions.list({ since: new Date(s3.createdAt.getTime() + 1) })), [])
       }))
 
     it.effect("a suggestion keeps the id of the key that sent it (null for none)", () =>
@@ -210,9 +210,9 @@ export const storeContract = (name: string, storeLayer: Layer.Layer<Stores, unkn
         yield* accounts.insertKey(key)
         const keyed = yield* suggestions.insert(suggestion(account.id, "from a key", { keyId: key.keyId }))
         const imported = yield* suggestions.insert(suggestion(account.id, "imported"))
-        expect(keyed.keyId).toBe(key.keyId)
-        expect(imported.keyId).toBeNull()
-        expect(yield* suggestions.list({ email: account.email })).toEqual([keyed, imported])
+        assert.strictEqual(keyed.keyId, key.keyId)
+        assert.isNull(imported.keyId)
+        assert.deepStrictEqual(yield* suggestions.list({ email: account.email }), [keyed, imported])
       }))
 
     it.effect("adapter fits: corrections pending since the last fit, and one claim per account at a time", () =>
@@ -222,30 +222,30 @@ export const storeContract = (name: string, storeLayer: Layer.Layer<Stores, unkn
         const fits = yield* Adaptation.AdapterStore
         const account = yield* accounts.ensureAccount(freshEmail("Fits"))
         const other = yield* accounts.ensureAccount(freshEmail("Fits-other"))
-        expect(yield* fits.pending(account.id)).toBe(0)
+        assert.strictEqual(yield* fits.pending(account.id), 0)
         const first = yield* suggestions.insert(suggestion(account.id, "one"))
         yield* suggestions.insert(suggestion(account.id, "two"))
         yield* suggestions.insert(suggestion(other.id, "elsewhere"))
-        expect(yield* fits.pending(account.id)).toBe(2)
+        assert.strictEqual(yield* fits.pending(account.id), 2)
 
         // A fit that read up to `first` leaves the second pending; the mark never moves back.
         yield* fits.recordFit(account.id, first.id)
-        expect(yield* fits.pending(account.id)).toBe(1)
+        assert.strictEqual(yield* fits.pending(account.id), 1)
         yield* fits.recordFit(account.id, 0)
-        expect(yield* fits.pending(account.id)).toBe(1)
-        expect(yield* fits.pending(other.id)).toBe(1)
+        assert.strictEqual(yield* fits.pending(account.id), 1)
+        assert.strictEqual(yield* fits.pending(other.id), 1)
 
         // Claims: one owner at a time; the owner may renew; released, another may claim.
-        expect(yield* fits.claim(account.id, "a", 60_000)).toBe(true)
-        expect(yield* fits.claim(account.id, "b", 60_000)).toBe(false)
-        expect(yield* fits.claim(account.id, "a", 60_000)).toBe(true)
-        expect(yield* fits.claim(other.id, "b", 60_000)).toBe(true)
+        assert.isTrue(yield* fits.claim(account.id, "a", 60_000))
+        assert.isFalse(yield* fits.claim(account.id, "b", 60_000))
+        assert.isTrue(yield* fits.claim(account.id, "a", 60_000))
+        assert.isTrue(yield* fits.claim(other.id, "b", 60_000))
         yield* fits.release(account.id, "b")
-        expect(yield* fits.claim(account.id, "b", 60_000)).toBe(false)
+        assert.isFalse(yield* fits.claim(account.id, "b", 60_000))
         yield* fits.release(account.id, "a")
-        expect(yield* fits.claim(account.id, "b", 60_000)).toBe(true)
+        assert.isTrue(yield* fits.claim(account.id, "b", 60_000))
         // The claim keeps the mark.
-        expect(yield* fits.pending(account.id)).toBe(1)
+        assert.strictEqual(yield* fits.pending(account.id), 1)
         yield* fits.release(account.id, "b")
         yield* fits.release(other.id, "b")
       }))
@@ -254,11 +254,11 @@ export const storeContract = (name: string, storeLayer: Layer.Layer<Stores, unkn
       Effect.gen(function*() {
         const fits = yield* Adaptation.AdapterStore
         const account = yield* (yield* AccountStore).ensureAccount(freshEmail("Lease"))
-        expect(yield* fits.claim(account.id, "dead", 1)).toBe(true)
+        assert.isTrue(yield* fits.claim(account.id, "dead", 1))
         const claimedAt = new Date()
         yield* clockPast(new Date(claimedAt.getTime() + 1))
-        expect(yield* fits.claim(account.id, "alive", 60_000)).toBe(true)
-        expect(yield* fits.claim(account.id, "dead", 60_000)).toBe(false)
+        assert.isTrue(yield* fits.claim(account.id, "alive", 60_000))
+        assert.isFalse(yield* fits.claim(account.id, "dead", 60_000))
       }))
 
     it.effect("the store answers its health check", () => Effect.flatMap(StoreHealth, (health) => health.ping))

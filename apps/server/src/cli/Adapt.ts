@@ -34,7 +34,7 @@ export const command = Command.make("adapt", { email, attribute, reset, db }, (a
       yield* Console.log(JSON.stringify(report, null, 2))
     }).pipe(
       Effect.provide(
-        Layer.unwrapEffect(Effect.flatMap(engine, ({ Engine, EngineConfig }) => Effect.map(EngineConfig.config, (settings) => Engine.adaptLayer(settings)))).pipe(
+        Layer.unwrapEffect(Effect.flatMap(engine, ({ Engine, EngineConfig }) => Effect.map(EngineConfig.config, (settings) => Engine.layerAdapt(settings)))).pipe(
           Layer.provideMerge(storeLayer(args.db))
         )
       )

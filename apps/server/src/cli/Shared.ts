@@ -47,7 +47,7 @@ export const email = Options.text("email").pipe(
 export const storeLayer = (db: Option.Option<string>) =>
   Layer.unwrapEffect(
     Effect.flatMap(engine, ({ Engine, EngineConfig }) =>
-      Effect.map(EngineConfig.storeConfig, (store) => Engine.storeLayer(Option.match(db, { onNone: () => store.db, onSome: Redacted.make }))))
+      Effect.map(EngineConfig.storeConfig, (store) => Engine.layerStore(Option.match(db, { onNone: () => store.db, onSome: Redacted.make }))))
   )
 
 /** Typed engine, store and configuration failures become a `CommandFailure` carrying their message. */

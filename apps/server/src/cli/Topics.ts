@@ -29,7 +29,7 @@ const readSource = (input: typeof source extends Options.Options<infer A> ? A : 
 const withTopicEngine = <A, R>(db: Option.Option<string>, effect: Effect.Effect<A, DecorumError | CommandFailure, R>) =>
   failWithMessage(Effect.provide(
     effect,
-    Layer.unwrapEffect(Effect.flatMap(engine, ({ Engine, EngineConfig }) => Effect.map(EngineConfig.fetchConfig, (fetch) => Engine.topicLayer({ fetch })))).pipe(
+    Layer.unwrapEffect(Effect.flatMap(engine, ({ Engine, EngineConfig }) => Effect.map(EngineConfig.fetchConfig, (fetch) => Engine.layerTopic({ fetch })))).pipe(
       Layer.provideMerge(storeLayer(db))
     )
   ))

@@ -87,23 +87,26 @@ export const QUOTE_GATE: QuoteGate = {
 const gateOf = (label: ModelLabel, gate: QuoteGate): number =>
   label === "PROFANITY" ? gate.profanityThreshold : label === "TOXICITY" ? gate.toxicityThreshold : gate.labelThreshold
 
-/** Per model version, a word's probability under a label on its own (bounded; cleared when full). */
-const wordScores = new Map<string, number>()
-const WORD_CACHE = 50_000
-
-const wordProbability = (model: AttributeModelService, label: ModelLabel, word: string): number => {
-  const key = `${model.version}\u0000${label}\u0000${word}`
-  let p = wordScores.get(key)
+/** A word's probability under a label on its own, remembered in `scores` (one comment's: words repeat within it). */
+const wordProbability = (model: AttributeModelService, scores: Map<string, number>, label: ModelLabel, word: string): number => {
+  const key = `${label}\u0000${word}`
+  let p = scores.get(key)
   if (p === undefined) {
     p = model.predict(model.analyse(word), [label])[label] ?? 0
-    if (wordScores.size >= WORD_CACHE) wordScores.clear()
-    wordScores.set(key, p)
+    scores.set(key, p)
   }
   return p
 }
 
 /** The span cut to the words that carry it (see `SpanOptions.wordLevel`), or null to drop it. */
-const wordLevelCut = (model: AttributeModelService, text: string, tokens: ReadonlyArray<Token>, span: Span, o: SpanOptions): Span | null => {
+const wordLevelCut = (
+  model: AttributeModelService,
+  scores: Map<string, number>,
+  text: string,
+  tokens: ReadonlyArray<Token>,
+  span: Span,
+  o: SpanOptions
+): Span | null => {
   if (o.wordLevel <= 0) return span
   let first = -1
   let last = -1
@@ -112,7 +115,7 @@ const wordLevelCut = (model: AttributeModelService, text: string, tokens: Readon
     if (t.end > span.end) break
     const word = text.slice(t.begin, t.end).toLowerCase()
     let p = 0
-    for (const l of span.labels) p = Math.max(p, wordProbability(model, l, word))
+    for (const l of span.labels) p = Math.max(p, wordProbability(model, scores, l, word))
     if (p >= o.wordLevel) {
       if (first < 0) first = t.begin
       last = t.end
@@ -209,8 +212,9 @@ const objectionableWords = (
   o: SpanOptions
 ): Array<Span> => {
   const out: Array<Span> = []
+  const scores = new Map<string, number>()
   for (const s of objectionableSpans(model, analysis, probabilities, o)) {
-    const cut = wordLevelCut(model, text, tokens, s, o)
+    const cut = wordLevelCut(model, scores, text, tokens, s, o)
     if (cut === null) continue
     const same = out.find((x) => x.begin === cut.begin && x.end === cut.end)
     if (same) for (const l of cut.labels) same.labels.add(l)

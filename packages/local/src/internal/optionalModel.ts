@@ -29,7 +29,7 @@ export const optionalModelIn = <A>(
   )
 
 /** A layer that provides `tag` with the model when `model` found one, and nothing otherwise. */
-export const optionalModelLayer = <I, S>(tag: Context.Tag<I, S>, model: Effect.Effect<Option.Option<S>>): Layer.Layer<never> =>
+export const layerOptional = <I, S>(tag: Context.Tag<I, S>, model: Effect.Effect<Option.Option<S>>): Layer.Layer<never> =>
   Layer.effectContext(
     Effect.map(model, (m): Context.Context<never> =>
       Option.match(m, { onNone: () => Context.empty(), onSome: (service) => Context.make(tag, service) as Context.Context<never> }))

@@ -8,7 +8,7 @@ import { join } from "node:path"
 import type { Effect, Layer, Option } from "effect"
 import { AiTextModel, type AiTextModelService } from "../AiTextModel.js"
 import { type AiTextManifest, AiTextWeights } from "../internal/aitext/model.js"
-import { optionalModelIn, optionalModelLayer } from "../internal/optionalModel.js"
+import { optionalModelIn, layerOptional } from "../internal/optionalModel.js"
 import { defaultModelDirectory } from "./TrainedModel.js"
 
 export const AITEXT_MANIFEST = "aitext.json"
@@ -46,5 +46,5 @@ export const aiTextModelIn = (directory: string): Effect.Effect<Option.Option<Ai
 
 export const AiTextDetector = {
   /** Provides `AiTextModel` from a models directory (the shipped one by default) when its detector loads, nothing otherwise. */
-  layerIn: (directory: string = defaultModelDirectory()): Layer.Layer<never> => optionalModelLayer(AiTextModel, aiTextModelIn(directory))
+  layerIn: (directory: string = defaultModelDirectory()): Layer.Layer<never> => layerOptional(AiTextModel, aiTextModelIn(directory))
 }

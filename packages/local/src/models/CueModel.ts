@@ -21,7 +21,7 @@ const DEFAULT_EXPLAIN_LIMIT = 8
 
 /** The cue model's analysis of a text; another set's analysis (or a plain `{ text }`) is analysed anew. */
 const cueAnalysis = (input: TextAnalysis): Analysis => (analyses.has(input) ? (input as Analysis) : remember(analyze(input.text)))
-/** Analyses this module made (so a foreign `TextAnalysis` is never mistaken for one). */
+/** Analyses this module made (so a foreign `TextAnalysis` is never mistaken for one): a weak mark, not a cache; nothing is read back from it. */
 const analyses = new WeakSet<object>()
 const remember = (a: Analysis): Analysis => {
   analyses.add(a)

@@ -9,7 +9,7 @@ import { join } from "node:path"
 import type { Effect, Layer, Option } from "effect"
 import { DogWhistleModel, type DogWhistleModelService } from "../DogWhistleModel.js"
 import { type DogWhistleManifest, DogWhistleScorer } from "../internal/dogwhistle/model.js"
-import { optionalModelIn, optionalModelLayer } from "../internal/optionalModel.js"
+import { optionalModelIn, layerOptional } from "../internal/optionalModel.js"
 import { defaultModelDirectory } from "./TrainedModel.js"
 
 export const DOGWHISTLE_MANIFEST = "dogwhistle.json"
@@ -64,5 +64,5 @@ export const dogWhistleModelIn = (directory: string): Effect.Effect<Option.Optio
 
 export const DogWhistleDetector = {
   /** Provides `DogWhistleModel` from a models directory (the shipped one by default) when its detector loads, nothing otherwise. */
-  layerIn: (directory: string = defaultModelDirectory()): Layer.Layer<never> => optionalModelLayer(DogWhistleModel, dogWhistleModelIn(directory))
+  layerIn: (directory: string = defaultModelDirectory()): Layer.Layer<never> => layerOptional(DogWhistleModel, dogWhistleModelIn(directory))
 }

@@ -7,7 +7,7 @@ import { createHash } from "node:crypto"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import type { Effect, Layer, Option } from "effect"
-import { optionalModelIn, optionalModelLayer } from "../internal/optionalModel.js"
+import { optionalModelIn, layerOptional } from "../internal/optionalModel.js"
 import { FallacyModel, type FallacyModelService } from "../FallacyModel.js"
 import { type FallacyManifest, FallacyWeights } from "../internal/fallacy/model.js"
 import { tokenize } from "../internal/text/words.js"
@@ -56,5 +56,5 @@ export const FallacyDetector = {
    * Provides `FallacyModel` from a models directory (the shipped one by default) when its detector
    * loads, nothing otherwise (see `fallacyModelIn`: the comment scorer then uses the patterns).
    */
-  layerIn: (directory: string = defaultModelDirectory()): Layer.Layer<never> => optionalModelLayer(FallacyModel, fallacyModelIn(directory))
+  layerIn: (directory: string = defaultModelDirectory()): Layer.Layer<never> => layerOptional(FallacyModel, fallacyModelIn(directory))
 }

@@ -726,6 +726,7 @@ interface CompiledWordWeights {
   /** First words of two-word phrases (so single words skip the pair lookup). */
   readonly starts: ReadonlySet<string>
 }
+/** Module cache, a documented constant: a head's compiled lookup, a pure function of the (loaded, immutable) entry it is keyed by, weakly. */
 const compiled = new WeakMap<object, CompiledWordWeights>()
 const compile = (entry: WordWeightEntry): CompiledWordWeights => {
   let c = compiled.get(entry)

@@ -6,7 +6,7 @@ import { createHash } from "node:crypto"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import type { Effect, Layer, Option } from "effect"
-import { optionalModelIn, optionalModelLayer } from "../internal/optionalModel.js"
+import { optionalModelIn, layerOptional } from "../internal/optionalModel.js"
 import { type SpanManifest, SpanWeights } from "../internal/spans/model.js"
 import { SpanModel, type SpanModelService } from "../SpanModel.js"
 import { defaultModelDirectory } from "./TrainedModel.js"
@@ -51,5 +51,5 @@ export const SpanTagger = {
    * Provides `SpanModel` from a models directory (the shipped one by default) when its tagger
    * loads, nothing otherwise (see `spanModelIn`).
    */
-  layerIn: (directory: string = defaultModelDirectory()): Layer.Layer<never> => optionalModelLayer(SpanModel, spanModelIn(directory))
+  layerIn: (directory: string = defaultModelDirectory()): Layer.Layer<never> => layerOptional(SpanModel, spanModelIn(directory))
 }

@@ -46,6 +46,7 @@ interface CompiledEntry {
   readonly exclude: ReadonlyArray<string>
 }
 
+/** Module cache, a documented constant: the embedded topic vocabulary, stemmed on first use. */
 let compiledVocabulary: ReadonlyArray<CompiledEntry> | null = null
 const vocabulary = (): ReadonlyArray<CompiledEntry> => {
   if (compiledVocabulary === null) {
@@ -114,6 +115,10 @@ export const compileTopic = (requested: string): CompiledTopic => {
   return { requested: trimmed, vocabulary: linked.map((c) => c.entry.name), signals: byFirst, excludeWords, excludePhrases }
 }
 
+/**
+ * Module cache, a documented constant: a compiled topic is a pure function of its spelling and the
+ * embedded vocabulary, so every engine may share it; at most 2,000 topics, then it starts over.
+ */
 const cache = new Map<string, CompiledTopic>()
 /** Compiled matchers are cached by the topic's lowercase spelling. */
 export const topicMatcher = (requested: string): CompiledTopic => {

@@ -42,19 +42,16 @@ export const Thresholds = {
 
 export type RelevanceThresholds = typeof Thresholds
 
-interface ArticleModel {
+export interface ArticleModel {
   readonly weights: ReadonlyMap<string, number>
   readonly entityStems: ReadonlySet<string>
   readonly about: string
 }
 
-const models = new Map<string, ArticleModel>()
 const MODEL_CACHE = 512
 
-const articleModel = (article: ArticleContext): ArticleModel => {
-  const key = `${article.id}:${article.profile.version}:${article.createdAt.getTime()}`
-  const hit = models.get(key)
-  if (hit !== undefined) return hit
+/** An article's model, built from its stored profile (deterministic: the same article, the same model). */
+const buildArticleModel = (article: ArticleContext): ArticleModel => {
   // A profile built by an older version of the profiler is rebuilt from the stored text.
   const profile = article.profile.version === PROFILE_VERSION
     ? article.profile
@@ -68,10 +65,27 @@ const articleModel = (article: ArticleContext): ArticleModel => {
     : profile.entities.length > 0
     ? profile.entities.slice(0, 3).join(", ")
     : `«${clip(profile.summary, 80)}»`
-  const model = { weights, entityStems, about }
-  if (models.size >= MODEL_CACHE) models.delete(models.keys().next().value!)
-  models.set(key, model)
-  return model
+  return { weights, entityStems, about }
+}
+
+/** How a judge finds an article's model: built anew, or from a cache of its own (`articleModels`). */
+export type ArticleModels = (article: ArticleContext) => ArticleModel
+
+/**
+ * A bounded cache of article models (the last 512 articles), for one checker: the layer makes one,
+ * so models built from one store's articles are never handed to another engine's.
+ */
+export const articleModels = (): ArticleModels => {
+  const models = new Map<string, ArticleModel>()
+  return (article) => {
+    const key = `${article.id}:${article.profile.version}:${article.createdAt.getTime()}`
+    const hit = models.get(key)
+    if (hit !== undefined) return hit
+    const model = buildArticleModel(article)
+    if (models.size >= MODEL_CACHE) models.delete(models.keys().next().value!)
+    models.set(key, model)
+    return model
+  }
 }
 
 const clip = (s: string, n: number) => (s.length <= n ? s : s.slice(0, n - 1).trimEnd() + "…")
@@ -144,9 +158,10 @@ export const judgeOnTopic = (
   comment: string,
   article: ArticleContext,
   replyTo: string | null,
-  th: RelevanceThresholds = Thresholds
+  th: RelevanceThresholds = Thresholds,
+  models: ArticleModels = buildArticleModel
 ): OnTopicResult => {
-  const model = articleModel(article)
+  const model = models(article)
   const words = contentWords(comment)
   const parentWords = replyTo === null ? null : contentWords(replyTo)
   const parentStems = parentWords === null ? null : new Set(parentWords.map((w) => w.stem))
@@ -259,8 +274,9 @@ export const judgeBannedTopics = (comment: string, requested: ReadonlyArray<stri
   }
 }
 
-export const checkRelevance = (input: RelevanceInput): RelevanceCheck => {
-  const on = judgeOnTopic(input.comment, input.article, input.replyTo)
+/** The relevance check of one comment; `models` caches article models (the layer passes its own). */
+export const checkRelevance = (input: RelevanceInput, models: ArticleModels = buildArticleModel): RelevanceCheck => {
+  const on = judgeOnTopic(input.comment, input.article, input.replyTo, Thresholds, models)
   const banned = judgeBannedTopics(input.comment, input.bannedTopics)
   return {
     on_topic: { reasoning: on.reasoning, on_topic: on.on_topic, confidence: on.confidence },
@@ -281,8 +297,11 @@ export interface LocalRelevanceOptions {
 /** The `RelevanceChecker` port on the local checker. */
 export const LocalRelevanceChecker = {
   layer: (options: LocalRelevanceOptions = {}) =>
-    Layer.succeed(RelevanceChecker, {
-      check: (input) =>
-        Effect.sync((): Evaluated<RelevanceCheck> => ({ value: checkRelevance(input), provenance: { model: options.model ?? RELEVANCE_MODEL } }))
+    Layer.sync(RelevanceChecker, () => {
+      const models = articleModels()
+      return {
+        check: (input) =>
+          Effect.sync((): Evaluated<RelevanceCheck> => ({ value: checkRelevance(input, models), provenance: { model: options.model ?? RELEVANCE_MODEL } }))
+      }
     })
 }

@@ -26,6 +26,7 @@ const DESCRIPTION_BOOST = 3
 const MAX_ENTITIES = 20
 const SUMMARY_MAX_CHARS = 480
 
+/** Module cache, a documented constant: the embedded background frequencies, parsed on first use. */
 let background: Map<string, number> | null = null
 const backgroundTable = (): Map<string, number> => {
   if (background === null) {

@@ -153,6 +153,7 @@ interface ObsceneHit {
 
 const CHUNK = /\S+/gu
 const CHUNK_CACHE_LIMIT = 50_000
+/** Module cache, a documented constant: a chunk's matches are a pure function of the chunk and the embedded word list (at most 50,000, then it starts over). */
 const chunkCache = new Map<string, ReadonlyArray<ObsceneHit>>()
 const NO_HITS: ReadonlyArray<ObsceneHit> = []
 

@@ -20,7 +20,7 @@ export const STEPS_PER_NAT = 16
 const SKIP = /(?:https?:\/\/|www\.)\S+|\S+@\S+\.\S+|[@#]\w+/giu
 const LETTER = /[\p{L}\p{M}]/u
 
-/** Letters (and combining marks) outside ASCII, memoised per code point. */
+/** Letters (and combining marks) outside ASCII, memoised per code point. Module cache, a documented constant (a pure function of the code point). */
 const letterCache = new Map<number, boolean>()
 const isLetter = (code: number): boolean => {
   if (code < 128) return (code >= 97 && code <= 122) || (code >= 65 && code <= 90)
@@ -181,7 +181,7 @@ export interface Scratch {
 }
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1
-/** Each model's table as aligned 32-bit words, made once (the file's bytes start at any offset). */
+/** Each model's table as aligned 32-bit words, made once (the file's bytes start at any offset). Module cache, a documented constant: a pure function of the model, held weakly by it. */
 const wordsOf = new WeakMap<NgramModel, Uint32Array>()
 
 export const scratchFor = (model: NgramModel): Scratch => {
@@ -245,9 +245,14 @@ export const addRows = (model: NgramModel, scratch: Scratch, count: number): voi
   flush()
 }
 
-/** Scores a comment against every language of the model (sums of quantised costs; lower wins). */
+/**
+ * Scratch buffers for callers that bring none (training and evaluation scripts), one per model, held
+ * weakly by it; overwritten by every `read`, never read across calls. The served identifier owns its
+ * scratch in its layer (`LanguageIdentification`).
+ */
 const defaultScratch = new WeakMap<NgramModel, Scratch>()
 
+/** Scores a comment against every language of the model (sums of quantised costs; lower wins). */
 export const read = (model: NgramModel, text: string, given?: Scratch): NgramReading => {
   let scratch = given ?? defaultScratch.get(model)
   if (scratch === undefined) {

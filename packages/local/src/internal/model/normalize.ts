@@ -73,6 +73,7 @@ const CONFUSABLES: Readonly<Record<string, string>> = {
   "\u200B": "", "\u200C": "", "\u200D": "", "\u2060": "", "\uFEFF": "", "\u00AD": "", "\u180E": ""
 }
 
+/** Module cache, a documented constant: a code point's folding is a pure function of it (at most 65,536 kept). */
 const foldCache = new Map<number, string>()
 
 /** Fold one code point to lower-case ASCII-ish text ("" to drop it). */

@@ -67,6 +67,7 @@ const STEP4 = [
   "ous", "ive", "ize"
 ]
 
+/** Module cache, a documented constant: a word's stem is a pure function of the word (at most 50,000, then it starts over). */
 const cache = new Map<string, string>()
 const CACHE_LIMIT = 50_000
 

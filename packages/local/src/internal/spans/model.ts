@@ -115,7 +115,7 @@ const GRAM_STATE = fnv(BASIS, "c|")
 const OBF_HASH = hashString("obf", SEED)
 const LEN_HASHES = Uint32Array.from({ length: 7 }, (_, b) => hashString(`len|${b}`, SEED))
 
-/** Per lexicon word, the hashes of its lexicon features in `wordFeatures`' order (built on first use). */
+/** Per lexicon word, the hashes of its lexicon features in `wordFeatures`' order (built on first use). Module cache, a documented constant: a pure function of the embedded lexicons. */
 let lexiconHashes: ReadonlyMap<string, Uint32Array> | undefined
 const makeLexiconHashes = (): ReadonlyMap<string, Uint32Array> => {
   const words = new Set([...AFINN.keys(), ...INSULTS.keys(), ...MILD_PROFANITY.keys(), ...SEXUAL_TERMS.keys(), ...VIOLENT_WORDS.keys()])
