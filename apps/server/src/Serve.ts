@@ -5,7 +5,7 @@
  */
 import { AccountStore, Auth, EngineInfo, ENGINE_VERSION } from "@decorum/core"
 import { DEFAULT_DRAIN_TIMEOUT_MS, Engine, EngineConfig, type EngineSettings, RefitWorker } from "@decorum/engine"
-import { HttpApp, HttpConfig, NodeServer, Observability, Readiness, Telemetry } from "@decorum/http"
+import { HttpApp, NodeServer, Observability, Readiness, Telemetry } from "@decorum/http"
 import { FastPath, Listen } from "@decorum/http/node"
 import { HttpApiBuilder, HttpServer } from "@effect/platform"
 import { Cause, Config, ConfigError, Context, Effect, Exit, Fiber, Layer, Logger, Redacted } from "effect"
@@ -50,18 +50,6 @@ export const configWith = (options: ServeOptions): Config.Config<EngineSettings>
     },
     observability: options.metricsPort === undefined ? settings.observability : { ...settings.observability, metricsPort: options.metricsPort }
   }))
-
-/** The HTTP settings of the configuration, as the HTTP layer takes them. */
-export const httpLayer = (settings: EngineSettings) =>
-  HttpConfig.layer({
-    ...(settings.http.bodyLimitBytes !== null ? { bodyLimitBytes: settings.http.bodyLimitBytes } : {}),
-    publicBaseUrl: settings.http.publicUrl,
-    trustProxy: settings.http.trustProxy
-  })
-
-/** Request ids, metrics and the access log, as the HTTP layer takes them. */
-export const observabilityLayer = (settings: EngineSettings) =>
-  Observability.layer({ metrics: settings.observability.metrics, accessLog: settings.observability.accessLog })
 
 /** OTLP export when `OTEL_EXPORTER_OTLP_ENDPOINT` is set; nothing otherwise. */
 export const telemetryLayer = (settings: EngineSettings, serviceVersion: string) =>
@@ -110,7 +98,7 @@ export const layerWith = (options: Pick<ServeOptions, "refitWorkerEntry"> = {}):
       Layer.provide(HttpApp.layer),
       Layer.provide(FastPath.layer(server, { enabled: settings.server.fastPath })),
       Layer.provideMerge(
-        Layer.mergeAll(engine, httpLayer(settings), observabilityLayer(settings), workerMetrics(settings), Readiness.layer(inFlight.stopping))
+        Layer.mergeAll(engine, HttpApp.settingsLayer(settings), workerMetrics(settings), Readiness.layer(inFlight.stopping))
       ),
       Layer.provideMerge(Listen.layer(server, { port: settings.server.port, host: settings.server.host })),
       // Layers are released in reverse: the drain before the app (which still answers while it

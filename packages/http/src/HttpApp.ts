@@ -12,6 +12,7 @@ import { familyOfPath } from "./ErrorMapping.js"
 import { CompatLive, GoogleLive, NativeLive, OpsLive, PerspectiveCompatLive } from "./Handlers.js"
 import * as Observability from "./Observability.js"
 import * as Playground from "./Playground.js"
+import { HttpConfig } from "./HttpConfig.js"
 import { defectResponse, errorResponse } from "./Respond.js"
 
 /** Every group of the API with its handlers. Requires the core's ports and EngineInfo, HttpConfig. */
@@ -141,3 +142,35 @@ export const layer = Layer.mergeAll(
   Playground.layer,
   EnvelopeMiddleware
 ).pipe(Layer.provideMerge(ApiLive))
+
+/**
+ * What a host's configuration says of HTTP: the `http` and `observability` settings of
+ * `@decorum/engine`'s `EngineSettings` (read once, from the environment or options, by
+ * `EngineConfig`; this package does not depend on the engine, the shape is enough).
+ */
+export interface HostSettings {
+  readonly http: {
+    readonly bodyLimitBytes: number | null
+    readonly publicUrl: string | null
+    readonly trustProxy: ReadonlyArray<string>
+  }
+  readonly observability: {
+    readonly metrics: boolean
+    readonly accessLog: boolean
+  }
+}
+
+/**
+ * The settings every host gives `layer` (and the Node fast path) besides the engine, from its
+ * configuration: `HttpConfig` (body limit, public URL, trusted proxies) and `ObservabilityConfig`
+ * (metrics, access log). The Node server and the Lambda handler both build theirs here.
+ */
+export const settingsLayer = (settings: HostSettings): Layer.Layer<HttpConfig | Observability.ObservabilityConfig> =>
+  Layer.merge(
+    HttpConfig.layer({
+      ...(settings.http.bodyLimitBytes !== null ? { bodyLimitBytes: settings.http.bodyLimitBytes } : {}),
+      publicBaseUrl: settings.http.publicUrl,
+      trustProxy: settings.http.trustProxy
+    }),
+    Observability.layer({ metrics: settings.observability.metrics, accessLog: settings.observability.accessLog })
+  )
