@@ -15,6 +15,7 @@ import { build } from "esbuild"
 import { readdirSync, readFileSync, rmSync, statSync } from "node:fs"
 import { dirname, join, relative, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
+import { lazyScalar } from "./bundle-plugins.mjs"
 import { sourceAliasesWithSubpaths } from "./workspaces.mjs"
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..")
@@ -50,7 +51,7 @@ await build({
   target: "node22",
   external: ["better-sqlite3", "pg-native"],
   alias: sourceAliasesWithSubpaths(),
-  plugins: [ownUrl],
+  plugins: [ownUrl, lazyScalar],
   // Less source to read and decode on every start; names kept for stack traces and spans.
   minify: true,
   keepNames: true,

@@ -13,7 +13,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { parseCsv } from "@decorum/server"
+import { Csv } from "@decorum/engine/csv"
 
 const here = dirname(fileURLToPath(import.meta.url))
 const root = join(here, "..", "..", "..")
@@ -29,7 +29,7 @@ interface Row {
 
 const table = (file: string, sep: string) => {
   // Records the reader refuses (over-long, unterminated quote) and rows of another width are left out.
-  const [header, ...rows] = parseCsv(readFileSync(file, "utf8"), { separator: sep, maxRecordChars: 1 << 24 }).flatMap((r) => ("fields" in r ? [r.fields] : []))
+  const [header, ...rows] = Csv.parseCsv(readFileSync(file, "utf8"), { separator: sep, maxRecordChars: 1 << 24 }).flatMap((r) => ("fields" in r ? [r.fields] : []))
   return rows.filter((r) => r.length === header!.length).map((r) => Object.fromEntries(header!.map((h, i) => [h, r[i]!])))
 }
 

@@ -19,7 +19,8 @@ import { benchComments } from "./comments.js"
 const rows = Number(process.env["BENCH_ROWS"] ?? 100_000)
 const workers = Number(process.env["BENCH_WORKERS"] ?? availableParallelism())
 const attributes = process.env["BENCH_ATTRIBUTES"] ?? "TOXICITY,INSULT,PROFANITY"
-const bin = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "server", "dist", "bin.js")
+// The command as users run it: the shim, which runs the bundle (and so do the workers it starts).
+const bin = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "server", "bin", "decorum.mjs")
 
 const generate = (path: string) => {
   const lines = ["id,text", ...benchComments(rows).map((text, i) => `${i},"${text.replace(/"/g, "\"\"")}"`)]

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 /**
  * `npm run bundle:lambda`: bundles the Lambda handler (apps/lambda/src/main.ts) and everything it
- * imports, from the TypeScript sources, into one ES module, apps/lambda/dist/handler.mjs, which
- * exports `handler`. The model files (packages/local/models/, when present) are copied beside it
+ * imports, from the TypeScript sources, into apps/lambda/dist/: handler.mjs, which exports `handler`,
+ * and the chunks it imports on demand (what a cold start does not need, such as the 3.3 MB script
+ * of the `/docs` page, is neither read nor parsed until a request asks for it). The model files (packages/local/models/, when present) are copied beside it
  * into dist/models/, where the handler finds them (DECORUM_MODEL_DIR).
  *
  * better-sqlite3 (a native addon) is not bundled: the Lambda store is PostgreSQL. A stub takes its
@@ -13,11 +14,13 @@ import { build } from "esbuild"
 import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs"
 import { dirname, join, relative } from "node:path"
 import { fileURLToPath } from "node:url"
+import { lazyScalar } from "../../../scripts/bundle-plugins.mjs"
 import { sourceAliases } from "../../../scripts/workspaces.mjs"
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..")
 const outDir = join(root, "apps/lambda/dist")
 const outfile = join(outDir, "handler.mjs")
+const js = () => readdirSync(outDir).filter((f) => f.endsWith(".mjs"))
 
 const noSqlite = {
   name: "no-sqlite",
@@ -38,9 +41,11 @@ mkdirSync(outDir, { recursive: true })
 
 const started = performance.now()
 await build({
-  entryPoints: [join(root, "apps/lambda/src/main.ts")],
-  outfile,
+  entryPoints: { handler: join(root, "apps/lambda/src/main.ts") },
+  outdir: outDir,
+  outExtension: { ".js": ".mjs" },
   bundle: true,
+  splitting: true,
   platform: "node",
   format: "esm",
   target: "node22",
@@ -48,7 +53,7 @@ await build({
   keepNames: true,
   legalComments: "linked",
   external: ["pg-native"],
-  plugins: [noSqlite],
+  plugins: [noSqlite, lazyScalar],
   alias: sourceAliases(),
   // CommonJS dependencies bundled into an ES module still call `require` for Node's built-ins.
   banner: { js: `import { createRequire as __decorumCreateRequire } from "node:module"; const require = __decorumCreateRequire(import.meta.url);` },
@@ -69,6 +74,6 @@ const modelBytes = copied
     .reduce((sum, f) => sum + statSync(f).size, 0)
   : 0
 console.log(
-  `bundle: ${relative(root, outfile)} ${kib(statSync(outfile).size)} in ${Math.round(performance.now() - started)} ms` +
+  `bundle: ${relative(root, outfile)} ${kib(statSync(outfile).size)} (${js().length} files, ${kib(js().reduce((sum, f) => sum + statSync(join(outDir, f)).size, 0))}) in ${Math.round(performance.now() - started)} ms` +
     (copied ? `; models: ${relative(root, join(outDir, "models"))} ${kib(modelBytes)}` : "; no packages/local/models to copy (the lexicon model needs none)")
 )

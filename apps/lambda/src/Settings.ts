@@ -8,7 +8,7 @@
  */
 import type { StoreFailure } from "@decorum/domain"
 import { Engine, EngineConfig, type EngineSettings } from "@decorum/engine"
-import { HttpConfig, Observability } from "@decorum/http"
+import { HttpApp } from "@decorum/http"
 import { StoreLayer } from "@decorum/store-sql"
 import { Config, ConfigError, Effect, Either, Layer, Redacted } from "effect"
 import type { AppRequirements } from "./Handler.js"
@@ -29,20 +29,12 @@ export const config: Config.Config<EngineSettings> = EngineConfig.config.pipe(
   })
 )
 
-/** The HTTP settings of the configuration, as the HTTP layer takes them. */
-export const httpLayer = (settings: EngineSettings) =>
-  HttpConfig.layer({
-    ...(settings.http.bodyLimitBytes !== null ? { bodyLimitBytes: settings.http.bodyLimitBytes } : {}),
-    publicBaseUrl: settings.http.publicUrl,
-    trustProxy: settings.http.trustProxy
-  })
-
 /** The engine, its `EngineConfig` and the HTTP settings, from the environment. */
 export const engineFromEnv = (): Layer.Layer<AppRequirements | EngineConfig, ConfigError.ConfigError | StoreFailure> =>
   Layer.unwrapEffect(
     Effect.map(EngineConfig, (settings) =>
-      // The access log; /metrics would answer for one execution environment, so it stays off (use CloudWatch).
-      Layer.mergeAll(Engine.layer, httpLayer(settings), Observability.layer({ accessLog: settings.observability.accessLog })))
+      // The server's HTTP settings; /metrics would answer for one execution environment, so it stays off (use CloudWatch).
+      Layer.merge(Engine.layer, HttpApp.settingsLayer({ ...settings, observability: { ...settings.observability, metrics: false } })))
   ).pipe(
     Layer.provideMerge(EngineConfig.layerConfig(config))
   )

@@ -5,10 +5,11 @@
  */
 import { AccountStore, Auth, EngineInfo, ENGINE_VERSION } from "@decorum/core"
 import { DEFAULT_DRAIN_TIMEOUT_MS, Engine, EngineConfig, type EngineSettings, RefitWorker } from "@decorum/engine"
-import { HttpApp, HttpConfig, NodeServer, Observability, Readiness, Telemetry } from "@decorum/http"
+import { HttpApp, NodeServer, Observability, Readiness, Telemetry } from "@decorum/http"
 import { FastPath, Listen } from "@decorum/http/node"
 import { HttpApiBuilder, HttpServer } from "@effect/platform"
-import { Cause, Config, ConfigError, Context, Effect, Exit, Fiber, Layer, Logger, Redacted } from "effect"
+import { NodeRuntime } from "@effect/platform-node"
+import { Cause, Config, ConfigError, Context, Effect, Layer, Logger, Redacted } from "effect"
 import type { StoreFailure } from "@decorum/domain"
 import type { ServeError } from "@effect/platform/HttpServerError"
 import cluster, { type Worker } from "node:cluster"
@@ -50,18 +51,6 @@ export const configWith = (options: ServeOptions): Config.Config<EngineSettings>
     },
     observability: options.metricsPort === undefined ? settings.observability : { ...settings.observability, metricsPort: options.metricsPort }
   }))
-
-/** The HTTP settings of the configuration, as the HTTP layer takes them. */
-export const httpLayer = (settings: EngineSettings) =>
-  HttpConfig.layer({
-    ...(settings.http.bodyLimitBytes !== null ? { bodyLimitBytes: settings.http.bodyLimitBytes } : {}),
-    publicBaseUrl: settings.http.publicUrl,
-    trustProxy: settings.http.trustProxy
-  })
-
-/** Request ids, metrics and the access log, as the HTTP layer takes them. */
-export const observabilityLayer = (settings: EngineSettings) =>
-  Observability.layer({ metrics: settings.observability.metrics, accessLog: settings.observability.accessLog })
 
 /** OTLP export when `OTEL_EXPORTER_OTLP_ENDPOINT` is set; nothing otherwise. */
 export const telemetryLayer = (settings: EngineSettings, serviceVersion: string) =>
@@ -110,7 +99,7 @@ export const layerWith = (options: Pick<ServeOptions, "refitWorkerEntry"> = {}):
       Layer.provide(HttpApp.layer),
       Layer.provide(FastPath.layer(server, { enabled: settings.server.fastPath })),
       Layer.provideMerge(
-        Layer.mergeAll(engine, httpLayer(settings), observabilityLayer(settings), workerMetrics(settings), Readiness.layer(inFlight.stopping))
+        Layer.mergeAll(engine, HttpApp.settingsLayer(settings), workerMetrics(settings), Readiness.layer(inFlight.stopping))
       ),
       Layer.provideMerge(Listen.layer(server, { port: settings.server.port, host: settings.server.host })),
       // Layers are released in reverse: the drain before the app (which still answers while it
@@ -166,67 +155,91 @@ interface Listening {
   readonly version: string
 }
 
-/** One server process until SIGINT or SIGTERM; a cluster worker reports to the primary instead of printing. */
-const serveProcess = async (options: ServeOptions): Promise<void> => {
-  // The drain limit, once the configuration is read: the process never outlives it by much.
-  let limitMs: number | undefined
-  const program = Effect.scoped(
-    Effect.gen(function*() {
-      const context = yield* Layer.build(serverLayer(options))
-      limitMs = Context.get(context, EngineConfig).server.drainTimeoutMs
-      const address = Context.get(context, HttpServer.HttpServer).address
-      const info = Context.get(context, EngineInfo)
-      const db = Redacted.value(Context.get(context, EngineConfig).store.db)
-      const port = address._tag === "TcpAddress" ? address.port : 0
-      const url = `http://localhost:${port}`
-      if (cluster.isWorker) {
-        const listening: Listening = { type: "decorum-listening", url, db, model: info.modelVersion, version: info.engineVersion }
-        process.send?.(listening)
-        return yield* Effect.never
-      }
-      const hint = yield* Effect.provide(firstRun(url), context)
-      process.stdout.write(`${banner({ url, db, model: info.modelVersion, version: info.engineVersion })}\n\n${hint}\n`)
-      return yield* Effect.never
-    })
-  )
-  // Logs go to stderr in logfmt, so stdout carries only the banner (and scripts can read it).
-  const fiber = Effect.runFork(program.pipe(Effect.provide(Logger.replace(Logger.defaultLogger, Logger.withConsoleError(Logger.logfmtLogger)))))
-  // Every signal is handled until the server has closed, and only the first stops it: a second
-  // one (`npx` forwards the signal `pkill` also sent to this process; a primary signals the workers
-  // a terminal's Ctrl-C already reached) must not end the process by default while it drains.
-  let stopping = false
-  const stop = () => {
-    if (stopping) return
-    stopping = true
-    Effect.runFork(Fiber.interrupt(fiber))
-    // The drain closes every connection at its limit; should closing the engine or the store then
-    // hang, the process still ends (with 1: something did not close) rather than outlive it. A
-    // second later than a cluster primary's own kill, so that in a cluster the primary says which.
-    if (limitMs !== undefined) {
-      const margin = STOP_MARGIN_MS + 1_000
-      setTimeout(() => {
-        process.stderr.write(`decorum: still closing ${margin} ms past the drain limit (${limitMs} ms); exiting\n`)
-        process.exit(1)
-      }, limitMs + margin).unref()
+/**
+ * Once the server listens: the banner and the first-run hint on stdout, or, in a cluster worker,
+ * the message that lets the primary print them once for every worker.
+ */
+const announce = Layer.effectDiscard(
+  Effect.gen(function*() {
+    const address = (yield* HttpServer.HttpServer).address
+    const info = yield* EngineInfo
+    const db = Redacted.value((yield* EngineConfig).store.db)
+    const url = `http://localhost:${address._tag === "TcpAddress" ? address.port : 0}`
+    if (cluster.isWorker) {
+      const listening: Listening = { type: "decorum-listening", url, db, model: info.modelVersion, version: info.engineVersion }
+      process.send?.(listening)
+      return
     }
-  }
-  process.on("SIGINT", stop)
-  process.on("SIGTERM", stop)
-  const exit = await Effect.runPromise(Fiber.await(fiber))
-  process.off("SIGINT", stop)
-  process.off("SIGTERM", stop)
-  // A cluster worker's channel to the primary would keep it alive once the server has closed. The
-  // primary may already be gone (Ctrl-C in a terminal or `pkill` signals every process at once):
-  // then there is nothing to tell it, and a failed send must not end the worker with a stack trace.
-  if (cluster.isWorker && cluster.worker !== undefined) {
-    cluster.worker.on("error", () => {})
-    if (process.connected) cluster.worker.disconnect()
-  }
-  if (Exit.isFailure(exit) && !Cause.isInterruptedOnly(exit.cause)) {
-    const failure = Cause.failureOption(exit.cause)
-    throw new Error(failure._tag === "Some" ? describeFailure(failure.value) : Cause.pretty(exit.cause))
-  }
-}
+    const hint = yield* firstRun(url)
+    process.stdout.write(`${banner({ url, db, model: info.modelVersion, version: info.engineVersion })}\n\n${hint}\n`)
+  })
+)
+
+/**
+ * From the first SIGINT or SIGTERM until the server has closed, the next ones are ignored:
+ * `NodeRuntime.runMain` stops listening after the first (its interruption starts the drain), and
+ * a second one (`npx` forwards the signal `pkill` also sent to this process; a primary signals the
+ * workers a terminal's Ctrl-C already reached) must not end the process by default while it
+ * drains. Built first, so released last.
+ */
+const holdSignals = Layer.scopedDiscard(
+  Effect.acquireRelease(
+    Effect.sync(() => {
+      const ignore = () => {}
+      process.on("SIGINT", ignore)
+      process.on("SIGTERM", ignore)
+      return ignore
+    }),
+    (ignore) =>
+      Effect.sync(() => {
+        process.off("SIGINT", ignore)
+        process.off("SIGTERM", ignore)
+      })
+  )
+)
+
+/**
+ * The drain closes every connection at its limit; should closing the engine or the store then
+ * hang, the process still ends (with 1: something did not close) rather than outlive it. Built
+ * last, so released first: the clock starts with the shutdown. A second later than a cluster
+ * primary's own kill, so that in a cluster the primary says which.
+ */
+const watchdog = Layer.scopedDiscard(
+  Effect.flatMap(EngineConfig, ({ server }) =>
+    Effect.addFinalizer(() =>
+      Effect.sync(() => {
+        const margin = STOP_MARGIN_MS + 1_000
+        setTimeout(() => {
+          process.stderr.write(`decorum: still closing ${margin} ms past the drain limit (${server.drainTimeoutMs} ms); exiting\n`)
+          process.exit(1)
+        }, server.drainTimeoutMs + margin).unref()
+      })
+    ))
+)
+
+/**
+ * One server process, as a program: the server layer launched (it serves until interrupted), with
+ * its banner. A start-up failure is written in words an operator can act on (exit 1).
+ */
+export const program = (options: ServeOptions): Effect.Effect<never, unknown> =>
+  Layer.launch(Layer.mergeAll(announce, watchdog).pipe(Layer.provide(serverLayer(options)), Layer.provide(holdSignals))).pipe(
+    Effect.tapErrorCause((cause) =>
+      Cause.isInterruptedOnly(cause) ? Effect.void : Effect.sync(() => {
+        const failure = Cause.failureOption(cause)
+        process.stderr.write(`decorum: ${failure._tag === "Some" ? describeFailure(failure.value) : Cause.pretty(cause)}\n`)
+      })
+    ),
+    // Logs go to stderr in logfmt, so stdout carries only the banner (and scripts can read it).
+    Effect.provide(Logger.replace(Logger.defaultLogger, Logger.withConsoleError(Logger.logfmtLogger)))
+  )
+
+/**
+ * One server process until SIGINT or SIGTERM, on `NodeRuntime.runMain`: the first signal
+ * interrupts the program, whose finalizers drain the server (`Drain.ts`) and close the engine and
+ * its store; the process then exits 0 (1 when the start failed or something did not close).
+ */
+const serveProcess = (options: ServeOptions): Promise<never> =>
+  new Promise<never>(() => NodeRuntime.runMain(program(options), { disableErrorReporting: true, disablePrettyLogger: true }))
 
 /** A worker that dies sooner than this after its start is restarted after a pause, not at once. */
 const QUICK_DEATH_MS = 5_000

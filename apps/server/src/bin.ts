@@ -10,8 +10,8 @@ if (refused !== undefined) {
   process.exitCode = 1
 } else if (!isMainThread && parentPort !== null && (workerData as Record<string, unknown> | null)?.["decorum-score-worker"] === true) {
   // A worker thread of `decorum score` (started on this same script): it scores, it runs no command.
-  const { runWorker } = await import("./Score.js")
-  await runWorker(parentPort)
+  const { Archive } = await import("@decorum/engine")
+  await Archive.runWorker(parentPort)
 } else if (!isMainThread && parentPort !== null && (workerData as Record<string, unknown> | null)?.["decorum-refit-worker"] === true) {
   // A refit's worker thread (started by `decorum serve` on this same script): it fits, and ends.
   const { RefitWorker } = await import("@decorum/engine")

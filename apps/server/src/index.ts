@@ -1,3 +1,2 @@
 export { main, run } from "./Cli.js"
 export { MetricsServer, NodeListener, serve, serverLayer } from "./Serve.js"
-export { parseCsv } from "./Csv.js"

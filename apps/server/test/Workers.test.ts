@@ -183,10 +183,11 @@ describe.runIf(process.platform === "linux")("decorum serve --workers 2", () => 
   })
 
   it("kills a worker still alive 2 s past its drain limit after SIGTERM, so the primary always exits (never twice the limit)", async () => {
-    // A worker whose server has stopped but whose process something keeps alive, as a listen that
-    // completed after shutdown once did (CI then waited on the primary until its time ran out).
+    // A worker whose server has stopped but whose process does not end, as a listen that completed
+    // after shutdown once kept one alive (CI then waited on the primary until its time ran out).
+    // A worker now exits through NodeRuntime.runMain's process.exit, so the stub swallows that too.
     const keeper = join(dir, "keep-alive.mjs")
-    writeFileSync(keeper, `import cluster from "node:cluster"\nif (cluster.isWorker) setInterval(() => {}, 1 << 30)\n`)
+    writeFileSync(keeper, `import cluster from "node:cluster"\nif (cluster.isWorker) {\n  process.exit = () => {}\n  setInterval(() => {}, 1 << 30)\n}\n`)
     const server = await startServe(["--db", join(dir, "stuck.db"), "--workers", "2"], {
       NODE_OPTIONS: `--import=${pathToFileURL(keeper).href}`,
       DECORUM_DRAIN_TIMEOUT_MS: "0"

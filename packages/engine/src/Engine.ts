@@ -114,6 +114,19 @@ export const fromSettings = (
   )
 }
 
+/**
+ * What `Analyze.analyze` reads of the engine for given settings, on no database (for a host that
+ * only analyzes and stores nothing: the archive scorer). The local engine loads only the attribute
+ * models, the language identifier and the per-language sets (a third of the model bytes, so a
+ * worker thread starts sooner); an LLM mode is the whole engine on a memory store.
+ */
+export const analyzeLayer = (
+  settings: EngineSettings
+): Layer.Layer<AttributeScorer | EngineInfo | AttributeModel, ConfigError.ConfigError | StoreFailure> =>
+  settings.llm.mode === "local"
+    ? engineInfo(settings).pipe(Layer.provideMerge(LocalEngine.analyzeLayer({ model: settings.model })))
+    : fromSettings({ ...settings, store: { ...settings.store, db: Redacted.make("memory") } })
+
 /** The engine, from the `EngineConfig` service. */
 export const layer: Layer.Layer<EngineServices | RateLimiter | AuthFailureLimiter, ConfigError.ConfigError | StoreFailure, EngineConfig> = Layer.unwrapEffect(
   Effect.map(EngineConfig, fromSettings)

@@ -4,7 +4,7 @@
  */
 import { EngineInfo } from "@decorum/core"
 import { MethodNotAllowed, NotFound } from "@decorum/domain"
-import { HttpApiBuilder, HttpApiScalar, type HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { HttpApi, HttpApiBuilder, type HttpApp, HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Cause, Effect, Layer, Option } from "effect"
 import { DecorumApi } from "./Api.js"
 import { BatchDispatcher } from "./Batch.js"
@@ -12,6 +12,7 @@ import { familyOfPath } from "./ErrorMapping.js"
 import { CompatLive, GoogleLive, NativeLive, OpsLive, PerspectiveCompatLive } from "./Handlers.js"
 import * as Observability from "./Observability.js"
 import * as Playground from "./Playground.js"
+import { HttpConfig } from "./HttpConfig.js"
 import { defectResponse, errorResponse } from "./Respond.js"
 
 /** Every group of the API with its handlers. Requires the core's ports and EngineInfo, HttpConfig. */
@@ -109,12 +110,67 @@ export const EnvelopeMiddleware = HttpApiBuilder.middleware(
 )
 
 /**
+ * The interactive reference at `/docs` (Scalar, served inline and offline), loaded on its first
+ * request: `HttpApiScalar` carries a 3.3 MB script that a host never serving `/docs` (a Lambda
+ * cold start, a command) should not load, parse and encode at start-up. The page is
+ * `HttpApiScalar.layer`'s own, built once on a router of its own.
+ */
+const docs = HttpApiBuilder.Router.use((router) =>
+  Effect.gen(function*() {
+    const api = yield* HttpApi.Api
+    const page = yield* Effect.cached(
+      Effect.promise(() => import("@effect/platform/HttpApiScalar")).pipe(
+        Effect.flatMap((Scalar) =>
+          Layer.build(Layer.merge(HttpApiBuilder.Router.Live, Scalar.layer({ path: "/docs" })).pipe(Layer.provide(Layer.succeed(HttpApi.Api, api))))
+        ),
+        Effect.flatMap((context) => Effect.provide(HttpApiBuilder.Router.router, context)),
+        Effect.flatMap(HttpRouter.toHttpApp),
+        Effect.scoped
+      )
+    )
+    yield* router.get("/docs", Effect.flatten(page))
+  })
+)
+
+/**
  * The API plus `/openapi.json`, the interactive reference at `/docs` (served inline, offline) and
  * the playground page at `/playground`.
  */
 export const layer = Layer.mergeAll(
   HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" }),
-  HttpApiScalar.layer({ path: "/docs" }),
+  docs,
   Playground.layer,
   EnvelopeMiddleware
 ).pipe(Layer.provideMerge(ApiLive))
+
+/**
+ * What a host's configuration says of HTTP: the `http` and `observability` settings of
+ * `@decorum/engine`'s `EngineSettings` (read once, from the environment or options, by
+ * `EngineConfig`; this package does not depend on the engine, the shape is enough).
+ */
+export interface HostSettings {
+  readonly http: {
+    readonly bodyLimitBytes: number | null
+    readonly publicUrl: string | null
+    readonly trustProxy: ReadonlyArray<string>
+  }
+  readonly observability: {
+    readonly metrics: boolean
+    readonly accessLog: boolean
+  }
+}
+
+/**
+ * The settings every host gives `layer` (and the Node fast path) besides the engine, from its
+ * configuration: `HttpConfig` (body limit, public URL, trusted proxies) and `ObservabilityConfig`
+ * (metrics, access log). The Node server and the Lambda handler both build theirs here.
+ */
+export const settingsLayer = (settings: HostSettings): Layer.Layer<HttpConfig | Observability.ObservabilityConfig> =>
+  Layer.merge(
+    HttpConfig.layer({
+      ...(settings.http.bodyLimitBytes !== null ? { bodyLimitBytes: settings.http.bodyLimitBytes } : {}),
+      publicBaseUrl: settings.http.publicUrl,
+      trustProxy: settings.http.trustProxy
+    }),
+    Observability.layer({ metrics: settings.observability.metrics, accessLog: settings.observability.accessLog })
+  )

@@ -132,10 +132,16 @@ export const describeContract = (name: string, start: () => Promise<ContractHost
         expect(spec.paths["/healthz"].get.security).toEqual([])
       })
 
-      it("serves the interactive reference at /docs", async () => {
+      it("serves the interactive reference at /docs, inline (offline), the same page twice", async () => {
         const res = await host.request("/docs")
         expect(res.status).toBe(200)
         expect(res.headers.get("content-type")).toContain("text/html")
+        const page = await res.text()
+        // The spec, and the reference's script inline (not a <script src> to a CDN).
+        expect(page.includes("id=\"api-reference\"") && page.includes("/v1alpha1/comments:analyze")).toBe(true)
+        expect(/<script src=/.test(page)).toBe(false)
+        expect(page.length).toBeGreaterThan(1_000_000)
+        expect((await (await host.request("/docs")).text()) === page).toBe(true)
       })
 
       it("names the engine and the model on every response, errors included", async () => {

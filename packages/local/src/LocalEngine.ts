@@ -8,7 +8,7 @@ import { join } from "node:path"
 import type { DogWhistleChecker, LlmDetector } from "@decorum/core"
 import { Layer } from "effect"
 import { AttributeModel } from "./AttributeModel.js"
-import { LocalDogWhistleChecker, LocalEvaluators, LocalLlmDetector } from "./evaluators/index.js"
+import { LocalAttributeScorer, LocalDogWhistleChecker, LocalEvaluators, LocalLlmDetector } from "./evaluators/index.js"
 import { LanguageIdentification } from "./language/LanguageIdentification.js"
 import {
   AITEXT_MANIFEST,
@@ -101,6 +101,17 @@ export const layer = (options: LocalEngineOptions = {}) =>
     Layer.provide(languageLayer(options.model)),
     Layer.provide(fallacyLayer(options.model)),
     Layer.provide(spanLayer(options.model)),
+    Layer.provideMerge(modelLayer(options.model))
+  )
+
+/**
+ * Only what `Analyze.analyze` reads: the attribute scorer on the model set and its per-language
+ * sets, the language identifier, and the AttributeModel (the same layers as `layer`, without the
+ * comment scorer, detectors, relevance and fetcher, whose models a pure analyzer never reads).
+ */
+export const analyzeLayer = (options: Pick<LocalEngineOptions, "model"> = {}) =>
+  Layer.merge(LocalAttributeScorer, identifierLayer(options.model)).pipe(
+    Layer.provide(languageLayer(options.model)),
     Layer.provideMerge(modelLayer(options.model))
   )
 

@@ -9,8 +9,7 @@ import { FileSystem } from "@effect/platform"
 import { Console, Effect, Either, Option } from "effect"
 import { isUtf8 } from "node:buffer"
 import { open } from "node:fs/promises"
-import { csvCell, DEFAULT_MAX_RECORD_CHARS, parseCsv } from "../Csv.js"
-import { invalidLine, Utf8Decoder } from "../Utf8.js"
+import { Csv, Utf8 } from "@decorum/engine/csv"
 import { accountOf, CommandFailure, db, email, group, typed, UsageError, withStore } from "./Shared.js"
 
 const CSV_COLUMNS = ["id", "created_at", "email", "community_id", "session_id", "client_token", "languages", "attribute", "value", "comment_text", "context_json", "key_id"] as const
@@ -40,7 +39,7 @@ const csvLines = (rows: ReadonlyArray<Suggestion>) => [
   ...rows.flatMap((r) =>
     Object.entries(r.attributeScores).map(([attribute, value]) =>
       [r.id, r.createdAt.toISOString(), r.email, r.communityId, r.sessionId, r.clientToken, r.languages.join(" "), attribute, value, r.commentText, r.contextJson, r.keyId]
-        .map(csvCell)
+        .map(Csv.csvCell)
         .join(",")
     )
   )
@@ -120,7 +119,7 @@ export const parseDecisions = (content: string, format: "jsonl" | "csv"): Either
     for (let i = 0; i < lines.length; i++) {
       const raw = lines[i]!.trim()
       if (raw === "") continue
-      if (raw.length > DEFAULT_MAX_RECORD_CHARS) return Either.left(`line ${i + 1}: longer than ${DEFAULT_MAX_RECORD_CHARS.toLocaleString("en-US")} characters`)
+      if (raw.length > Csv.DEFAULT_MAX_RECORD_CHARS) return Either.left(`line ${i + 1}: longer than ${Csv.DEFAULT_MAX_RECORD_CHARS.toLocaleString("en-US")} characters`)
       let row: any
       try {
         row = JSON.parse(raw)
@@ -139,7 +138,7 @@ export const parseDecisions = (content: string, format: "jsonl" | "csv"): Either
     }
     return Either.right(out)
   }
-  const [header, ...rows] = parseCsv(content)
+  const [header, ...rows] = Csv.parseCsv(content)
   if (header !== undefined && "error" in header) return Either.left(`line ${header.line}: ${header.error}`)
   const columns = (header?.fields ?? []).map((h) => h.trim().toLowerCase())
   const text = columns.indexOf("text") >= 0 ? columns.indexOf("text") : columns.indexOf("comment_text")
@@ -195,8 +194,8 @@ export const readDecisionFile = (path: string, maxBytes: number): Effect.Effect<
         )
       }
       if (isUtf8(bytes)) return Effect.succeed(bytes.toString("utf8"))
-      const decoder = new Utf8Decoder()
-      const line = invalidLine(decoder.decode(bytes) + decoder.end())
+      const decoder = new Utf8.Utf8Decoder()
+      const line = Utf8.invalidLine(decoder.decode(bytes) + decoder.end())
       return Effect.fail(new UsageError({ message: `${path}: line ${line}: the text is not valid UTF-8; nothing was imported` }))
     })
   )

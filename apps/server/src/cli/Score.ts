@@ -1,7 +1,7 @@
-/** `decorum score`: scores an archive of comments (the work is in `../Score.ts`, loaded on demand). */
+/** `decorum score`: scores an archive of comments (`Archive.score` of @decorum/engine, loaded on demand). */
 import { Args, Command, Options } from "@effect/cli"
 import { Effect, Option } from "effect"
-import { CommandFailure, typed, UsageError } from "./Shared.js"
+import { CommandFailure, engine, typed, UsageError } from "./Shared.js"
 
 const input = Args.text({ name: "INPUT" }).pipe(Args.withDescription("A CSV file with a header row, a JSON-lines file, or - for standard input."))
 
@@ -43,24 +43,21 @@ const resume = Options.boolean("resume").pipe(Options.withDescription("Skip the 
 export const command = Command.make("score", { input, output, attributes, workers, textColumn, idColumn, resume }, (args) =>
   Effect.gen(function*() {
     if (args.resume && Option.isNone(args.output)) return yield* new UsageError({ message: "--resume needs --output" })
+    const { Archive } = yield* engine
     yield* Effect.tryPromise({
-      try: async () => {
-        const { score, ScoreUsageError } = await import("../Score.js")
-        try {
-          await score({
-            input: args.input,
-            output: Option.getOrUndefined(args.output),
-            attributes: Option.getOrUndefined(args.attributes),
-            workers: Option.getOrUndefined(args.workers),
-            textColumn: Option.getOrUndefined(args.textColumn),
-            idColumn: Option.getOrUndefined(args.idColumn),
-            resume: args.resume
-          })
-        } catch (e) {
-          if (e instanceof ScoreUsageError) throw new UsageError({ message: e.message })
-          throw e
-        }
-      },
-      catch: (e) => (e instanceof UsageError ? e : new CommandFailure({ message: e instanceof Error ? e.message : String(e) }))
+      try: () =>
+        Archive.score({
+          input: args.input,
+          output: Option.getOrUndefined(args.output),
+          attributes: Option.getOrUndefined(args.attributes),
+          workers: Option.getOrUndefined(args.workers),
+          textColumn: Option.getOrUndefined(args.textColumn),
+          idColumn: Option.getOrUndefined(args.idColumn),
+          resume: args.resume
+        }),
+      catch: (e) =>
+        e instanceof Archive.ScoreUsageError
+          ? new UsageError({ message: e.message })
+          : new CommandFailure({ message: e instanceof Error ? e.message : String(e) })
     })
   })).pipe(Command.withDescription("Score an archive of comments (CSV or JSON lines) on every core; rows out in JSON lines or CSV."))
