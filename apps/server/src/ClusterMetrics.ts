@@ -112,5 +112,3 @@ export const primary = (workers: () => ReadonlyArray<Worker>) => {
   }
 }
 
-/** @deprecated Renamed `layerWorker` (the `make`/`layer` naming of Effect's own packages). */
-export const workerLayer = layerWorker

@@ -70,7 +70,7 @@ const metricsListener = (settings: EngineSettings) =>
 
 /** In a cluster worker with metrics on, `/metrics` reports the whole server (gathered by the primary). */
 const workerMetrics = (settings: EngineSettings) =>
-  cluster.isWorker && (settings.observability.metrics || settings.observability.metricsPort !== null) ? ClusterMetrics.workerLayer : Layer.empty
+  cluster.isWorker && (settings.observability.metrics || settings.observability.metricsPort !== null) ? ClusterMetrics.layerWorker : Layer.empty
 
 /** Node's `http.Server` behind the API (benchmarks hand it requests made in memory). */
 export class NodeListener extends Context.Tag("@decorum/server/NodeListener")<NodeListener, Server>() {}

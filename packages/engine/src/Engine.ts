@@ -161,9 +161,5 @@ export const layerRefit = (
 /** What `decorum adapt` needs besides the store: the shipped models, to score the corrected texts. */
 export const layerAdapt = (settings: Pick<EngineSettings, "model">) => LocalEngine.layer({ model: settings.model })
 
-/** @deprecated Renamed `layerStore` (the `make`/`layer` naming of Effect's own packages). */
-export const storeLayer = layerStore
 /** @deprecated Renamed `layerRefit`. */
 export const refitLayer = layerRefit
-/** @deprecated Renamed `layerAdapt`. */
-export const adaptLayer = layerAdapt

@@ -28,5 +28,3 @@ export const layerConfig = (
   dbSpec: Config.Config<Redacted.Redacted<string>> = Config.redacted("DECORUM_DB")
 ): Layer.Layer<Stores, StoreFailure | ConfigError.ConfigError> => Layer.unwrapEffect(Effect.map(dbSpec, layer))
 
-/** @deprecated Renamed `layer` (the `make`/`layer`/`layerConfig` naming of Effect's own packages). */
-export const fromUrl = layer
