@@ -22,7 +22,7 @@ const BODY = { comment: { text: TEXT }, requestedAttributes: { TOXICITY: {}, INS
 
 const main = async () => {
   const dir = mkdtempSync(join(tmpdir(), "decorum-bench-engine-"))
-  const runtime = ManagedRuntime.make(Layer.merge(StoreLayer.fromUrl(join(dir, "bench.db")), LocalEngine.layer({ model: "trained" })))
+  const runtime = ManagedRuntime.make(Layer.merge(StoreLayer.layer(join(dir, "bench.db")), LocalEngine.layer({ model: "trained" })))
   try {
     const { key } = await runtime.runPromise(Auth.createKey("bench@example.com"))
     const keyId = Auth.parseKeyId(key)!

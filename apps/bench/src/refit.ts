@@ -38,7 +38,7 @@ const main = async () => {
   // A store of its own, on tmpfs when there is one (storing the corrections is not what is measured).
   const dir = mkdtempSync(join(existsSync("/dev/shm") ? "/dev/shm" : tmpdir(), "decorum-bench-refit-"))
   const db = Redacted.make(join(dir, "bench.db"))
-  const runtime = ManagedRuntime.make(LocalAttributeScorer.pipe(Layer.provideMerge(Engine.adaptLayer(settings)), Layer.merge(Engine.storeLayer(db))))
+  const runtime = ManagedRuntime.make(LocalAttributeScorer.pipe(Layer.provideMerge(Engine.layerAdapt(settings)), Layer.merge(Engine.layerStore(db))))
   const worker = RefitWorker.layer(here, db)
   console.log("corrections | on one thread (read + score + fit) | per correction | on a refit worker (start + models + read + score + fit) | this thread's event-loop delay meanwhile, max (idle) | adopted")
   try {

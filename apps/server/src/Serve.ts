@@ -94,7 +94,7 @@ export const layerWith = (options: Pick<ServeOptions, "refitWorkerEntry"> = {}):
       : RefitWorker.layer(options.refitWorkerEntry, settings.store.db)
     const engine = settings.adaptation.every === null
       ? Engine.layer
-      : Engine.refitLayer(settings.adaptation.every, runner).pipe(Layer.provideMerge(Engine.layer))
+      : Engine.layerRefit(settings.adaptation.every, runner).pipe(Layer.provideMerge(Engine.layer))
     return HttpApiBuilder.serve().pipe(
       Layer.provide(HttpApp.layer),
       Layer.provide(FastPath.layer(server, { enabled: settings.server.fastPath })),
@@ -299,7 +299,7 @@ const servePrimary = async (count: number, killAfterMs: number): Promise<void> =
     if (printed || listening.size < count) return
     printed = true
     const hint = Effect.runPromise(
-      Effect.provide(firstRun(message.url), Engine.storeLayer(Redacted.make(message.db))).pipe(
+      Effect.provide(firstRun(message.url), Engine.layerStore(Redacted.make(message.db))).pipe(
         Effect.catchAll((e) => Effect.succeed(`(could not check the accounts: ${e.message})`))
       )
     )
@@ -364,7 +364,7 @@ export const serve = async (options: ServeOptions = {}): Promise<void> => {
 const prepareStore = (options: ServeOptions): Promise<number> =>
   Effect.runPromise(
     Effect.flatMap(configWith(options), (settings) =>
-      Effect.scoped(Layer.build(Engine.storeLayer(settings.store.db))).pipe(Effect.ignore, Effect.as(settings.server.drainTimeoutMs))).pipe(
+      Effect.scoped(Layer.build(Engine.layerStore(settings.store.db))).pipe(Effect.ignore, Effect.as(settings.server.drainTimeoutMs))).pipe(
         Effect.orElseSucceed(() => DEFAULT_DRAIN_TIMEOUT_MS)
       )
   )

@@ -161,5 +161,3 @@ export const layerRefit = (
 /** What `decorum adapt` needs besides the store: the shipped models, to score the corrected texts. */
 export const layerAdapt = (settings: Pick<EngineSettings, "model">) => LocalEngine.layer({ model: settings.model })
 
-/** @deprecated Renamed `layerRefit`. */
-export const refitLayer = layerRefit
