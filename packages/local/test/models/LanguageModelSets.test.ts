@@ -13,8 +13,8 @@ import { describe, expect, it } from "vitest"
 import type { ModelLabel } from "../../src/AttributeModel.js"
 import { LanguageModels } from "../../src/LanguageModels.js"
 import { applyCalibration } from "../../src/internal/calibration.js"
-import { Featurizer, type FeatureConfig } from "../../src/internal/model/features.js"
-import { decodeWeights, encodeWeights, type Manifest } from "../../src/internal/model/format.js"
+import { BLOCK_CHAR, BLOCK_WORD, Featurizer, type FeatureConfig } from "../../src/internal/model/features.js"
+import { decodeIdf, decodeWeights, encodeIdf, encodeWeights, type Manifest } from "../../src/internal/model/format.js"
 import type { ScriptOptions } from "../../src/internal/model/normalize.js"
 import { defaultLanguageDirectory, LanguageModelSets, makeLanguageModels, type LanguageIndex } from "../../src/models/LanguageModelSets.js"
 import { loadModelSet } from "../../src/models/TrainedModel.js"
@@ -43,12 +43,29 @@ const HI: Fixture = {
 const BITS = 12
 const sha256 = (b: Uint8Array) => createHash("sha256").update(b).digest("hex")
 
-/** Train a one-label set on a fixture and write it as `dir/<code>/` (manifest + weights); returns its manifest. */
-const writeLanguage = (dir: string, fx: Fixture): Manifest => {
+/** smooth idf of every slot folded to `BITS` over the fixture's texts (0 where no text has it), as the training computes it. */
+const idfTable = (f: Featurizer, texts: ReadonlyArray<string>): Float64Array => {
+  const df = new Float64Array(1 << BITS)
+  for (const t of texts) {
+    f.run(t)
+    const seen = new Set<number>()
+    for (let p = 0; p < f.nnz; p++) seen.add(f.idx[p]! & ((1 << BITS) - 1))
+    for (const j of seen) df[j]! += 1
+  }
+  return df.map((d) => (d === 0 ? 0 : Math.log((1 + texts.length) / (1 + d)) + 1))
+}
+
+/**
+ * Train a one-label set on a fixture and write it as `dir/<code>/` (manifest + weights; with
+ * `idf`, an idf table too, applied before the fit as the per-language training does); returns its manifest.
+ */
+const writeLanguage = (dir: string, fx: Fixture, options: { readonly idf?: boolean } = {}): Manifest => {
   const features: FeatureConfig = { bits: 16, charMin: 3, charMax: 4, negationScope: 3, script: fx.script }
   const f = new Featurizer(features)
-  const X = new SparseMatrix()
   const texts = [...fx.positives, ...fx.negatives]
+  const idfBytes = options.idf === true ? encodeIdf(idfTable(f, texts)) : undefined
+  if (idfBytes !== undefined) f.useIdf(decodeIdf(idfBytes))
+  const X = new SparseMatrix()
   for (const t of texts) {
     f.run(t)
     X.pushFeatures(f)
@@ -62,10 +79,12 @@ const writeLanguage = (dir: string, fx: Fixture): Manifest => {
     features,
     respell: {},
     families: [{ name: fx.code, file: `${fx.code}.bin`, sha256: sha256(bytes), bits: BITS, labels: ["TOXICITY"], sources: [] }],
-    labels: { TOXICITY: { kind: "trained", family: fx.code, calibration: { kind: "platt", a: 1, b: 0 } } }
+    labels: { TOXICITY: { kind: "trained", family: fx.code, calibration: { kind: "platt", a: 1, b: 0 } } },
+    ...(idfBytes !== undefined ? { idf: { file: `${fx.code}.idf`, sha256: sha256(idfBytes), bits: BITS } } : {})
   }
   mkdirSync(join(dir, fx.code), { recursive: true })
   writeFileSync(join(dir, fx.code, `${fx.code}.bin`), bytes)
+  if (idfBytes !== undefined) writeFileSync(join(dir, fx.code, `${fx.code}.idf`), idfBytes)
   writeFileSync(join(dir, fx.code, "manifest.json"), JSON.stringify(manifest))
   return manifest
 }
@@ -146,6 +165,49 @@ describe("LanguageModelSets", () => {
       for (let p = 0; p < f.nnz; p++) z += table.weights[f.idx[p]! & ((1 << BITS) - 1)]! * f.val[p]!
       expect(set.score(text, ["TOXICITY"]).TOXICITY).toBeCloseTo(applyCalibration({ kind: "platt", a: 1, b: 0 }, z), 6)
     }
+  })
+
+  it("applies a shipped idf table before each block's norm (the plain baseline's TF-IDF), drops unseen slots from the norm, and refuses a damaged idf file", () => {
+    const dir = mkdtempSync(join(tmpdir(), "decorum-languages-idf-"))
+    const manifest = writeLanguage(dir, HI, { idf: true })
+    const idf = decodeIdf(new Uint8Array(readFileSync(join(dir, "hi", "hi.idf"))))
+    expect(idf.length).toBe(1 << BITS)
+    const table = decodeWeights(new Uint8Array(readFileSync(join(dir, "hi", "hi.bin"))))
+    const set = loadModelSet(join(dir, "hi"))
+    const plain = new Featurizer(manifest.features)
+    const weighted = new Featurizer(manifest.features)
+    weighted.useIdf(idf)
+    const mask = (1 << BITS) - 1
+    let differs = false
+    for (const text of [...HI.positives, ...HI.negatives, "बिल्कुल नया वाक्य"]) {
+      weighted.run(text)
+      plain.run(text)
+      // by hand: sublinear tf (proportional to the plain featuriser's value: its block norm
+      // cancels) x idf, then each block L2-normalised over its slots
+      const norms = [0, 0]
+      const raw: Array<number> = []
+      for (let p = 0; p < plain.nnz; p++) {
+        const v = plain.val[p]! * idf[plain.idx[p]! & mask]!
+        raw.push(v)
+        if (plain.block(p) === BLOCK_WORD || plain.block(p) === BLOCK_CHAR) norms[plain.block(p)]! += v * v
+      }
+      let z = table.bias[0]!
+      for (let p = 0; p < weighted.nnz; p++) {
+        const b = weighted.block(p)
+        if (b === BLOCK_WORD || b === BLOCK_CHAR) {
+          expect(weighted.val[p]!).toBeCloseTo(norms[b]! > 0 ? raw[p]! / Math.sqrt(norms[b]!) : 0, 5)
+          if (Math.abs(weighted.val[p]! - plain.val[p]!) > 1e-4) differs = true
+        } else expect(weighted.val[p]!).toBe(1) // globals: no idf
+        z += table.weights[weighted.idx[p]! & mask]! * weighted.val[p]!
+      }
+      expect(set.score(text, ["TOXICITY"]).TOXICITY).toBeCloseTo(applyCalibration({ kind: "platt", a: 1, b: 0 }, z), 6)
+    }
+    expect(differs).toBe(true)
+    // the new sentence's unseen n-grams have idf 0: they add nothing to its norm
+    weighted.run("बिल्कुल नया वाक्य")
+    expect([...weighted.val.subarray(0, weighted.nnz)].some((v) => v === 0)).toBe(true)
+    writeFileSync(join(dir, "hi", "hi.idf"), "damaged")
+    expect(() => loadModelSet(join(dir, "hi"))).toThrow(/idf file hi.idf: sha256/)
   })
 
   it("a tiny model trained here ranks an obvious insult above a neutral sentence (Chinese, Hindi)", () => {
