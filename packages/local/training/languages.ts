@@ -535,11 +535,27 @@ const bench = () => {
   }
 }
 
+/** `score --only fr "text" ...`: each language's calibrated scores of the texts (the shipped files, or `--models DIR`). */
+const scoreTexts = () => {
+  const models = arg("--models") ?? LANGUAGES_DIR
+  const texts = process.argv.slice(3).filter((t, i, all) => !t.startsWith("--") && !all[i - 1]?.startsWith("--"))
+  for (const lang of only()) {
+    const path = join(models, lang.code)
+    if (!existsSync(join(path, "manifest.json"))) continue
+    const set = loadModelSet(path)
+    for (const t of texts) {
+      const scores = set.score(t, set.labels)
+      console.log(`${lang.code} ${set.labels.map((l) => `${l} ${scores[l]!.toFixed(3)}`).join(", ")} | ${t}`)
+    }
+  }
+}
+
 const command = process.argv[2]
 if (command === "train") train()
 else if (command === "eval") evaluate("test")
 else if (command === "bench") bench()
+else if (command === "score") scoreTexts()
 else {
-  console.error("usage: run.mjs languages train|eval|bench [--only de,fr] [--data DIR] [--out DIR | --models DIR]")
+  console.error("usage: run.mjs languages train|eval|bench|score [--only de,fr] [--data DIR] [--out DIR | --models DIR]")
   process.exitCode = 2
 }
