@@ -29,6 +29,7 @@ import { hash32 } from "./data.js"
 import * as D from "./data.js"
 import { rocAuc, SparseMatrix, trainLogistic, type LinearModel } from "./fit.js"
 import { LANGUAGES, MIN_POSITIVES, splitOf, type LanguageData } from "./languagesData.js"
+import { pairedBootstrap } from "./resample.js"
 import { dataDir, JIGSAW_PREVALENCE, MODELS_DIR } from "./pipeline.js"
 
 const log = (s: string) => process.stderr.write(s + "\n")
@@ -448,16 +449,20 @@ const train = () => {
 
 const fmt = (x: number) => (Number.isNaN(x) ? "n/a" : x.toFixed(4))
 
+/** Paired bootstrap resamples of each test AUC difference. */
+const BOOTSTRAP = 1000
+
 /**
  * The model beside the plain baseline (trained on the same train + dev rows) on the test split,
+ * with the 95% paired-bootstrap interval of the difference,
  * read once for the report (`npm run eval:languages`). Exit code 1 if any head is below.
  */
 const evaluate = (split: "test") => {
   const dir = dataDir()
   const models = arg("--models") ?? LANGUAGES_DIR
   const lines: Array<string> = [
-    `| language | attribute | train + dev rows | ${split} rows | ${split} positives | model AUC | baseline AUC | model - baseline | weights |`,
-    "|---|---|---:|---:|---:|---:|---:|---:|---:|"
+    `| language | attribute | train + dev rows | ${split} rows | ${split} positives | model AUC | baseline AUC | model - baseline | 95% interval | weights + idf |`,
+    "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
   ]
   let failures = 0
   let done = 0
@@ -483,14 +488,19 @@ const evaluate = (split: "test") => {
     const rowsOf = s[split]
     const texts = rowsOf.map((e) => e.text)
     const base = baseline.score(texts)
-    const size = statSync(join(path, set.manifest.families[0]!.file)).size
+    const size = statSync(join(path, set.manifest.families[0]!.file)).size + (set.manifest.idf !== undefined ? statSync(join(path, set.manifest.idf.file)).size : 0)
     for (const label of labels) {
       const y = targets(rowsOf, label)
       const mine = texts.map((t) => set.score(t, [label])[label]!)
       const a = aucOn(mine, y)
       const b = aucOn(base.get(label)!, y)
       if (!(a >= b)) failures++
-      lines.push(`| ${lang.code} | ${label} | ${labelled(fitted, label)} | ${labelled(rowsOf, label)} | ${positives(rowsOf, label)} | ${fmt(a)} | ${fmt(b)} | ${(a - b >= 0 ? "+" : "") + (a - b).toFixed(4)} | ${(size / 1024).toFixed(0)} KiB |`)
+      // how far the difference is from noise: paired stratified bootstrap over the labelled test rows
+      const at: Array<number> = []
+      for (let i = 0; i < y.length; i++) if (!Number.isNaN(y[i]!)) at.push(i)
+      const ci = pairedBootstrap(at.map((i) => mine[i]!), at.map((i) => base.get(label)![i]!), at.map((i) => y[i]!), BOOTSTRAP, 28)
+      const signed = (x: number) => (x >= 0 ? "+" : "") + x.toFixed(4)
+      lines.push(`| ${lang.code} | ${label} | ${labelled(fitted, label)} | ${labelled(rowsOf, label)} | ${positives(rowsOf, label)} | ${fmt(a)} | ${fmt(b)} | ${signed(a - b)} | ${signed(ci.lo)} to ${signed(ci.hi)} | ${(size / 1024).toFixed(0)} KiB |`)
       // a language trained on more than one set: each set's test rows on their own too
       const sources = [...new Set(rowsOf.map((e) => e.source))]
       if (sources.length > 1) {
@@ -499,7 +509,7 @@ const evaluate = (split: "test") => {
           const ys = Float32Array.from(idx.map((i) => y[i]!))
           const as = aucOn(idx.map((i) => mine[i]!), ys)
           const bs = aucOn(idx.map((i) => base.get(label)![i]!), ys)
-          lines.push(`| ${lang.code} (${src} only) | ${label} |  | ${idx.filter((i) => !Number.isNaN(y[i]!)).length} | ${idx.filter((i) => y[i]! >= 0.5).length} | ${fmt(as)} | ${fmt(bs)} | ${Number.isNaN(as - bs) ? "n/a" : (as - bs >= 0 ? "+" : "") + (as - bs).toFixed(4)} |  |`)
+          lines.push(`| ${lang.code} (${src} only) | ${label} |  | ${idx.filter((i) => !Number.isNaN(y[i]!)).length} | ${idx.filter((i) => y[i]! >= 0.5).length} | ${fmt(as)} | ${fmt(bs)} | ${Number.isNaN(as - bs) ? "n/a" : (as - bs >= 0 ? "+" : "") + (as - bs).toFixed(4)} |  |  |`)
         }
       }
     }
@@ -515,7 +525,7 @@ const evaluate = (split: "test") => {
 const bench = () => {
   const models = arg("--models") ?? LANGUAGES_DIR
   const sample = ["Das ist ein Test", "你是个傻逼", "Ты тупой урод", "तुम बेवकूफ़ हो", "이 새끼야", "أنت غبي", "Sei un coglione di merda"]
-  console.log("| language | weight file | load (ms) | memory after load (MiB, heap + array buffers) | score (µs per comment) |")
+  console.log("| language | weights + idf | load (ms) | memory after load (MiB, heap + array buffers) | score (µs per comment) |")
   console.log("|---|---:|---:|---:|---:|")
   for (const lang of only()) {
     const path = join(models, lang.code)
@@ -530,7 +540,7 @@ const bench = () => {
     const t1 = process.hrtime.bigint()
     for (let i = 0; i < n; i++) set.score(sample[i % sample.length]!, set.labels)
     const us = Number(process.hrtime.bigint() - t1) / 1e3 / n
-    const size = statSync(join(path, set.manifest.families[0]!.file)).size
+    const size = statSync(join(path, set.manifest.families[0]!.file)).size + (set.manifest.idf !== undefined ? statSync(join(path, set.manifest.idf.file)).size : 0)
     console.log(`| ${lang.code} | ${(size / 1024).toFixed(0)} KiB | ${loadMs.toFixed(1)} | ${mem.toFixed(1)} | ${us.toFixed(1)} |`)
   }
 }
