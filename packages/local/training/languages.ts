@@ -1,18 +1,19 @@
 /**
  * The per-language model sets (issue 28): `node packages/local/training/run.mjs languages train`
- * builds `packages/local/models/languages/<code>/` (manifest.json + <code>.bin) and
+ * builds `packages/local/models/languages/<code>/` (manifest.json, <code>.bin, <code>.idf) and
  * `languages/index.json` from ../shared/data; `... languages eval` (`npm run eval:languages`) reads
  * the shipped files and prints, per language and attribute, the test AUC of the model beside the
  * plain baseline trained on the same rows; `... languages bench` prints each language's load time,
- * memory and scoring cost. Options: `--only de,fr` (some languages), `--data DIR`, `--out DIR`
+ * memory and scoring cost; `... languages score --only fr TEXT...` a language's scores of texts. Options: `--only de,fr` (some languages), `--data DIR`, `--out DIR`
  * (train elsewhere; eval and bench read `--models DIR`).
  *
- * The protocol (split, what dev chooses, test read once) is in languagesData.ts and
- * docs/languages.md. The model is the English one's kind: hashed word 1-2-grams and character
- * n-grams of the normaliser's tokens (with the language's script handling, `ScriptOptions`),
- * naive-Bayes-weighted logistic regression (fit.ts), Platt calibration (calibration.ts), the same
- * weight file codec (format.ts) and runtime (ModelSet). Deterministic: the same data gives the
- * same bytes.
+ * The protocol (round 2: 3-fold cross-validation on train + dev chooses, test read once) is in
+ * docs/experiments/languages-log.md and docs/languages.md. The model is the English one's kind:
+ * hashed word 1-2-grams and character n-grams of the normaliser's tokens (with the language's
+ * script handling, `ScriptOptions`), weighted by a shipped idf table before the block norms (the
+ * plain baseline's TF-IDF), logistic regression with L-BFGS (baseline.ts) blended with the
+ * naive-Bayes head (fit.ts), Platt calibration (calibration.ts), the same weight file codec
+ * (format.ts) and runtime (ModelSet). Deterministic: the same data gives the same bytes.
  */
 import { createHash } from "node:crypto"
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs"
