@@ -252,6 +252,9 @@ describe.runIf(existsSync(join(shipped, "index.json")))("the shipped per-languag
       expect(m, code).toBeDefined()
       expect(m!.version).toMatch(new RegExp(`^local-${code}-\\d{4}\\.\\d{2}\\.\\d{2}$`))
       expect([...m!.labels].sort()).toEqual([...labels].sort())
+      // round 2: every set is TF-IDF, its idf table sized as its weights
+      const manifest = JSON.parse(readFileSync(join(shipped, code, "manifest.json"), "utf8")) as Manifest
+      expect(manifest.idf?.bits, code).toBe(manifest.families[0]!.bits)
     }
   })
 
