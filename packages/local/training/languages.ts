@@ -5,7 +5,8 @@
  * the shipped files and prints, per language and attribute, the test AUC of the model beside the
  * plain baseline trained on the same rows; `... languages bench` prints each language's load time,
  * memory and scoring cost; `... languages score --only fr TEXT...` a language's scores of texts. Options: `--only de,fr` (some languages), `--data DIR`, `--out DIR`
- * (train elsewhere; eval and bench read `--models DIR`).
+ * (train elsewhere; eval and bench read `--models DIR`). Every set is versioned
+ * `local-<code>-<LANGUAGE_RELEASE>` (languageRelease.ts: a new id for new weights, even the same day).
  *
  * The protocol (round 2: 3-fold cross-validation on train + dev chooses, test read once) is in
  * docs/experiments/languages-log.md and docs/languages.md. The model is the English one's kind:
@@ -17,7 +18,7 @@
  */
 import { createHash } from "node:crypto"
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs"
-import { join } from "node:path"
+import { join, resolve } from "node:path"
 import type { ModelLabel } from "../src/AttributeModel.js"
 import { fitPlatt, type Calibration } from "../src/internal/calibration.js"
 import { Featurizer, type FeatureConfig } from "../src/internal/model/features.js"
@@ -29,9 +30,10 @@ import { fitLogistic, trainPlainBaseline } from "./baseline.js"
 import { hash32 } from "./data.js"
 import * as D from "./data.js"
 import { rocAuc, SparseMatrix, trainLogistic, type LinearModel } from "./fit.js"
+import { filesOf, LANGUAGE_RELEASE, languageVersion, nextRelease, releaseConflict, RELEASES_FILE, type LanguageReleases } from "./languageRelease.js"
 import { LANGUAGES, MIN_POSITIVES, splitOf, type LanguageData } from "./languagesData.js"
 import { pairedBootstrap } from "./resample.js"
-import { dataDir, JIGSAW_PREVALENCE, MODELS_DIR } from "./pipeline.js"
+import { dataDir, JIGSAW_PREVALENCE, MODELS_DIR, PACKAGE_DIR } from "./pipeline.js"
 
 const log = (s: string) => process.stderr.write(s + "\n")
 const sha256 = (b: Uint8Array) => createHash("sha256").update(b).digest("hex")
@@ -41,9 +43,9 @@ const arg = (name: string): string | undefined => {
   return i >= 0 ? process.argv[i + 1] : undefined
 }
 
-/** The release date in every language's version, `local-<code>-<DATE>`. */
-export const LANGUAGE_RELEASE = "2026.11.28"
 export const LANGUAGES_DIR = join(MODELS_DIR, "languages")
+/** Each released version's files and sha256 (languageRelease.ts). */
+const RELEASES_PATH = join(PACKAGE_DIR, "training", RELEASES_FILE)
 /** The hashed feature space the featuriser hashes into; the weight files fold it to the chosen bits. */
 const FEATURE_BITS = 20
 
@@ -400,7 +402,7 @@ const trainLanguage = (lang: LanguageData, dir: string, outDir: string) => {
   }
   const bytes = encodeWeights(recipe.bits, columns, biases)
   const idfBytes = encodeIdf(data.idf)
-  const version = `local-${lang.code}-${LANGUAGE_RELEASE}`
+  const version = languageVersion(lang.code, LANGUAGE_RELEASE)
   const manifest: Manifest = {
     format: 1,
     version,
@@ -420,8 +422,23 @@ const trainLanguage = (lang: LanguageData, dir: string, outDir: string) => {
     labels: entries,
     idf: { file: `${lang.code}.idf`, sha256: sha256(idfBytes), bits: recipe.bits }
   }
+  // one version names one weight set: never overwrite the shipped files under a released name
+  const releases = JSON.parse(readFileSync(RELEASES_PATH, "utf8")) as LanguageReleases
+  const conflict = releaseConflict(releases, manifest)
+  const shipped = resolve(outDir) === resolve(LANGUAGES_DIR)
+  if (conflict !== undefined) {
+    let next = nextRelease(LANGUAGE_RELEASE)
+    while (releases.versions[languageVersion(lang.code, next)] !== undefined) next = nextRelease(next)
+    const fix = `set LANGUAGE_RELEASE (training/languageRelease.ts) to ${next} or a later day's id and train again`
+    if (shipped) throw new Error(`${conflict}: ${fix}`)
+    log(`  warning: ${conflict}; not shipped here (--out), but to ship these files ${fix}`)
+  }
   const out = join(outDir, lang.code)
   mkdirSync(out, { recursive: true })
+  if (shipped && releases.versions[version] === undefined) {
+    const recorded: LanguageReleases = { ...releases, versions: { ...releases.versions, [version]: filesOf(manifest) } }
+    writeFileSync(RELEASES_PATH, JSON.stringify(recorded, null, 1) + "\n")
+  }
   writeFileSync(join(out, `${lang.code}.bin`), bytes)
   writeFileSync(join(out, `${lang.code}.idf`), idfBytes)
   writeFileSync(join(out, "manifest.json"), JSON.stringify(manifest, null, 1) + "\n")

@@ -19,6 +19,7 @@ import type { ScriptOptions } from "../../src/internal/model/normalize.js"
 import { defaultLanguageDirectory, LanguageModelSets, makeLanguageModels, type LanguageIndex } from "../../src/models/LanguageModelSets.js"
 import { loadModelSet } from "../../src/models/TrainedModel.js"
 import { SparseMatrix, trainLogistic } from "../../training/fit.js"
+import { LANGUAGE_RELEASE, languageVersion, nextRelease, RELEASE_PATTERN, releaseConflict, RELEASES_FILE, type LanguageReleases } from "../../training/languageRelease.js"
 
 interface Fixture {
   readonly code: string
@@ -242,19 +243,45 @@ describe("LanguageModelSets", () => {
 
 /** The shipped sets (packages/local/models/languages), when the release has them. */
 const shipped = defaultLanguageDirectory()
+const releases = JSON.parse(readFileSync(new URL(`../../training/${RELEASES_FILE}`, import.meta.url), "utf8")) as LanguageReleases
 describe.runIf(existsSync(join(shipped, "index.json")))("the shipped per-language sets", () => {
   const models = makeLanguageModels(shipped)
 
   it("list every language of the index, each loading with its own version and the labels the index gives", () => {
     expect(models.languages.size).toBeGreaterThan(0)
+    const index = JSON.parse(readFileSync(join(shipped, "index.json"), "utf8")) as LanguageIndex
     for (const [code, labels] of models.languages) {
+      expect(index.languages[code]?.version, code).toBe(languageVersion(code, LANGUAGE_RELEASE))
       const m = models.forLanguage(code)
       expect(m, code).toBeDefined()
-      expect(m!.version).toMatch(new RegExp(`^local-${code}-\\d{4}\\.\\d{2}\\.\\d{2}$`))
+      // the release the trainer writes (a rebuild reproduces it), in the index and the manifest
+      expect(m!.version).toBe(languageVersion(code, LANGUAGE_RELEASE))
       expect([...m!.labels].sort()).toEqual([...labels].sort())
       // round 2: every set is TF-IDF, its idf table sized as its weights
       const manifest = JSON.parse(readFileSync(join(shipped, code, "manifest.json"), "utf8")) as Manifest
       expect(manifest.idf?.bits, code).toBe(manifest.families[0]!.bits)
+      // one version names one weight set: recorded, with these files
+      expect(releaseConflict(releases, manifest, true), code).toBeUndefined()
+    }
+  })
+
+  it("carry a release id of the documented form; a version the record gives other weights, or lacks, is refused", () => {
+    expect(LANGUAGE_RELEASE).toMatch(RELEASE_PATTERN)
+    expect(nextRelease("2026.11.28")).toBe("2026.11.28.2")
+    expect(nextRelease("2026.11.28.2")).toBe("2026.11.28.3")
+    // a shipped manifest given another version's name is refused; so is a name the record lacks
+    const code = [...models.languages.keys()][0]!
+    const manifest = JSON.parse(readFileSync(join(shipped, code, "manifest.json"), "utf8")) as Manifest
+    const other = Object.keys(releases.versions).find((v) => v.startsWith(`local-${code}-`) && v !== manifest.version)
+    expect(other, code).toBeDefined()
+    expect(releaseConflict(releases, { ...manifest, version: other! })).toMatch(/already names other weights/)
+    expect(releaseConflict(releases, { ...manifest, version: `local-${code}-1999.01.01` }, true)).toMatch(/not in/)
+    expect(releaseConflict(releases, { ...manifest, version: `local-${code}-1999.01.01` })).toBeUndefined()
+    // the record itself: every entry a version of the documented form, with its files
+    for (const [version, files] of Object.entries(releases.versions)) {
+      expect(version).toMatch(/^local-[A-Za-z-]+-\d{4}\.\d{2}\.\d{2}(\.\d+)?$/)
+      expect(version.slice(version.lastIndexOf("-") + 1)).toMatch(RELEASE_PATTERN)
+      expect(Object.keys(files).length, version).toBeGreaterThan(0)
     }
   })
 
