@@ -1,34 +1,39 @@
 /**
  * The per-language model sets (issue 28): `node packages/training/run.mjs languages train`
- * builds `packages/local/models/languages/<code>/` (manifest.json + <code>.bin) and
+ * builds `packages/local/models/languages/<code>/` (manifest.json, <code>.bin, <code>.idf) and
  * `languages/index.json` from ../shared/data; `... languages eval` (`npm run eval:languages`) reads
  * the shipped files and prints, per language and attribute, the test AUC of the model beside the
  * plain baseline trained on the same rows; `... languages bench` prints each language's load time,
- * memory and scoring cost. Options: `--only de,fr` (some languages), `--data DIR`, `--out DIR`
- * (train elsewhere; eval and bench read `--models DIR`).
+ * memory and scoring cost; `... languages score --only fr TEXT...` a language's scores of texts. Options: `--only de,fr` (some languages), `--data DIR`, `--out DIR`
+ * (train elsewhere; eval and bench read `--models DIR`). Every set is versioned
+ * `local-<code>-<LANGUAGE_RELEASE>` (languageRelease.ts: a new id for new weights, even the same day).
  *
- * The protocol (split, what dev chooses, test read once) is in languagesData.ts and
- * docs/languages.md. The model is the English one's kind: hashed word 1-2-grams and character
- * n-grams of the normaliser's tokens (with the language's script handling, `ScriptOptions`),
- * naive-Bayes-weighted logistic regression (fit.ts), Platt calibration (calibration.ts), the same
- * weight file codec (format.ts) and runtime (ModelSet). Deterministic: the same data gives the
- * same bytes.
+ * The protocol (round 2: 3-fold cross-validation on train + dev chooses, test read once) is in
+ * docs/experiments/languages-log.md and docs/languages.md. The model is the English one's kind:
+ * hashed word 1-2-grams and character n-grams of the normaliser's tokens (with the language's
+ * script handling, `ScriptOptions`), weighted by a shipped idf table before the block norms (the
+ * plain baseline's TF-IDF), logistic regression with L-BFGS (baseline.ts) blended with the
+ * naive-Bayes head (fit.ts), Platt calibration (calibration.ts), the same weight file codec
+ * (format.ts) and runtime (ModelSet). Deterministic: the same data gives the same bytes.
  */
 import { createHash } from "node:crypto"
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs"
-import { join } from "node:path"
+import { join, resolve } from "node:path"
 import type { ModelLabel } from "@decorum/local"
 import { fitPlatt, type Calibration } from "@decorum/local/Calibration"
 import { Featurizer, type FeatureConfig } from "@decorum/local/Featurizer"
-import { encodeWeights, type LabelEntry, type Manifest } from "@decorum/local/ModelFormat"
+import { decodeIdf, encodeIdf, encodeWeights, type LabelEntry, type Manifest } from "@decorum/local/ModelFormat"
 import { Normalizer } from "@decorum/local/Normalizer"
 import { LANGUAGE_INDEX, type LanguageIndex } from "@decorum/local"
 import { loadModelSet } from "@decorum/local"
 import { fitLogistic, trainPlainBaseline } from "./baseline.js"
+import { hash32 } from "./data.js"
 import * as D from "./data.js"
 import { rocAuc, SparseMatrix, trainLogistic, type LinearModel } from "./fit.js"
+import { filesOf, LANGUAGE_RELEASE, languageVersion, nextRelease, releaseConflict, RELEASES_FILE, type LanguageReleases } from "./languageRelease.js"
 import { LANGUAGES, MIN_POSITIVES, splitOf, type LanguageData } from "./languagesData.js"
-import { dataDir, JIGSAW_PREVALENCE, MODELS_DIR } from "./pipeline.js"
+import { pairedBootstrap } from "./resample.js"
+import { dataDir, JIGSAW_PREVALENCE, MODELS_DIR, TRAINING_DIR } from "./pipeline.js"
 
 const log = (s: string) => process.stderr.write(s + "\n")
 const sha256 = (b: Uint8Array) => createHash("sha256").update(b).digest("hex")
@@ -38,13 +43,13 @@ const arg = (name: string): string | undefined => {
   return i >= 0 ? process.argv[i + 1] : undefined
 }
 
-/** The release date in every language's version, `local-<code>-<DATE>`. */
-export const LANGUAGE_RELEASE = "2026.11.28"
 export const LANGUAGES_DIR = join(MODELS_DIR, "languages")
+/** Each released version's files and sha256 (languageRelease.ts). */
+const RELEASES_PATH = join(TRAINING_DIR, RELEASES_FILE)
 /** The hashed feature space the featuriser hashes into; the weight files fold it to the chosen bits. */
 const FEATURE_BITS = 20
 
-/** The features dev chooses per language: the file size (bits) and the character n-gram range. */
+/** The features of a language's set: the file size (bits), the character n-gram range, globals, diacritics. */
 export interface Recipe {
   readonly bits: number
   readonly charMin: number
@@ -56,50 +61,49 @@ export interface Recipe {
 }
 
 /**
- * How a head is fitted: `nb`, the English heads' naive-Bayes-weighted logistic regression with
- * Adagrad (fit.ts), or `idf`, the plain baseline's weighting and solver on the same hashed
- * features: each slot scaled by its inverse document frequency on the train rows, L2-regularised
- * logistic regression to convergence with L-BFGS (baseline.ts `fitLogistic`, C = 4), the idf
- * folded into the shipped weights. The shipped head is `alpha * nb + (1 - alpha) * idf` (weights
- * and bias: one linear head, so the runtime is unchanged), alpha chosen per head on dev.
+ * Round 1's recipes (chosen on dev, docs/languages.md): round 2's feature candidate A. Candidate
+ * B is the plain baseline's features at the same file size (`baselineRecipe`).
  */
-export type Solver = { readonly kind: "nb"; readonly nbAlpha: number } | { readonly kind: "idf"; readonly C: number }
-
-/** The naive-Bayes smoothing: 4 (more) was better on Spanish dev, 1 (the English heads') on Turkish; dev chooses per head. */
-const NBS: ReadonlyArray<Solver> = [
-  { kind: "nb", nbAlpha: 1 },
-  { kind: "nb", nbAlpha: 4 }
-]
-/** The baseline's C (4) and one step either side. */
-const IDFS: ReadonlyArray<Solver> = [
-  { kind: "idf", C: 1 },
-  { kind: "idf", C: 4 },
-  { kind: "idf", C: 16 }
-]
-const ALPHAS = [1, 0.75, 0.5, 0.25, 0]
-
-/** The better `nb` head on dev (fast: chooses the features and the file size). */
-const bestNb = (X: { train: SparseMatrix; dev: SparseMatrix }, y: Float32Array, yd: Float32Array, bits: number) =>
-  Math.max(...NBS.map((solver) => aucOn(scoreAll(X.dev, fitHead(X.train, y, bits, solver)), yd)))
-
-/** Both solvers' heads on train and their best blend on dev (the first tried on a tie). */
-const bestBlend = (X: { train: SparseMatrix; dev: SparseMatrix }, y: Float32Array, yd: Float32Array, bits: number) => {
-  const nbs = NBS.map((solver) => ({ solver, model: fitHead(X.train, y, bits, solver) }))
-  const tried = IDFS.flatMap((idfSolver) => {
-    const idf = fitHead(X.train, y, bits, idfSolver)
-    const C = (idfSolver as { C: number }).C
-    return nbs.flatMap(({ model: nb, solver }) =>
-      ALPHAS.filter((alpha) => alpha < 1 || C === 4).map((alpha) => {
-        const model = blend(nb, idf, alpha)
-        const zDev = scoreAll(X.dev, model)
-        const name = alpha === 1 ? `nb ${(solver as { nbAlpha: number }).nbAlpha}` : `nb ${(solver as { nbAlpha: number }).nbAlpha} x ${alpha} + idf C ${C}`
-        return { name, alpha, model, zDev, auc: aucOn(zDev, yd) }
-      })
-    )
-  })
-  const best = tried.reduce((a, b) => (b.auc > a.auc ? b : a))
-  return { ...best, tried }
+const ROUND1: Readonly<Record<string, Recipe>> = {
+  de: { bits: 18, charMin: 2, charMax: 5, globals: true, accents: false },
+  es: { bits: 18, charMin: 3, charMax: 5, globals: false, accents: false },
+  it: { bits: 18, charMin: 2, charMax: 5, globals: true, accents: false },
+  tr: { bits: 17, charMin: 3, charMax: 5, globals: true, accents: true },
+  fr: { bits: 16, charMin: 2, charMax: 5, globals: false, accents: true },
+  ar: { bits: 18, charMin: 2, charMax: 5, globals: true, accents: false },
+  pt: { bits: 18, charMin: 1, charMax: 5, globals: true, accents: false },
+  hi: { bits: 16, charMin: 2, charMax: 5, globals: true, accents: false },
+  "hi-Latn": { bits: 16, charMin: 2, charMax: 5, globals: true, accents: false },
+  id: { bits: 17, charMin: 3, charMax: 5, globals: true, accents: false },
+  zh: { bits: 17, charMin: 3, charMax: 3, globals: true, accents: false },
+  ko: { bits: 18, charMin: 1, charMax: 5, globals: false, accents: false },
+  pl: { bits: 18, charMin: 2, charMax: 5, globals: true, accents: true },
+  ru: { bits: 18, charMin: 1, charMax: 5, globals: true, accents: false },
+  ja: { bits: 16, charMin: 3, charMax: 5, globals: false, accents: false }
 }
+
+/** The plain baseline's features: character n-grams 1-5 (Han: 3-5 ending on the character), no globals, diacritics kept. */
+const baselineRecipe = (lang: LanguageData, bits: number): Recipe =>
+  lang.script.ideographs === true
+    ? { bits, charMin: 3, charMax: 5, globals: false, accents: false }
+    : { bits, charMin: 1, charMax: 5, globals: false, accents: true }
+
+
+/** Cross-validation folds on train + dev (round 2 protocol, docs/experiments/languages-log.md). */
+export const FOLDS = 3
+export const foldOf = (text: string): number => hash32("cv28:" + text.replace(/\s+/g, " ").trim().toLowerCase()) % FOLDS
+
+/** A head: L-BFGS logistic regression at `C` on the TF-IDF features, blended with the naive-Bayes head at `alpha`. */
+interface HeadChoice {
+  readonly C: number
+  readonly alpha: number
+}
+/**
+ * Tried in this order; a tie keeps the first (the baseline's solver: alpha 0, C 4). C 0.25 and
+ * 0.0625 were added after the first round-2 CV run, where French's best C was the grid's lowest (1).
+ */
+const CS = [4, 1, 16, 0.25, 0.0625]
+const ALPHAS = [0, 0.25, 0.5]
 
 const blend = (a: LinearModel, b: LinearModel, alpha: number): LinearModel => {
   const weights = new Float32Array(a.weights.length)
@@ -107,24 +111,42 @@ const blend = (a: LinearModel, b: LinearModel, alpha: number): LinearModel => {
   return { weights, bias: alpha * a.bias + (1 - alpha) * b.bias, bits: a.bits }
 }
 
-/** 20 epochs at 0.05 (the English heads: 12 at 0.1) were better on Spanish, Turkish and German dev. */
-const TRAIN_BASE = { epochs: 20, learningRate: 0.05, l2: 1e-5, nbClip: 3, seed: 20261128, averageFrom: 10 } as const
+/** 20 epochs at 0.05 (the English heads: 12 at 0.1) were better on Spanish, Turkish and German dev (round 1). */
+const TRAIN_BASE = { epochs: 20, learningRate: 0.05, l2: 1e-5, nbClip: 3, seed: 20261128, averageFrom: 10, nbAlpha: 1 } as const
 
-/** Han text: the n-grams ending on each character run from 3 to charMax (1 and 2 are its unigrams and bigrams). */
-const charRanges = (lang: LanguageData): Array<[number, number]> =>
-  lang.script.ideographs === true ? [[3, 3], [3, 4], [3, 5]] : [[1, 5], [2, 5], [3, 5]]
+/** The naive-Bayes Adagrad head on the rows with weight 1 (fit.ts). */
+const fitNb = (X: SparseMatrix, y: Float32Array, use: Float32Array, bits: number): LinearModel =>
+  trainLogistic(X, y, use, { ...TRAIN_BASE, bits })
 
-/** Fit one head on `X`'s rows that label it. */
-const fitHead = (X: SparseMatrix, y: Float32Array, bits: number, solver: Solver): LinearModel => {
-  if (solver.kind === "nb") return trainLogistic(X, y, new Float32Array(X.rows).fill(1), { ...TRAIN_BASE, bits, nbAlpha: solver.nbAlpha })
+/** `X` with its slots folded to `bits`, as baseline.ts's solver reads it. */
+const folded = (X: SparseMatrix, bits: number) => {
+  const mask = (1 << bits) - 1
+  const col = new Int32Array(X.nnz)
+  for (let k = 0; k < X.nnz; k++) col[k] = X.idx[k]! & mask
+  return { rows: X.rows, rowPtr: X.rowPtr.subarray(0, X.rows + 1), col, val: X.val.subarray(0, X.nnz) }
+}
+
+/** The baseline's solver (L-BFGS to convergence, baseline.ts `fitLogistic`) on the rows `rows`. */
+const fitLr = (M: ReturnType<typeof folded>, rows: ReadonlyArray<number>, y: Float32Array, bits: number, C: number): LinearModel => {
+  const yy = new Float64Array(M.rows)
+  for (const r of rows) yy[r] = y[r]!
+  const fit = fitLogistic(M, rows, yy, { C, gtol: 1e-4, maxIterations: 500 })
+  const size = 1 << bits
+  const weights = new Float32Array(size)
+  for (let j = 0; j < Math.min(size, fit.weights.length); j++) weights[j] = fit.weights[j]!
+  return { weights, bias: fit.bias, bits }
+}
+
+/**
+ * smooth idf (scikit-learn's) of every folded slot over the rows, rounded as the idf file stores
+ * it; 0 for a slot no row has (dropped from the norm at run time, as an unknown n-gram).
+ */
+const idfOf = (X: SparseMatrix, bits: number): Float32Array => {
   const size = 1 << bits
   const mask = size - 1
-  const rows: Array<number> = []
-  for (let r = 0; r < X.rows; r++) if (!Number.isNaN(y[r]!)) rows.push(r)
-  // document frequency per slot over the rows, then idf as scikit-learn's smooth_idf
   const df = new Float64Array(size)
   const seen = new Int32Array(size).fill(-1)
-  for (const r of rows) {
+  for (let r = 0; r < X.rows; r++) {
     for (let k = X.rowPtr[r]!; k < X.rowPtr[r + 1]!; k++) {
       const j = X.idx[k]! & mask
       if (seen[j] !== r) {
@@ -134,21 +156,8 @@ const fitHead = (X: SparseMatrix, y: Float32Array, bits: number, solver: Solver)
     }
   }
   const idf = new Float64Array(size)
-  for (let j = 0; j < size; j++) idf[j] = Math.log((1 + rows.length) / (1 + df[j]!)) + 1
-  const col = new Int32Array(X.nnz)
-  const val = new Float32Array(X.nnz)
-  for (let k = 0; k < X.nnz; k++) {
-    const j = X.idx[k]! & mask
-    col[k] = j
-    val[k] = X.val[k]! * idf[j]!
-  }
-  const M = { rows: X.rows, rowPtr: X.rowPtr.subarray(0, X.rows + 1), col, val }
-  const yy = new Float64Array(X.rows)
-  for (const r of rows) yy[r] = y[r]!
-  const fit = fitLogistic(M, rows, yy, { C: solver.C, gtol: 1e-4, maxIterations: 500 })
-  const weights = new Float32Array(size)
-  for (let j = 0; j < Math.min(size, fit.weights.length); j++) weights[j] = fit.weights[j]! * idf[j]!
-  return { weights, bias: fit.bias, bits }
+  for (let j = 0; j < size; j++) idf[j] = df[j] === 0 ? 0 : Math.log((1 + X.rows) / (1 + df[j]!)) + 1
+  return decodeIdf(encodeIdf(idf))
 }
 
 const featureConfig = (lang: LanguageData, recipe: Omit<Recipe, "bits">, maskWords: ReadonlyArray<string> | undefined): FeatureConfig => ({
@@ -282,69 +291,122 @@ const only = (): ReadonlyArray<LanguageData> => {
   return list === undefined ? LANGUAGES : LANGUAGES.filter((l) => list.includes(l.code))
 }
 
-/** Train one language into `outDir/<code>/`; returns its index entry. */
+/** Mean over the folds of the AUC of `scoreFold(k)` on fold k's labelled rows. */
+const meanFoldAuc = (oof: Float64Array, y: Float32Array, fold: ReadonlyArray<number>): number => {
+  let sum = 0
+  for (let k = 0; k < FOLDS; k++) {
+    const s: Array<number> = []
+    const t: Array<number> = []
+    for (let r = 0; r < y.length; r++) {
+      if (fold[r] !== k || Number.isNaN(y[r]!)) continue
+      s.push(oof[r]!)
+      t.push(y[r]!)
+    }
+    sum += rocAuc(s, t)
+  }
+  return sum / FOLDS
+}
+
+/** The rows of the folds other than `k` (all rows for k = -1) that label the head. */
+const fitRows = (y: Float32Array, fold: ReadonlyArray<number>, k: number): Array<number> => {
+  const rows: Array<number> = []
+  for (let r = 0; r < y.length; r++) if (fold[r] !== k && !Number.isNaN(y[r]!)) rows.push(r)
+  return rows
+}
+
+/** The language's featuriser and its TF-IDF rows for `recipe`: tf over the rows gives the idf, then the rows again with it. */
+const tfidfRows = (lang: LanguageData, recipe: Recipe, maskWords: ReadonlyArray<string> | undefined, rows: ReadonlyArray<D.Example>) => {
+  const features = featureConfig(lang, recipe, maskWords)
+  const f = new Featurizer(features)
+  const idf = idfOf(featurise(f, rows), recipe.bits)
+  f.useIdf(idf)
+  return { features, idf, X: featurise(f, rows) }
+}
+
+/**
+ * The out-of-fold log-odds of every head candidate (`CS` x `ALPHAS`) for one label; with
+ * `onlyBaselineSolver`, only alpha 0, C 4 (choosing the features).
+ */
+const crossValidate = (X: SparseMatrix, M: ReturnType<typeof folded>, y: Float32Array, fold: ReadonlyArray<number>, bits: number, onlyBaselineSolver: boolean) => {
+  const candidates: Array<HeadChoice> = onlyBaselineSolver ? [{ C: 4, alpha: 0 }] : CS.flatMap((C) => ALPHAS.map((alpha) => ({ C, alpha })))
+  const oof = candidates.map(() => new Float64Array(y.length))
+  for (let k = 0; k < FOLDS; k++) {
+    const rows = fitRows(y, fold, k)
+    const use = new Float32Array(y.length)
+    for (const r of rows) use[r] = 1
+    const nb = onlyBaselineSolver ? undefined : fitNb(X, y, use, bits)
+    const lrs = new Map<number, LinearModel>()
+    candidates.forEach((c, i) => {
+      if (!lrs.has(c.C)) lrs.set(c.C, fitLr(M, rows, y, bits, c.C))
+      const model = c.alpha === 0 ? lrs.get(c.C)! : blend(nb!, lrs.get(c.C)!, c.alpha)
+      const z = scoreAll(X, model)
+      for (let r = 0; r < y.length; r++) if (fold[r] === k) oof[i]![r] = z[r]!
+    })
+  }
+  return candidates.map((choice, i) => ({ choice, oof: oof[i]!, auc: meanFoldAuc(oof[i]!, y, fold) }))
+}
+
+const nameOf = (c: HeadChoice) => (c.alpha === 0 ? `lr C ${c.C}` : `nb x ${c.alpha} + lr C ${c.C}`)
+const recipeName = (r: Recipe) => `characters ${r.charMin}-${r.charMax}, ${r.globals ? "with" : "no"} globals, accents ${r.accents ? "kept" : "folded"}, 2^${r.bits}`
+
+/**
+ * Train one language into `outDir/<code>/` (round 2 protocol, docs/experiments/languages-log.md):
+ * on train + dev, 3-fold CV chooses the features (round 1's recipe or the baseline's) on
+ * TOXICITY and each head's C and naive-Bayes blend; Platt on the out-of-fold scores; the final
+ * heads are fitted on all train + dev rows. Returns its index entry.
+ */
 const trainLanguage = (lang: LanguageData, dir: string, outDir: string) => {
   const t0 = Date.now()
   const s = splitRows(lang.rows(dir))
   const labels = trainedLabels(lang, s)
-  log(`${lang.code} (${lang.name}): train ${s.train.length}, dev ${s.dev.length}, test ${s.test.length} rows`)
+  const rows = [...s.train, ...s.dev]
+  const fold = rows.map((e) => foldOf(e.text))
+  log(`${lang.code} (${lang.name}): train + dev ${rows.length} rows in ${FOLDS} folds (${[0, 1, 2].map((k) => fold.filter((f) => f === k).length).join(", ")}); test ${s.test.length} rows not read`)
   for (const l of lang.labels) {
-    log(`  ${l}: positives train ${positives(s.train, l)}, dev ${positives(s.dev, l)}, test ${positives(s.test, l)}${labels.includes(l) ? "" : ` -> not trained (< ${MIN_POSITIVES} in dev or test)`}`)
+    log(`  ${l}: positives train + dev ${positives(rows, l)}${labels.includes(l) ? "" : ` -> not trained (< ${MIN_POSITIVES} in dev or test)`}`)
   }
-  const maskWords = lang.maskWords ? chooseMaskWords(lang, s.train) : undefined
+  const maskWords = lang.maskWords ? chooseMaskWords(lang, rows) : undefined
   if (maskWords !== undefined) log(`  mask words: ${maskWords.length} (${maskWords.slice(0, 12).join(", ")}${maskWords.length > 12 ? ", ..." : ""})`)
-  // dev, 1: the features (character range, globals), on TOXICITY's better nb head at 2^18
-  const yTrain = targets(s.train, "TOXICITY")
-  const yDev = targets(s.dev, "TOXICITY")
-  // keeping diacritics is tried where the train rows have them (Latin-script languages)
-  const accented = s.train.reduce((n, e) => n + (e.text.match(/[\u00c0-\u024f]/g)?.length ?? 0), 0)
-  const accentChoices = accented >= 100 ? [false, true] : [false]
-  let chosen: { range: [number, number]; globals: boolean; accents: boolean; auc: number; X: { train: SparseMatrix; dev: SparseMatrix } } | undefined
-  for (const range of charRanges(lang)) {
-    for (const globals of [true, false]) {
-      for (const accents of accentChoices) {
-        const f = new Featurizer(featureConfig(lang, { charMin: range[0], charMax: range[1], globals, accents }, maskWords))
-        const X = { train: featurise(f, s.train), dev: featurise(f, s.dev) }
-        const auc = bestNb(X, yTrain, yDev, 18)
-        log(`  dev TOXICITY AUC (nb), characters ${range[0]}-${range[1]}, ${globals ? "with" : "no"} globals, accents ${accents ? "kept" : "folded"}, 2^18: ${auc.toFixed(4)}`)
-        if (chosen === undefined || auc > chosen.auc) chosen = { range, globals, accents, auc, X }
-      }
-    }
+  // CV, 1: the features, on TOXICITY with the baseline's solver
+  const round1 = ROUND1[lang.code]!
+  const candidates = [round1, baselineRecipe(lang, round1.bits)]
+  const yTox = targets(rows, "TOXICITY")
+  let chosen: { recipe: Recipe; auc: number; data: ReturnType<typeof tfidfRows>; M: ReturnType<typeof folded> } | undefined
+  for (const recipe of candidates) {
+    if (chosen !== undefined && JSON.stringify(recipe) === JSON.stringify(chosen.recipe)) continue
+    const data = tfidfRows(lang, recipe, maskWords, rows)
+    const M = folded(data.X, recipe.bits)
+    const auc = crossValidate(data.X, M, yTox, fold, recipe.bits, true)[0]!.auc
+    log(`  CV TOXICITY AUC (lr C 4), ${recipeName(recipe)}: ${auc.toFixed(4)}`)
+    if (chosen === undefined || auc > chosen.auc) chosen = { recipe, auc, data, M }
   }
-  // dev, 2: the smallest file whose TOXICITY dev AUC is within 0.002 of 2^18's
-  const X = chosen!.X
-  let bits = 18
-  for (const b of [16, 17]) {
-    const auc = bestNb(X, yTrain, yDev, b)
-    log(`  dev TOXICITY AUC (nb), 2^${b}: ${auc.toFixed(4)}`)
-    if (auc >= chosen!.auc - 0.002) {
-      bits = b
-      break
-    }
-  }
-  const recipe: Recipe = { bits, charMin: chosen!.range[0], charMax: chosen!.range[1], globals: chosen!.globals, accents: chosen!.accents }
-  log(`  chosen: characters ${recipe.charMin}-${recipe.charMax}, ${recipe.globals ? "with" : "no"} globals, accents ${recipe.accents ? "kept" : "folded"}, 2^${recipe.bits}`)
-  const features = featureConfig(lang, recipe, maskWords)
-  // dev, 3: each head's blend of the two solvers; the head is fitted on train, calibrated on dev
+  const { recipe, data, M } = chosen!
+  log(`  chosen: ${recipeName(recipe)}`)
+  // CV, 2: each head's C and blend; the head refitted on all rows, calibrated on its out-of-fold scores
   const columns: Array<Float32Array> = []
   const biases: Array<number> = []
   const entries: Partial<Record<ModelLabel, LabelEntry>> = {}
+  const all = new Float32Array(rows.length).fill(1)
   for (const label of labels) {
-    const yd = targets(s.dev, label)
-    const best = bestBlend(X, targets(s.train, label), yd, recipe.bits)
+    const y = targets(rows, label)
+    const tried = crossValidate(data.X, M, y, fold, recipe.bits, false)
+    const best = tried.reduce((a, b) => (b.auc > a.auc ? b : a))
+    const lr = fitLr(M, fitRows(y, fold, -1), y, recipe.bits, best.choice.C)
+    const model = best.choice.alpha === 0 ? lr : blend(fitNb(data.X, y, all, recipe.bits), lr, best.choice.alpha)
     const prevalence = targetPrevalence(label)
-    const calibration = plattAt(best.zDev, yd, prevalence)
-    log(`  ${label}: dev AUC by head: ${best.tried.map((t) => `${t.name} ${t.auc.toFixed(4)}`).join("; ")} -> ${best.name}; calibrated on ${labelled(s.dev, label)} dev rows at prevalence ${(100 * prevalence).toFixed(1)}% (${JSON.stringify(calibration)})`)
-    columns.push(best.model.weights)
-    biases.push(best.model.bias)
+    const calibration = plattAt(best.oof, y, prevalence)
+    log(`  ${label}: CV AUC by head: ${tried.map((t) => `${nameOf(t.choice)} ${t.auc.toFixed(4)}`).join("; ")} -> ${nameOf(best.choice)}; calibrated on ${labelled(rows, label)} out-of-fold scores at prevalence ${(100 * prevalence).toFixed(1)}% (${JSON.stringify(calibration)})`)
+    columns.push(model.weights)
+    biases.push(model.bias)
     entries[label] = { kind: "trained", family: lang.code, calibration }
   }
   const bytes = encodeWeights(recipe.bits, columns, biases)
-  const version = `local-${lang.code}-${LANGUAGE_RELEASE}`
+  const idfBytes = encodeIdf(data.idf)
+  const version = languageVersion(lang.code, LANGUAGE_RELEASE)
   const manifest: Manifest = {
     format: 1,
     version,
-    features,
+    features: data.features,
     respell: {},
     families: [
       {
@@ -357,13 +419,30 @@ const trainLanguage = (lang: LanguageData, dir: string, outDir: string) => {
         ...(lang.flag !== undefined ? { flag: lang.flag } : {})
       }
     ],
-    labels: entries
+    labels: entries,
+    idf: { file: `${lang.code}.idf`, sha256: sha256(idfBytes), bits: recipe.bits }
+  }
+  // one version names one weight set: never overwrite the shipped files under a released name
+  const releases = JSON.parse(readFileSync(RELEASES_PATH, "utf8")) as LanguageReleases
+  const conflict = releaseConflict(releases, manifest)
+  const shipped = resolve(outDir) === resolve(LANGUAGES_DIR)
+  if (conflict !== undefined) {
+    let next = nextRelease(LANGUAGE_RELEASE)
+    while (releases.versions[languageVersion(lang.code, next)] !== undefined) next = nextRelease(next)
+    const fix = `set LANGUAGE_RELEASE (training/languageRelease.ts) to ${next} or a later day's id and train again`
+    if (shipped) throw new Error(`${conflict}: ${fix}`)
+    log(`  warning: ${conflict}; not shipped here (--out), but to ship these files ${fix}`)
   }
   const out = join(outDir, lang.code)
   mkdirSync(out, { recursive: true })
+  if (shipped && releases.versions[version] === undefined) {
+    const recorded: LanguageReleases = { ...releases, versions: { ...releases.versions, [version]: filesOf(manifest) } }
+    writeFileSync(RELEASES_PATH, JSON.stringify(recorded, null, 1) + "\n")
+  }
   writeFileSync(join(out, `${lang.code}.bin`), bytes)
+  writeFileSync(join(out, `${lang.code}.idf`), idfBytes)
   writeFileSync(join(out, "manifest.json"), JSON.stringify(manifest, null, 1) + "\n")
-  log(`  wrote ${out}: ${lang.code}.bin ${bytes.length} bytes, ${((Date.now() - t0) / 1000).toFixed(0)} s`)
+  log(`  wrote ${out}: ${lang.code}.bin ${bytes.length} bytes, ${lang.code}.idf ${idfBytes.length} bytes, ${((Date.now() - t0) / 1000).toFixed(0)} s`)
   return { version, labels }
 }
 
@@ -388,17 +467,20 @@ const train = () => {
 
 const fmt = (x: number) => (Number.isNaN(x) ? "n/a" : x.toFixed(4))
 
+/** Paired bootstrap resamples of each test AUC difference. */
+const BOOTSTRAP = 1000
+
 /**
- * The model beside the plain baseline (trained on the same train rows) on one split: `test` for
- * `eval` (read once, for the report), `dev` for `dev` (choices: where the model trails the
- * baseline on dev, the recipe changes, never the rule).
+ * The model beside the plain baseline (trained on the same train + dev rows) on the test split,
+ * with the 95% paired-bootstrap interval of the difference,
+ * read once for the report (`npm run eval:languages`). Exit code 1 if any head is below.
  */
-const evaluate = (split: "dev" | "test") => {
+const evaluate = (split: "test") => {
   const dir = dataDir()
   const models = arg("--models") ?? LANGUAGES_DIR
   const lines: Array<string> = [
-    `| language | attribute | train rows | ${split} rows | ${split} positives | model AUC | baseline AUC | model - baseline | weights |`,
-    "|---|---|---:|---:|---:|---:|---:|---:|---:|"
+    `| language | attribute | train + dev rows | ${split} rows | ${split} positives | model AUC | baseline AUC | model - baseline | 95% interval | weights + idf |`,
+    "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
   ]
   let failures = 0
   let done = 0
@@ -413,8 +495,10 @@ const evaluate = (split: "dev" | "test") => {
     const s = splitRows(lang.rows(dir))
     const labels = set.labels
     const t0 = Date.now()
+    // the model is fitted on train + dev (round 2): the baseline on the same rows
+    const fitted = [...s.train, ...s.dev]
     const baseline = trainPlainBaseline(
-      s.train.map((e) => ({ text: e.text, labels: e.labels })),
+      fitted.map((e) => ({ text: e.text, labels: e.labels })),
       labels,
       { charMin: 1, log: (m) => log(`  ${lang.code} ${m}`) }
     )
@@ -422,14 +506,19 @@ const evaluate = (split: "dev" | "test") => {
     const rowsOf = s[split]
     const texts = rowsOf.map((e) => e.text)
     const base = baseline.score(texts)
-    const size = statSync(join(path, set.manifest.families[0]!.file)).size
+    const size = statSync(join(path, set.manifest.families[0]!.file)).size + (set.manifest.idf !== undefined ? statSync(join(path, set.manifest.idf.file)).size : 0)
     for (const label of labels) {
       const y = targets(rowsOf, label)
       const mine = texts.map((t) => set.score(t, [label])[label]!)
       const a = aucOn(mine, y)
       const b = aucOn(base.get(label)!, y)
       if (!(a >= b)) failures++
-      lines.push(`| ${lang.code} | ${label} | ${labelled(s.train, label)} | ${labelled(rowsOf, label)} | ${positives(rowsOf, label)} | ${fmt(a)} | ${fmt(b)} | ${(a - b >= 0 ? "+" : "") + (a - b).toFixed(4)} | ${(size / 1024).toFixed(0)} KiB |`)
+      // how far the difference is from noise: paired stratified bootstrap over the labelled test rows
+      const at: Array<number> = []
+      for (let i = 0; i < y.length; i++) if (!Number.isNaN(y[i]!)) at.push(i)
+      const ci = pairedBootstrap(at.map((i) => mine[i]!), at.map((i) => base.get(label)![i]!), at.map((i) => y[i]!), BOOTSTRAP, 28)
+      const signed = (x: number) => (x >= 0 ? "+" : "") + x.toFixed(4)
+      lines.push(`| ${lang.code} | ${label} | ${labelled(fitted, label)} | ${labelled(rowsOf, label)} | ${positives(rowsOf, label)} | ${fmt(a)} | ${fmt(b)} | ${signed(a - b)} | ${signed(ci.lo)} to ${signed(ci.hi)} | ${(size / 1024).toFixed(0)} KiB |`)
       // a language trained on more than one set: each set's test rows on their own too
       const sources = [...new Set(rowsOf.map((e) => e.source))]
       if (sources.length > 1) {
@@ -438,7 +527,7 @@ const evaluate = (split: "dev" | "test") => {
           const ys = Float32Array.from(idx.map((i) => y[i]!))
           const as = aucOn(idx.map((i) => mine[i]!), ys)
           const bs = aucOn(idx.map((i) => base.get(label)![i]!), ys)
-          lines.push(`| ${lang.code} (${src} only) | ${label} |  | ${idx.filter((i) => !Number.isNaN(y[i]!)).length} | ${idx.filter((i) => y[i]! >= 0.5).length} | ${fmt(as)} | ${fmt(bs)} | ${Number.isNaN(as - bs) ? "n/a" : (as - bs >= 0 ? "+" : "") + (as - bs).toFixed(4)} |  |`)
+          lines.push(`| ${lang.code} (${src} only) | ${label} |  | ${idx.filter((i) => !Number.isNaN(y[i]!)).length} | ${idx.filter((i) => y[i]! >= 0.5).length} | ${fmt(as)} | ${fmt(bs)} | ${Number.isNaN(as - bs) ? "n/a" : (as - bs >= 0 ? "+" : "") + (as - bs).toFixed(4)} |  |  |`)
         }
       }
     }
@@ -454,7 +543,7 @@ const evaluate = (split: "dev" | "test") => {
 const bench = () => {
   const models = arg("--models") ?? LANGUAGES_DIR
   const sample = ["Das ist ein Test", "你是个傻逼", "Ты тупой урод", "तुम बेवकूफ़ हो", "이 새끼야", "أنت غبي", "Sei un coglione di merda"]
-  console.log("| language | weight file | load (ms) | memory after load (MiB, heap + array buffers) | score (µs per comment) |")
+  console.log("| language | weights + idf | load (ms) | memory after load (MiB, heap + array buffers) | score (µs per comment) |")
   console.log("|---|---:|---:|---:|---:|")
   for (const lang of only()) {
     const path = join(models, lang.code)
@@ -469,17 +558,32 @@ const bench = () => {
     const t1 = process.hrtime.bigint()
     for (let i = 0; i < n; i++) set.score(sample[i % sample.length]!, set.labels)
     const us = Number(process.hrtime.bigint() - t1) / 1e3 / n
-    const size = statSync(join(path, set.manifest.families[0]!.file)).size
+    const size = statSync(join(path, set.manifest.families[0]!.file)).size + (set.manifest.idf !== undefined ? statSync(join(path, set.manifest.idf.file)).size : 0)
     console.log(`| ${lang.code} | ${(size / 1024).toFixed(0)} KiB | ${loadMs.toFixed(1)} | ${mem.toFixed(1)} | ${us.toFixed(1)} |`)
+  }
+}
+
+/** `score --only fr "text" ...`: each language's calibrated scores of the texts (the shipped files, or `--models DIR`). */
+const scoreTexts = () => {
+  const models = arg("--models") ?? LANGUAGES_DIR
+  const texts = process.argv.slice(3).filter((t, i, all) => !t.startsWith("--") && !all[i - 1]?.startsWith("--"))
+  for (const lang of only()) {
+    const path = join(models, lang.code)
+    if (!existsSync(join(path, "manifest.json"))) continue
+    const set = loadModelSet(path)
+    for (const t of texts) {
+      const scores = set.score(t, set.labels)
+      console.log(`${lang.code} ${set.labels.map((l) => `${l} ${scores[l]!.toFixed(3)}`).join(", ")} | ${t}`)
+    }
   }
 }
 
 const command = process.argv[2]
 if (command === "train") train()
 else if (command === "eval") evaluate("test")
-else if (command === "dev") evaluate("dev")
 else if (command === "bench") bench()
+else if (command === "score") scoreTexts()
 else {
-  console.error("usage: run.mjs languages train|dev|eval|bench [--only de,fr] [--data DIR] [--out DIR | --models DIR]")
+  console.error("usage: run.mjs languages train|eval|bench|score [--only de,fr] [--data DIR] [--out DIR | --models DIR]")
   process.exitCode = 2
 }

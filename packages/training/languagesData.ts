@@ -6,9 +6,9 @@
  *
  * The split, fixed before any result was seen (docs/languages.md, "Protocol"): a row goes by the
  * hash of its whitespace-collapsed, lower-cased text (so duplicate texts stay on one side):
- * `hash32("lang28:" + key) % 100` below 15 is test, below 30 dev, the rest train. Train fits the
- * weights; dev chooses the recipe (hashed dimensions, character n-gram range, L2) and fits the
- * calibration; test is read once, by `run.mjs languages eval`, for the model and the baseline.
+ * `hash32("lang28:" + key) % 100` below 15 is test, below 30 dev, the rest train. Round 2
+ * (docs/experiments/languages-log.md) fits and chooses by cross-validation on train + dev;
+ * test is read once, by `run.mjs languages eval`, for the model and the baseline.
  */
 import { readFileSync } from "node:fs"
 import { join } from "node:path"

@@ -1,6 +1,6 @@
 /**
  * The trained model set's files: the manifest (`manifest.json`) and the weight-file encoding
- * (`*.bin`) that `loadModelSet` reads and training writes.
+ * (`*.bin`) and per-slot idf tables (`*.idf`) that `loadModelSet` reads and training writes.
  */
-export { encodeWeights, decodeWeights } from "./internal/model/format.js"
+export { encodeWeights, decodeWeights, encodeIdf, decodeIdf } from "./internal/model/format.js"
 export type { SourceRef, FamilyEntry, LabelEntry, WordWeightEntry, Manifest } from "./internal/model/format.js"

@@ -12,7 +12,7 @@
 import type { Contribution, ModelLabel, TextAnalysis } from "../AttributeModel.js"
 import { type Evidence, type EvidenceKind, identityEvidence, threatEvidence } from "../internal/model/evidence.js"
 import { Featurizer, hasBigram } from "../internal/model/features.js"
-import { decodeQuantised, type LabelEntry, type Manifest, type QuantisedTable, type WordWeightEntry } from "../internal/model/format.js"
+import { decodeIdf, decodeQuantised, type LabelEntry, type Manifest, type QuantisedTable, type WordWeightEntry } from "../internal/model/format.js"
 import { type NormalizedTokens, Normalizer } from "../internal/model/normalize.js"
 import { applyCalibration, logit, sigmoid } from "../internal/calibration.js"
 
@@ -57,6 +57,13 @@ export class ModelSet {
     this.manifest = manifest
     this.version = manifest.version
     this.featurizer = new Featurizer(manifest.features, new Normalizer({ respell: manifest.respell, script: manifest.features.script }))
+    if (manifest.idf !== undefined) {
+      const bytes = files.get(manifest.idf.file)
+      if (bytes === undefined) throw new Error(`idf file ${manifest.idf.file} is missing`)
+      const idf = decodeIdf(bytes)
+      if (idf.length !== 1 << manifest.idf.bits) throw new Error(`idf file ${manifest.idf.file} does not match the manifest`)
+      this.featurizer.useIdf(idf)
+    }
     const loaded: Array<{ labels: ReadonlyArray<ModelLabel>; table: QuantisedTable }> = []
     for (const family of manifest.families) {
       const bytes = files.get(family.file)

@@ -34,6 +34,15 @@ export const loadModelSet = (directory: string = defaultModelDirectory(), option
     }
     files.set(family.file, new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength))
   }
+  // a per-language set's idf table, checked like a weight file
+  if (manifest.idf !== undefined) {
+    const bytes = readFileSync(join(directory, manifest.idf.file))
+    if (options.verify !== false) {
+      const sha = createHash("sha256").update(bytes).digest("hex")
+      if (sha !== manifest.idf.sha256) throw new Error(`idf file ${manifest.idf.file}: sha256 ${sha} does not match the manifest`)
+    }
+    files.set(manifest.idf.file, new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength))
+  }
   return new ModelSet(manifest, files)
 }
 

@@ -14,11 +14,13 @@ import type { ModelLabel } from "../../src/AttributeModel.js"
 import { LanguageModels } from "../../src/LanguageModels.js"
 import { applyCalibration } from "../../src/internal/calibration.js"
 import { Featurizer, type FeatureConfig } from "@decorum/local/Featurizer" // as packages/training/fit.ts types it
-import { decodeWeights, encodeWeights, type Manifest } from "../../src/internal/model/format.js"
+import { BLOCK_CHAR, BLOCK_WORD } from "../../src/internal/model/features.js"
+import { decodeIdf, decodeWeights, encodeIdf, encodeWeights, type Manifest } from "../../src/internal/model/format.js"
 import type { ScriptOptions } from "../../src/internal/model/normalize.js"
 import { defaultLanguageDirectory, LanguageModelSets, makeLanguageModels, type LanguageIndex } from "../../src/models/LanguageModelSets.js"
 import { loadModelSet } from "../../src/models/TrainedModel.js"
 import { SparseMatrix, trainLogistic } from "../../../training/fit.js"
+import { LANGUAGE_RELEASE, languageVersion, nextRelease, RELEASE_PATTERN, releaseConflict, RELEASES_FILE, type LanguageReleases } from "../../../training/languageRelease.js"
 
 interface Fixture {
   readonly code: string
@@ -43,12 +45,29 @@ const HI: Fixture = {
 const BITS = 12
 const sha256 = (b: Uint8Array) => createHash("sha256").update(b).digest("hex")
 
-/** Train a one-label set on a fixture and write it as `dir/<code>/` (manifest + weights); returns its manifest. */
-const writeLanguage = (dir: string, fx: Fixture): Manifest => {
+/** smooth idf of every slot folded to `BITS` over the fixture's texts (0 where no text has it), as the training computes it. */
+const idfTable = (f: Featurizer, texts: ReadonlyArray<string>): Float64Array => {
+  const df = new Float64Array(1 << BITS)
+  for (const t of texts) {
+    f.run(t)
+    const seen = new Set<number>()
+    for (let p = 0; p < f.nnz; p++) seen.add(f.idx[p]! & ((1 << BITS) - 1))
+    for (const j of seen) df[j]! += 1
+  }
+  return df.map((d) => (d === 0 ? 0 : Math.log((1 + texts.length) / (1 + d)) + 1))
+}
+
+/**
+ * Train a one-label set on a fixture and write it as `dir/<code>/` (manifest + weights; with
+ * `idf`, an idf table too, applied before the fit as the per-language training does); returns its manifest.
+ */
+const writeLanguage = (dir: string, fx: Fixture, options: { readonly idf?: boolean } = {}): Manifest => {
   const features: FeatureConfig = { bits: 16, charMin: 3, charMax: 4, negationScope: 3, script: fx.script }
   const f = new Featurizer(features)
-  const X = new SparseMatrix()
   const texts = [...fx.positives, ...fx.negatives]
+  const idfBytes = options.idf === true ? encodeIdf(idfTable(f, texts)) : undefined
+  if (idfBytes !== undefined) f.useIdf(decodeIdf(idfBytes))
+  const X = new SparseMatrix()
   for (const t of texts) {
     f.run(t)
     X.pushFeatures(f)
@@ -62,10 +81,12 @@ const writeLanguage = (dir: string, fx: Fixture): Manifest => {
     features,
     respell: {},
     families: [{ name: fx.code, file: `${fx.code}.bin`, sha256: sha256(bytes), bits: BITS, labels: ["TOXICITY"], sources: [] }],
-    labels: { TOXICITY: { kind: "trained", family: fx.code, calibration: { kind: "platt", a: 1, b: 0 } } }
+    labels: { TOXICITY: { kind: "trained", family: fx.code, calibration: { kind: "platt", a: 1, b: 0 } } },
+    ...(idfBytes !== undefined ? { idf: { file: `${fx.code}.idf`, sha256: sha256(idfBytes), bits: BITS } } : {})
   }
   mkdirSync(join(dir, fx.code), { recursive: true })
   writeFileSync(join(dir, fx.code, `${fx.code}.bin`), bytes)
+  if (idfBytes !== undefined) writeFileSync(join(dir, fx.code, `${fx.code}.idf`), idfBytes)
   writeFileSync(join(dir, fx.code, "manifest.json"), JSON.stringify(manifest))
   return manifest
 }
@@ -148,6 +169,49 @@ describe("LanguageModelSets", () => {
     }
   })
 
+  it("applies a shipped idf table before each block's norm (the plain baseline's TF-IDF), drops unseen slots from the norm, and refuses a damaged idf file", () => {
+    const dir = mkdtempSync(join(tmpdir(), "decorum-languages-idf-"))
+    const manifest = writeLanguage(dir, HI, { idf: true })
+    const idf = decodeIdf(new Uint8Array(readFileSync(join(dir, "hi", "hi.idf"))))
+    expect(idf.length).toBe(1 << BITS)
+    const table = decodeWeights(new Uint8Array(readFileSync(join(dir, "hi", "hi.bin"))))
+    const set = loadModelSet(join(dir, "hi"))
+    const plain = new Featurizer(manifest.features)
+    const weighted = new Featurizer(manifest.features)
+    weighted.useIdf(idf)
+    const mask = (1 << BITS) - 1
+    let differs = false
+    for (const text of [...HI.positives, ...HI.negatives, "बिल्कुल नया वाक्य"]) {
+      weighted.run(text)
+      plain.run(text)
+      // by hand: sublinear tf (proportional to the plain featuriser's value: its block norm
+      // cancels) x idf, then each block L2-normalised over its slots
+      const norms = [0, 0]
+      const raw: Array<number> = []
+      for (let p = 0; p < plain.nnz; p++) {
+        const v = plain.val[p]! * idf[plain.idx[p]! & mask]!
+        raw.push(v)
+        if (plain.block(p) === BLOCK_WORD || plain.block(p) === BLOCK_CHAR) norms[plain.block(p)]! += v * v
+      }
+      let z = table.bias[0]!
+      for (let p = 0; p < weighted.nnz; p++) {
+        const b = weighted.block(p)
+        if (b === BLOCK_WORD || b === BLOCK_CHAR) {
+          expect(weighted.val[p]!).toBeCloseTo(norms[b]! > 0 ? raw[p]! / Math.sqrt(norms[b]!) : 0, 5)
+          if (Math.abs(weighted.val[p]! - plain.val[p]!) > 1e-4) differs = true
+        } else expect(weighted.val[p]!).toBe(1) // globals: no idf
+        z += table.weights[weighted.idx[p]! & mask]! * weighted.val[p]!
+      }
+      expect(set.score(text, ["TOXICITY"]).TOXICITY).toBeCloseTo(applyCalibration({ kind: "platt", a: 1, b: 0 }, z), 6)
+    }
+    expect(differs).toBe(true)
+    // the new sentence's unseen n-grams have idf 0: they add nothing to its norm
+    weighted.run("बिल्कुल नया वाक्य")
+    expect([...weighted.val.subarray(0, weighted.nnz)].some((v) => v === 0)).toBe(true)
+    writeFileSync(join(dir, "hi", "hi.idf"), "damaged")
+    expect(() => loadModelSet(join(dir, "hi"))).toThrow(/idf file hi.idf: sha256/)
+  })
+
   it("a tiny model trained here ranks an obvious insult above a neutral sentence (Chinese, Hindi)", () => {
     const models = makeLanguageModels(fixtureDir())
     const zh = models.forLanguage("zh")!
@@ -180,16 +244,45 @@ describe("LanguageModelSets", () => {
 
 /** The shipped sets (packages/local/models/languages), when the release has them. */
 const shipped = defaultLanguageDirectory()
+const releases = JSON.parse(readFileSync(new URL(`../../../training/${RELEASES_FILE}`, import.meta.url), "utf8")) as LanguageReleases
 describe.runIf(existsSync(join(shipped, "index.json")))("the shipped per-language sets", () => {
   const models = makeLanguageModels(shipped)
 
   it("list every language of the index, each loading with its own version and the labels the index gives", () => {
     expect(models.languages.size).toBeGreaterThan(0)
+    const index = JSON.parse(readFileSync(join(shipped, "index.json"), "utf8")) as LanguageIndex
     for (const [code, labels] of models.languages) {
+      expect(index.languages[code]?.version, code).toBe(languageVersion(code, LANGUAGE_RELEASE))
       const m = models.forLanguage(code)
       expect(m, code).toBeDefined()
-      expect(m!.version).toMatch(new RegExp(`^local-${code}-\\d{4}\\.\\d{2}\\.\\d{2}$`))
+      // the release the trainer writes (a rebuild reproduces it), in the index and the manifest
+      expect(m!.version).toBe(languageVersion(code, LANGUAGE_RELEASE))
       expect([...m!.labels].sort()).toEqual([...labels].sort())
+      // round 2: every set is TF-IDF, its idf table sized as its weights
+      const manifest = JSON.parse(readFileSync(join(shipped, code, "manifest.json"), "utf8")) as Manifest
+      expect(manifest.idf?.bits, code).toBe(manifest.families[0]!.bits)
+      // one version names one weight set: recorded, with these files
+      expect(releaseConflict(releases, manifest, true), code).toBeUndefined()
+    }
+  })
+
+  it("carry a release id of the documented form; a version the record gives other weights, or lacks, is refused", () => {
+    expect(LANGUAGE_RELEASE).toMatch(RELEASE_PATTERN)
+    expect(nextRelease("2026.11.28")).toBe("2026.11.28.2")
+    expect(nextRelease("2026.11.28.2")).toBe("2026.11.28.3")
+    // a shipped manifest given another version's name is refused; so is a name the record lacks
+    const code = [...models.languages.keys()][0]!
+    const manifest = JSON.parse(readFileSync(join(shipped, code, "manifest.json"), "utf8")) as Manifest
+    const other = Object.keys(releases.versions).find((v) => v.startsWith(`local-${code}-`) && v !== manifest.version)
+    expect(other, code).toBeDefined()
+    expect(releaseConflict(releases, { ...manifest, version: other! })).toMatch(/already names other weights/)
+    expect(releaseConflict(releases, { ...manifest, version: `local-${code}-1999.01.01` }, true)).toMatch(/not in/)
+    expect(releaseConflict(releases, { ...manifest, version: `local-${code}-1999.01.01` })).toBeUndefined()
+    // the record itself: every entry a version of the documented form, with its files
+    for (const [version, files] of Object.entries(releases.versions)) {
+      expect(version).toMatch(/^local-[A-Za-z-]+-\d{4}\.\d{2}\.\d{2}(\.\d+)?$/)
+      expect(version.slice(version.lastIndexOf("-") + 1)).toMatch(RELEASE_PATTERN)
+      expect(Object.keys(files).length, version).toBeGreaterThan(0)
     }
   })
 

@@ -129,6 +129,9 @@ export class Featurizer {
   private wordHash: Uint32Array = new Uint32Array(256)
   private codes: Int32Array = new Int32Array(256)
   private tracking = false
+  /** A language model set's per-slot idf (`useIdf`), or none (English). */
+  private idf: Float32Array | undefined = undefined
+  private idfMask = 0
 
   constructor(config: FeatureConfig = DEFAULT_FEATURES, normalizer: Normalizer = new Normalizer({ script: config.script })) {
     this.config = config
@@ -235,6 +238,17 @@ export class Featurizer {
     this.occSlot = b
   }
 
+  /**
+   * Weight each slot's sublinear tf by `idf[slot & (idf.length - 1)]` before the block norms (the
+   * plain baseline's TF-IDF; a per-language set ships the table, `Manifest.idf`). `idf.length` is
+   * a power of two; an idf of 0 drops a slot never seen in training from the norm.
+   */
+  useIdf(idf: Float32Array | undefined) {
+    if (idf !== undefined && (idf.length & (idf.length - 1)) !== 0) throw new Error("idf table size is not a power of two")
+    this.idf = idf
+    this.idfMask = idf === undefined ? 0 : idf.length - 1
+  }
+
   /** Featurise `text`; returns `nnz`. With `track`, also records occurrences for explanations. */
   run(text: string, track = false): number {
     this.tracking = track
@@ -328,9 +342,11 @@ export class Featurizer {
   private finish() {
     let sw = 0
     let sc = 0
+    const idf = this.idf
     for (let p = 0; p < this.nnz; p++) {
       const c = this.count[p]!
-      const v = c === 1 ? 1 : 1 + Math.log(c)
+      let v = c === 1 ? 1 : 1 + Math.log(c)
+      if (idf !== undefined && this.blockOf[p] !== BLOCK_GLOBAL) v *= idf[this.idx[p]! & this.idfMask]!
       this.val[p] = v
       const block = this.blockOf[p]
       if (block === BLOCK_WORD) sw += v * v

@@ -87,6 +87,11 @@ export interface Manifest {
   readonly respell: Readonly<Record<string, string>>
   readonly families: ReadonlyArray<FamilyEntry>
   readonly labels: Readonly<Partial<Record<ModelLabel, LabelEntry>>>
+  /**
+   * A per-language set's idf table (`encodeIdf`): the featuriser weights each slot's tf by it
+   * before the block norms (`Featurizer.useIdf`). Absent: no idf (English).
+   */
+  readonly idf?: { readonly file: string; readonly sha256: string; readonly bits: number }
 }
 
 export interface WeightTable {
@@ -163,4 +168,31 @@ export const decodeWeights = (bytes: Uint8Array): WeightTable => {
   const weights = new Float32Array(q.length)
   for (let i = 0; i < q.length; i++) weights[i] = q[i]! * scales[i % labels]!
   return { bits, labels, weights, bias }
+}
+
+const IDF_MAGIC = 0x46444944 // "DIDF"
+/** idf values are stored as `round(idf * IDF_SCALE)` in a u16 (idf <= 16 for up to 3 million rows). */
+const IDF_SCALE = 4096
+
+/** An idf table (`2^bits` slots) as a file: magic, bits, then one u16 per slot (`idf * 4096`). */
+export const encodeIdf = (idf: Float32Array | Float64Array): Uint8Array => {
+  const bits = Math.log2(idf.length)
+  if (!Number.isInteger(bits)) throw new Error("idf table size is not a power of two")
+  const buf = new ArrayBuffer(8 + 2 * idf.length)
+  const view = new DataView(buf)
+  view.setUint32(0, IDF_MAGIC, true)
+  view.setUint32(4, bits, true)
+  for (let j = 0; j < idf.length; j++) view.setUint16(8 + 2 * j, Math.max(0, Math.min(65535, Math.round(idf[j]! * IDF_SCALE))), true)
+  return new Uint8Array(buf)
+}
+
+/** The idf table of `encodeIdf`'s file, as the featuriser reads it (the stored, rounded values). */
+export const decodeIdf = (bytes: Uint8Array): Float32Array => {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  if (view.getUint32(0, true) !== IDF_MAGIC) throw new Error("not a Decorum idf file")
+  const bits = view.getUint32(4, true)
+  if (bits > 24 || bytes.byteLength !== 8 + 2 * (1 << bits)) throw new Error("truncated idf file")
+  const out = new Float32Array(1 << bits)
+  for (let j = 0; j < out.length; j++) out[j] = view.getUint16(8 + 2 * j, true) / IDF_SCALE
+  return out
 }
