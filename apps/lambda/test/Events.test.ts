@@ -1,17 +1,17 @@
-import { describe, expect, it } from "vitest"
+import { assert, describe, it } from "@effect/vitest"
 import { fromResponse, isHttpEvent, isTextContentType, stripStage, toRequest } from "../src/Events.js"
 import { fixtures } from "./aws.js"
 
 describe("API Gateway REST (v1) events", () => {
   it("reads AWS's example event: method, path without stage, multi-value headers and query, base64 body", async () => {
     const request = toRequest(fixtures.v1())
-    expect(request.method).toBe("POST")
+    assert.strictEqual(request.method, "POST")
     const url = new URL(request.url)
-    expect(url.origin).toBe("https://1234567890.execute-api.us-east-1.amazonaws.com")
-    expect(url.pathname).toBe("/path/to/resource")
-    expect(url.searchParams.getAll("foo")).toEqual(["bar"])
-    expect(request.headers.get("user-agent")).toBe("Custom User Agent String")
-    expect(await request.text()).toBe(`{"test":"body"}`)
+    assert.strictEqual(url.origin, "https://1234567890.execute-api.us-east-1.amazonaws.com")
+    assert.strictEqual(url.pathname, "/path/to/resource")
+    assert.deepStrictEqual(url.searchParams.getAll("foo"), ["bar"])
+    assert.strictEqual(request.headers.get("user-agent"), "Custom User Agent String")
+    assert.strictEqual(await request.text(), `{"test":"body"}`)
   })
 
   it("keeps every value of a multi-value query parameter and header, and the Google-shaped colon", async () => {
@@ -28,13 +28,13 @@ describe("API Gateway REST (v1) events", () => {
     }
     const request = toRequest(event)
     const url = new URL(request.url)
-    expect(url.pathname).toBe("/v1alpha1/comments:analyze")
-    expect(url.searchParams.getAll("fields")).toEqual(["a b", "c&d"])
-    expect(url.searchParams.get("key")).toBe("dk_a")
-    expect(request.headers.get("x-many")).toBe("one, two")
+    assert.strictEqual(url.pathname, "/v1alpha1/comments:analyze")
+    assert.deepStrictEqual(url.searchParams.getAll("fields"), ["a b", "c&d"])
+    assert.strictEqual(url.searchParams.get("key"), "dk_a")
+    assert.strictEqual(request.headers.get("x-many"), "one, two")
     // A header only in `headers` (not in `multiValueHeaders`) is kept too.
-    expect(request.headers.get("content-type")).toBe("application/json")
-    expect(await request.text()).toBe("{}")
+    assert.strictEqual(request.headers.get("content-type"), "application/json")
+    assert.strictEqual(await request.text(), "{}")
   })
 
   it("falls back to queryStringParameters, strips a stage prefix, and sends no body on GET", async () => {
@@ -48,9 +48,9 @@ describe("API Gateway REST (v1) events", () => {
       isBase64Encoded: false
     }
     const request = toRequest(event)
-    expect(new URL(request.url).pathname).toBe("/$discovery/rest")
-    expect(new URL(request.url).search).toBe("?version=v1alpha1")
-    expect(request.body).toBeNull()
+    assert.strictEqual(new URL(request.url).pathname, "/$discovery/rest")
+    assert.strictEqual(new URL(request.url).search, "?version=v1alpha1")
+    assert.isNull(request.body)
   })
 
   it("answers statusCode, headers, multiValueHeaders (cookies apart) and a text body", async () => {
@@ -58,7 +58,7 @@ describe("API Gateway REST (v1) events", () => {
     headers.append("set-cookie", "a=1; Path=/")
     headers.append("set-cookie", "b=2; Path=/")
     const result = await fromResponse(new Response(`{"ok":true}`, { status: 201, headers }), "v1")
-    expect(result).toEqual({
+    assert.deepStrictEqual(result, {
       statusCode: 201,
       headers: { "content-type": "application/json", "x-model-version": "m-1" },
       multiValueHeaders: { "content-type": ["application/json"], "x-model-version": ["m-1"], "set-cookie": ["a=1; Path=/", "b=2; Path=/"] },
@@ -71,31 +71,31 @@ describe("API Gateway REST (v1) events", () => {
 describe("HTTP API (v2) and Function URL events", () => {
   it("reads AWS's HTTP API example: method, stage stripped from rawPath, raw query, cookies, headers", async () => {
     const request = toRequest(fixtures.v2())
-    expect(request.method).toBe("POST")
+    assert.strictEqual(request.method, "POST")
     const url = new URL(request.url)
-    expect(url.origin).toBe("https://id.execute-api.us-east-1.amazonaws.com")
-    expect(url.pathname).toBe("/my/path")
-    expect(url.searchParams.getAll("parameter1")).toEqual(["value1", "value2"])
-    expect(request.headers.get("header2")).toBe("value1,value2")
-    expect(request.headers.get("cookie")).toBe("cookie1=one; cookie2=two")
-    expect(await request.json()).toEqual({ hello: "from Lambda" })
+    assert.strictEqual(url.origin, "https://id.execute-api.us-east-1.amazonaws.com")
+    assert.strictEqual(url.pathname, "/my/path")
+    assert.deepStrictEqual(url.searchParams.getAll("parameter1"), ["value1", "value2"])
+    assert.strictEqual(request.headers.get("header2"), "value1,value2")
+    assert.strictEqual(request.headers.get("cookie"), "cookie1=one; cookie2=two")
+    assert.deepStrictEqual(await request.json(), { hello: "from Lambda" })
   })
 
   it("reads AWS's Function URL example: $default stage, base64 body kept byte for byte", async () => {
     const request = toRequest(fixtures.url())
-    expect(new URL(request.url).pathname).toBe("/my/path")
-    expect(new URL(request.url).host).toBe("abcdefg.lambda-url.us-east-1.on.aws")
-    expect(request.headers.get("content-type")).toBe("application/octet-stream")
-    expect(await request.text()).toBe("Hello from a function URL")
+    assert.strictEqual(new URL(request.url).pathname, "/my/path")
+    assert.strictEqual(new URL(request.url).host, "abcdefg.lambda-url.us-east-1.on.aws")
+    assert.strictEqual(request.headers.get("content-type"), "application/octet-stream")
+    assert.strictEqual(await request.text(), "Hello from a function URL")
     const bytes = Uint8Array.from([0, 255, 1, 254, 10, 13])
     const binary = toRequest({ ...fixtures.url(), body: Buffer.from(bytes).toString("base64"), isBase64Encoded: true })
-    expect(new Uint8Array(await binary.arrayBuffer())).toEqual(bytes)
+    assert.deepStrictEqual(new Uint8Array(await binary.arrayBuffer()), bytes)
   })
 
   it("sends a body without a content type as it came (no invented text/plain)", () => {
     const { headers, ...event } = fixtures.url()
     const request = toRequest({ ...event, headers: { host: headers!["host"] }, body: "x", isBase64Encoded: false })
-    expect(request.headers.get("content-type")).toBeNull()
+    assert.isNull(request.headers.get("content-type"))
   })
 
   it("answers headers, cookies and base64 for binary content, text for JSON and HTML", async () => {
@@ -103,7 +103,7 @@ describe("HTTP API (v2) and Function URL events", () => {
     headers.append("set-cookie", "s=1")
     const bytes = Uint8Array.from([137, 80, 78, 71, 0, 1])
     const binary = await fromResponse(new Response(bytes, { status: 200, headers }), "v2")
-    expect(binary).toEqual({
+    assert.deepStrictEqual(binary, {
       statusCode: 200,
       headers: { "content-type": "image/png" },
       cookies: ["s=1"],
@@ -111,37 +111,37 @@ describe("HTTP API (v2) and Function URL events", () => {
       isBase64Encoded: true
     })
     const html = await fromResponse(new Response("<p>é</p>", { headers: { "content-type": "text/html; charset=utf-8" } }), "v2")
-    expect(html).toEqual({ statusCode: 200, headers: { "content-type": "text/html; charset=utf-8" }, body: "<p>é</p>", isBase64Encoded: false })
+    assert.deepStrictEqual(html, { statusCode: 200, headers: { "content-type": "text/html; charset=utf-8" }, body: "<p>é</p>", isBase64Encoded: false })
     const empty = await fromResponse(new Response(null, { status: 204 }), "v2")
-    expect(empty).toEqual({ statusCode: 204, headers: {}, body: "", isBase64Encoded: false })
+    assert.deepStrictEqual(empty, { statusCode: 204, headers: {}, body: "", isBase64Encoded: false })
   })
 })
 
 describe("helpers", () => {
   it("strips only a whole leading stage segment, never $default", () => {
-    expect(stripStage("/prod/v0.2/megacall", "prod")).toBe("/v0.2/megacall")
-    expect(stripStage("/prod", "prod")).toBe("/")
-    expect(stripStage("/production/x", "prod")).toBe("/production/x")
-    expect(stripStage("/v0.2/megacall", "prod")).toBe("/v0.2/megacall")
-    expect(stripStage("/$default/x", "$default")).toBe("/$default/x")
-    expect(stripStage("/x", undefined)).toBe("/x")
+    assert.strictEqual(stripStage("/prod/v0.2/megacall", "prod"), "/v0.2/megacall")
+    assert.strictEqual(stripStage("/prod", "prod"), "/")
+    assert.strictEqual(stripStage("/production/x", "prod"), "/production/x")
+    assert.strictEqual(stripStage("/v0.2/megacall", "prod"), "/v0.2/megacall")
+    assert.strictEqual(stripStage("/$default/x", "$default"), "/$default/x")
+    assert.strictEqual(stripStage("/x", undefined), "/x")
   })
 
   it("tells HTTP events from other Lambda events", () => {
-    expect(isHttpEvent(fixtures.v1())).toBe(true)
-    expect(isHttpEvent(fixtures.v2())).toBe(true)
-    expect(isHttpEvent(fixtures.url())).toBe(true)
-    expect(isHttpEvent({ Records: [{ eventSource: "aws:sqs" }] })).toBe(false)
+    assert.isTrue(isHttpEvent(fixtures.v1()))
+    assert.isTrue(isHttpEvent(fixtures.v2()))
+    assert.isTrue(isHttpEvent(fixtures.url()))
+    assert.isFalse(isHttpEvent({ Records: [{ eventSource: "aws:sqs" }] }))
     // a body that is not a string is no HTTP event of API Gateway's (it would fail deep inside)
-    expect(isHttpEvent({ ...fixtures.url(), body: { comment: "hi" } })).toBe(false)
-    expect(isHttpEvent({ ...fixtures.url(), body: null })).toBe(true)
-    expect(isHttpEvent(null)).toBe(false)
+    assert.isFalse(isHttpEvent({ ...fixtures.url(), body: { comment: "hi" } }))
+    assert.isTrue(isHttpEvent({ ...fixtures.url(), body: null }))
+    assert.isFalse(isHttpEvent(null))
   })
 
   it("classifies content types", () => {
     for (const t of ["application/json", "application/json; charset=utf-8", "text/html", "application/problem+json", "application/vnd.api+json", null]) {
-      expect(isTextContentType(t)).toBe(true)
+      assert.isTrue(isTextContentType(t))
     }
-    for (const t of ["image/png", "application/octet-stream", "application/pdf"]) expect(isTextContentType(t)).toBe(false)
+    for (const t of ["image/png", "application/octet-stream", "application/pdf"]) assert.isFalse(isTextContentType(t))
   })
 })

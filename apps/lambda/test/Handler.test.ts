@@ -1,7 +1,7 @@
 import { AccountStore, Auth } from "@decorum/core"
 import { ProviderFailure, StoreFailure } from "@decorum/domain"
 import { Context, Effect, Exit, Layer, Scope } from "effect"
-import { afterAll, describe, expect, it } from "vitest"
+import { afterAll, assert, describe, it } from "@effect/vitest"
 import { engineLayer } from "../../../packages/http/test/harness.js"
 import * as Handler from "../src/Handler.js"
 import { fixtures, toEvent, toResponse } from "./aws.js"
@@ -17,12 +17,12 @@ describe("Lambda handler", () => {
       return engineLayer(undefined)
     }))
     const handler = Handler.make(engine, { jsonLogs: false })
-    expect(await handler.ready()).toBe(true)
+    assert.isTrue(await handler.ready())
     for (let i = 0; i < 3; i++) {
       const res = toResponse(await handler(toEvent("v2", "/healthz")))
-      expect(await res.json()).toEqual({ status: "ok" })
+      assert.deepStrictEqual(await res.json(), { status: "ok" })
     }
-    expect(builds).toBe(1)
+    assert.strictEqual(builds, 1)
     await handler.dispose()
   })
 
@@ -33,11 +33,13 @@ describe("Lambda handler", () => {
     ))
     const handler = Handler.make(engine, { jsonLogs: false })
     const first = toResponse(await handler(toEvent("v1", "/healthz")))
-    expect(first.status).toBe(503)
-    expect(await first.json()).toEqual({ error: "Service Unavailable", message: expect.any(String), code: 503 })
+    assert.strictEqual(first.status, 503)
+    const body = (await first.json()) as { error: unknown; message: unknown; code: unknown }
+    assert.deepStrictEqual({ error: body.error, code: body.code }, { error: "Service Unavailable", code: 503 })
+    assert.isString(body.message)
     const second = toResponse(await handler(toEvent("v1", "/healthz")))
-    expect(second.status).toBe(200)
-    expect(attempts).toBe(2)
+    assert.strictEqual(second.status, 200)
+    assert.strictEqual(attempts, 2)
     await handler.dispose()
   })
 
@@ -63,7 +65,7 @@ describe("Lambda handler", () => {
     // The runtime the handler builds (and dispose closes) marks itself closed on release.
     const engine = Layer.merge(Layer.succeedContext(prebuilt), Layer.scopedDiscard(Effect.addFinalizer(() => Effect.sync(() => (closed = true)))))
     const handler = Handler.make(engine, { jsonLogs: false })
-    expect(await handler.ready()).toBe(true)
+    assert.isTrue(await handler.ready())
     const analyze = (text: string) =>
       handler(toEvent("v2", `/v1alpha1/comments:analyze?key=${key}`, {
         method: "POST",
@@ -74,12 +76,12 @@ describe("Lambda handler", () => {
     await allArrived
     const disposing = handler.dispose()
     const late = toResponse(await analyze("too late"))
-    expect(late.status).toBe(503)
-    expect((await late.json()).error.status).toBe("UNAVAILABLE")
+    assert.strictEqual(late.status, 503)
+    assert.strictEqual((await late.json()).error.status, "UNAVAILABLE")
     release()
-    for (const result of await Promise.all(held)) expect(toResponse(result).status).toBe(200)
+    for (const result of await Promise.all(held)) assert.strictEqual(toResponse(result).status, 200)
     await disposing
-    expect(closed).toBe(true)
+    assert.isTrue(closed)
   })
 
   it("builds the discovery rootUrl from the platform's host and protocol, not a client's X-Forwarded-Host (issue 10, item 5)", async () => {
@@ -87,14 +89,16 @@ describe("Lambda handler", () => {
     for (const kind of ["v1", "v2", "url"] as const) {
       const base = kind === "v1" ? fixtures.v1().headers!["Host"]! : (kind === "v2" ? fixtures.v2() : fixtures.url()).headers!["host"]!
       const res = toResponse(await handler(toEvent(kind, "/$discovery/rest?version=v1alpha1", { headers: { "x-forwarded-host": "attacker.example" } })))
-      expect(((await res.json()) as { rootUrl: string }).rootUrl).toBe(`https://${base}/`)
+      assert.strictEqual(((await res.json()) as { rootUrl: string }).rootUrl, `https://${base}/`)
     }
     await handler.dispose()
   })
 
   it("refuses events that are not HTTP events", async () => {
     const handler = Handler.make(engineLayer(undefined), { jsonLogs: false })
-    await expect(handler({ Records: [] } as never)).rejects.toThrow(/HTTP events only/)
+    const refused = await handler({ Records: [] } as never).then(() => undefined, (error: unknown) => error)
+    assert.instanceOf(refused, Error)
+    assert.match((refused as Error).message, /HTTP events only/)
     await handler.dispose()
   })
 })

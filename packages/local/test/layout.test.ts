@@ -9,7 +9,7 @@
  * - the package barrel exports nothing from internal/.
  * And the package as npm packs it (`files`) carries the model directory the runtime reads.
  */
-import { describe, expect, it } from "@effect/vitest"
+import { assert, describe, it } from "@effect/vitest"
 import { readdirSync, readFileSync } from "node:fs"
 import { dirname, join, relative, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -39,16 +39,16 @@ const edges = sources(src).flatMap((file) => importsOf(file).map((to) => ({ from
 
 describe("packages/local layout", () => {
   it("finds the source tree and its imports", () => {
-    expect(edges.length).toBeGreaterThan(50)
-    for (const a of ["evaluators", "models", "relevance", "internal"]) expect(edges.some((e) => area(e.from) === a)).toBe(true)
+    assert.isAbove(edges.length, 50)
+    for (const a of ["evaluators", "models", "relevance", "internal"]) assert.isTrue(edges.some((e) => area(e.from) === a))
   })
 
   it("keeps training code out of reach of the runtime", () => {
-    expect(edges.filter((e) => !e.to.startsWith("src/"))).toEqual([])
+    assert.deepStrictEqual(edges.filter((e) => !e.to.startsWith("src/")), [])
   })
 
   it("keeps internal/ free of the public modules", () => {
-    expect(edges.filter((e) => area(e.from) === "internal" && !(area(e.to) === "internal" || e.to === "src/AttributeModel.js"))).toEqual([])
+    assert.deepStrictEqual(edges.filter((e) => area(e.from) === "internal" && !(area(e.to) === "internal" || e.to === "src/AttributeModel.js")), [])
   })
 
   it("keeps evaluators, models and relevance independent of each other", () => {
@@ -61,7 +61,7 @@ describe("packages/local layout", () => {
       const rule = allowed[area(e.from)]
       return rule !== undefined && !rule.includes(area(e.to))
     })
-    expect(broken).toEqual([])
+    assert.deepStrictEqual(broken, [])
   })
 
   it("exports nothing from internal/ through the package barrels", () => {
@@ -69,7 +69,7 @@ describe("packages/local layout", () => {
     const leaks = barrels.flatMap((b) =>
       [...readFileSync(join(pkg, b), "utf8").matchAll(/export[^;\n]*from\s*"([^"]+)"/g)].map((m) => m[1]!).filter((s) => s.includes("internal/"))
     )
-    expect(leaks).toEqual([])
+    assert.deepStrictEqual(leaks, [])
   })
 })
 
@@ -80,9 +80,9 @@ describe("the package as npm packs it (npm run pack:embedded)", () => {
     const { defaultModelDirectory } = await import("../src/models/TrainedModel.js")
     const files: ReadonlyArray<string> = JSON.parse(readFileSync(join(pkg, "package.json"), "utf8")).files
     const modelDir = relative(pkg, defaultModelDirectory())
-    expect(modelDir.startsWith("..")).toBe(false)
-    expect(files.some((entry) => modelDir === entry || modelDir.startsWith(`${entry}/`))).toBe(true)
+    assert.isFalse(modelDir.startsWith(".."))
+    assert.isTrue(files.some((entry) => modelDir === entry || modelDir.startsWith(`${entry}/`)))
     const shipped = readdirSync(defaultModelDirectory())
-    for (const name of ["manifest.json", "toxicity.bin", "spans.json", "spans.bin", "fallacy.json", "fallacy.bin"]) expect(shipped).toContain(name)
+    for (const name of ["manifest.json", "toxicity.bin", "spans.json", "spans.bin", "fallacy.json", "fallacy.bin"]) assert.include(shipped, name)
   })
 })

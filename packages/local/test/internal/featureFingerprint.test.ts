@@ -8,7 +8,7 @@
  */
 import { createHash } from "node:crypto"
 import { readFileSync } from "node:fs"
-import { describe, expect, it } from "vitest"
+import { assert, describe, it } from "@effect/vitest"
 import { Featurizer } from "../../src/internal/model/features.js"
 import type { Manifest } from "../../src/internal/model/format.js"
 import { Normalizer } from "../../src/internal/model/normalize.js"
@@ -41,11 +41,11 @@ const fingerprint = (track: boolean): string => {
 
 describe("the features the trained heads read", () => {
   it("are bit for bit those recorded before the featuriser was optimised", () => {
-    expect(TEXTS.length).toBeGreaterThan(400)
-    expect(fingerprint(true)).toBe("295881c1753c0add60a4743ecdd69b6fdb49bd9491627106e3d81faafddb0a79")
+    assert.isAbove(TEXTS.length, 400)
+    assert.strictEqual(fingerprint(true), "295881c1753c0add60a4743ecdd69b6fdb49bd9491627106e3d81faafddb0a79")
   })
 
   it("are the same without occurrence tracking (the score-only path)", () => {
-    expect(fingerprint(false)).toBe("2f2b68e1fba65680928679336f09f3fac7701cf588bcf3f7abe63c84702e2811")
+    assert.strictEqual(fingerprint(false), "2f2b68e1fba65680928679336f09f3fac7701cf588bcf3f7abe63c84702e2811")
   })
 })

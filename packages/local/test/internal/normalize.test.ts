@@ -1,51 +1,51 @@
-import { describe, expect, it } from "vitest"
+import { assert, describe, it } from "@effect/vitest"
 import { buildRespellMap, FLAG_BREAK, FLAG_OBFUSCATED, Normalizer, normalizeTokens, unmask } from "../../src/internal/model/normalize.js"
 
 describe("Normalizer", () => {
   it("folds case, accents, full-width, math alphanumerics and Cyrillic look-alikes", () => {
-    expect(normalizeTokens("Café NAÏVE")).toEqual(["cafe", "naive"])
-    expect(normalizeTokens("ｆｕｃｋ 𝐟𝐮𝐜𝐤")).toEqual(["fuck", "fuck"])
-    expect(normalizeTokens("іdіоt")).toEqual(["idiot"]) // Cyrillic і and о
-    expect(normalizeTokens("i\u200Bd\u200Ci\u00ADot")).toEqual(["idiot"]) // zero-width and soft hyphen
+    assert.deepStrictEqual(normalizeTokens("Café NAÏVE"), ["cafe", "naive"])
+    assert.deepStrictEqual(normalizeTokens("ｆｕｃｋ 𝐟𝐮𝐜𝐤"), ["fuck", "fuck"])
+    assert.deepStrictEqual(normalizeTokens("іdіоt"), ["idiot"]) // Cyrillic і and о
+    assert.deepStrictEqual(normalizeTokens("i\u200Bd\u200Ci\u00ADot"), ["idiot"]) // zero-width and soft hyphen
   })
 
   it("undoes leetspeak inside words but leaves ordinals and numbers", () => {
-    expect(normalizeTokens("you 1d10t sh1t $hit @ss")).toEqual(["you", "idiot", "shit", "shit", "ass"])
-    expect(normalizeTokens("1st place in the 80s")).toEqual(["1st", "place", "in", "the", "80s"])
-    expect(normalizeTokens("call 08452810075 or 123")).toEqual(["call", "xlongnum", "or", "xnum"])
+    assert.deepStrictEqual(normalizeTokens("you 1d10t sh1t $hit @ss"), ["you", "idiot", "shit", "shit", "ass"])
+    assert.deepStrictEqual(normalizeTokens("1st place in the 80s"), ["1st", "place", "in", "the", "80s"])
+    assert.deepStrictEqual(normalizeTokens("call 08452810075 or 123"), ["call", "xlongnum", "or", "xnum"])
   })
 
   it("restores masked words by shape against the abuse lexicon", () => {
-    expect(normalizeTokens("f*ck f**k b***h a**hole")).toEqual(["fuck", "fuck", "bitch", "asshole"])
-    expect(unmask("f*ck")).toBe("fuck")
-    expect(unmask("x*yz")).toBeUndefined()
+    assert.deepStrictEqual(normalizeTokens("f*ck f**k b***h a**hole"), ["fuck", "fuck", "bitch", "asshole"])
+    assert.strictEqual(unmask("f*ck"), "fuck")
+    assert.isUndefined(unmask("x*yz"))
   })
 
   it("collapses stretched letters, keeping double letters a word needs", () => {
-    expect(normalizeTokens("sooooo stuuuupid")).toEqual(["so", "stupid"])
-    expect(normalizeTokens("asssss gooood")).toEqual(["ass", "good"])
-    expect(normalizeTokens("good book")).toEqual(["good", "book"]) // untouched when not stretched
+    assert.deepStrictEqual(normalizeTokens("sooooo stuuuupid"), ["so", "stupid"])
+    assert.deepStrictEqual(normalizeTokens("asssss gooood"), ["ass", "good"])
+    assert.deepStrictEqual(normalizeTokens("good book"), ["good", "book"]) // untouched when not stretched
   })
 
   it("joins spaced, dotted and dashed single letters", () => {
-    expect(normalizeTokens("f u c k you")).toEqual(["fuck", "you"])
-    expect(normalizeTokens("i.d.i.o.t")).toEqual(["idiot"])
-    expect(normalizeTokens("m-o-r-o-n")).toEqual(["moron"])
-    expect(normalizeTokens("I am a b")).toEqual(["i", "am", "a", "b"]) // only two single letters in a row: not joined
+    assert.deepStrictEqual(normalizeTokens("f u c k you"), ["fuck", "you"])
+    assert.deepStrictEqual(normalizeTokens("i.d.i.o.t"), ["idiot"])
+    assert.deepStrictEqual(normalizeTokens("m-o-r-o-n"), ["moron"])
+    assert.deepStrictEqual(normalizeTokens("I am a b"), ["i", "am", "a", "b"]) // only two single letters in a row: not joined
   })
 
   it("applies the respelling map (explicit and one-edit variants)", () => {
     const respell = buildRespellMap(new Set(["moon"]))
-    expect(respell["idoit"]).toBe("idiot")
-    expect(respell["moon"]).toBeUndefined() // protected: a common word
-    expect(normalizeTokens("you idoit, fcuk off", { respell })).toEqual(["you", "idiot", "fuck", "off"])
-    expect(normalizeTokens("stfu")).toEqual(["shut", "the", "fuck", "up"])
+    assert.strictEqual(respell["idoit"], "idiot")
+    assert.isUndefined(respell["moon"]) // protected: a common word
+    assert.deepStrictEqual(normalizeTokens("you idoit, fcuk off", { respell }), ["you", "idiot", "fuck", "off"])
+    assert.deepStrictEqual(normalizeTokens("stfu"), ["shut", "the", "fuck", "up"])
   })
 
   it("replaces links, e-mails and mentions with placeholders", () => {
-    expect(normalizeTokens("check http://www.example.com/x now")).toEqual(["check", "xurl", "xurl_example", "now"])
-    expect(normalizeTokens("mail me@spam.net")).toEqual(["mail", "xemail"])
-    expect(normalizeTokens("@USER hello")).toEqual(["xmention", "hello"])
+    assert.deepStrictEqual(normalizeTokens("check http://www.example.com/x now"), ["check", "xurl", "xurl_example", "now"])
+    assert.deepStrictEqual(normalizeTokens("mail me@spam.net"), ["mail", "xemail"])
+    assert.deepStrictEqual(normalizeTokens("@USER hello"), ["xmention", "hello"])
   })
 
   it("maps every token back to a verbatim span of the original text", () => {
@@ -53,7 +53,7 @@ describe("Normalizer", () => {
     const n = new Normalizer()
     const count = n.run(text)
     const spans = Array.from({ length: count }, (_, i) => [n.tokens[i], text.slice(n.begins[i], n.ends[i])])
-    expect(spans).toEqual([
+    assert.deepStrictEqual(spans, [
       ["hey", "Hey"],
       ["fuck", "Ｆ u c k"],
       ["you", "you"],
@@ -61,22 +61,22 @@ describe("Normalizer", () => {
       ["so", "sooo"],
       ["bad", "bad"]
     ])
-    expect(n.flags[1]! & FLAG_OBFUSCATED).toBe(FLAG_OBFUSCATED)
-    expect(n.flags[3]! & FLAG_BREAK).toBe(FLAG_BREAK) // after the comma
-    expect(n.flags[2]! & FLAG_BREAK).toBe(0)
+    assert.strictEqual(n.flags[1]! & FLAG_OBFUSCATED, FLAG_OBFUSCATED)
+    assert.strictEqual(n.flags[3]! & FLAG_BREAK, FLAG_BREAK) // after the comma
+    assert.strictEqual(n.flags[2]! & FLAG_BREAK, 0)
   })
 
   it("reuses its buffers: a shorter second text does not leak tokens of the first", () => {
     const n = new Normalizer()
     n.run("one two three four")
-    expect(n.run("five")).toBe(1)
-    expect(n.tokens.slice(0, n.count)).toEqual(["five"])
+    assert.strictEqual(n.run("five"), 1)
+    assert.deepStrictEqual(n.tokens.slice(0, n.count), ["five"])
   })
 })
 
 describe("Normalizer on words that are also object keys", () => {
   it("treats constructor, __proto__ and toString as plain words", () => {
     // underscores separate words; nothing resolves to an Object.prototype member
-    expect(normalizeTokens("constructor __proto__ toString hasOwnProperty")).toEqual(["constructor", "proto", "tostring", "hasownproperty"])
+    assert.deepStrictEqual(normalizeTokens("constructor __proto__ toString hasOwnProperty"), ["constructor", "proto", "tostring", "hasownproperty"])
   })
 })

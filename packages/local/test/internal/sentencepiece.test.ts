@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
-import { describe, expect, it } from "vitest"
+import { assert, describe, it } from "@effect/vitest"
 import { SentencePiece, type Vocabulary } from "../../src/internal/encoder/sentencepiece.js"
 import { missingEncoderPackages, missingMessage, requireEncoderPackage } from "../../../training/encoder/optional.js"
 import { GOLDEN_TEXTS } from "../models/goldenTexts.js"
@@ -32,25 +32,25 @@ describe("SentencePiece", () => {
     // every symbol has a piece: the reference scores an unknown symbol 0, above any piece
     // ids:                          6               7              8          9          10          11         12
     const sp = new SentencePiece([...RESERVED, ["\u2581ab", -1], ["\u2581a", -1], ["b", -1], ["c", -5], ["bc", -2], ["a", -4], ["\u2581", -4]])
-    expect(sp.encode("abc")).toEqual([7, 10]) // ▁a + bc (-3) beats ▁ab + c (-6)
-    expect(sp.encode("ab")).toEqual([6]) // ▁ab (-1) beats ▁a + b (-2)
+    assert.deepStrictEqual(sp.encode("abc"), [7, 10]) // ▁a + bc (-3) beats ▁ab + c (-6)
+    assert.deepStrictEqual(sp.encode("ab"), [6]) // ▁ab (-1) beats ▁a + b (-2)
   })
 
   it("maps unknown symbols to id 0, merges consecutive unknowns, and turns spaces into the separator", () => {
     const sp = new SentencePiece([...RESERVED, ["\u2581a", -1], ["\u2581", -2], ["a", -3]])
-    expect(sp.encode("a")).toEqual([6])
-    expect(sp.encode("a zz a")).toEqual([6, 7, 0, 6])
-    expect(sp.encode("")).toEqual([])
+    assert.deepStrictEqual(sp.encode("a"), [6])
+    assert.deepStrictEqual(sp.encode("a zz a"), [6, 7, 0, 6])
+    assert.deepStrictEqual(sp.encode(""), [])
   })
 
   it("NFKC-normalises first", () => {
     const sp = new SentencePiece([...RESERVED, ["\u2581fi", -1], ["\u2581", -3], ["f", -3], ["i", -3]])
-    expect(sp.encode("\ufb01")).toEqual([6]) // the ligature ﬁ is "fi" after NFKC
+    assert.deepStrictEqual(sp.encode("\ufb01"), [6]) // the ligature ﬁ is "fi" after NFKC
   })
 
   it("gives the recorded ids of the package's tokenizer on the shipped vocabulary", () => {
     const ours = new SentencePiece(shippedVocabulary())
-    for (const [text, ids] of RECORDED) expect(ours.encode(text), text).toEqual(ids)
+    for (const [text, ids] of RECORDED) assert.deepStrictEqual(ours.encode(text), ids, text)
   })
 
   // The ids the encoder was trained and converted with come from the package's tokenizer; the
@@ -63,7 +63,7 @@ describe("SentencePiece", () => {
     const theirs = new EmbeddingsModel({ vocabulary, model: null }).tokenizer
     const ours = new SentencePiece(vocabulary)
     const texts = [...GOLDEN_TEXTS, ...variedTexts(60), "", " ", "  two  spaces ", "emoji 🤬🤬 and ＦＵＬＬＷＩＤＴＨ", "naïve café – “quotes”", "\u0000\u0001 control", "日本語のテキスト"]
-    for (const t of texts) expect(ours.encode(t), t).toEqual(theirs.encode(t))
-    expect(ours.encode("You are an idiot.").length).toBeGreaterThan(3)
+    for (const t of texts) assert.deepStrictEqual(ours.encode(t), theirs.encode(t), t)
+    assert.isAbove(ours.encode("You are an idiot.").length, 3)
   })
 })

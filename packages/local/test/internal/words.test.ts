@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest"
+import { assert, describe, it } from "@effect/vitest"
 import { type Token, tokenize } from "../../src/internal/text/words.js"
 import { GOLDEN_TEXTS } from "../models/goldenTexts.js"
 import { variedTexts } from "../models/variedTexts.js"
@@ -41,13 +41,13 @@ const tricky = (count: number): Array<string> => {
 describe("tokenize", () => {
   it("finds the words the regular expression finds, with the same lowercase forms and keys", () => {
     const texts = [...GOLDEN_TEXTS, ...variedTexts(400), ...tricky(3000), "", "'", "a'", "'a", "a''b", "a'*b", "a*", "*a", "a**b$$c@", "don\u2019t", "x\uD800"]
-    for (const text of texts) expect(tokenize(text), JSON.stringify(text)).toEqual(reference(text))
+    for (const text of texts) assert.deepStrictEqual(tokenize(text), reference(text), JSON.stringify(text))
   })
 
   it("keeps apostrophes and obfuscation symbols inside words and undoes leetspeak in the key", () => {
-    expect(tokenize("Don’t be an 1d10t, f*ck sh1t sooooo").map((t) => [t.lower, t.key])).toEqual([
+    assert.deepStrictEqual(tokenize("Don’t be an 1d10t, f*ck sh1t sooooo").map((t) => [t.lower, t.key]), [
       ["don't", "don't"], ["be", "be"], ["an", "an"], ["1d10t", "idiot"], ["f*ck", "fck"], ["sh1t", "shit"], ["sooooo", "so"]
     ])
-    expect(tokenize("a 𝐢𝐝𝐢𝐨𝐭 b").map((t) => [t.begin, t.end])).toEqual([[0, 1], [2, 12], [13, 14]])
+    assert.deepStrictEqual(tokenize("a 𝐢𝐝𝐢𝐨𝐭 b").map((t) => [t.begin, t.end]), [[0, 1], [2, 12], [13, 14]])
   })
 })

@@ -13,7 +13,7 @@ import { Effect, Either, Layer, ManagedRuntime } from "effect"
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { describe, expect, it } from "vitest"
+import { assert, describe, it } from "@effect/vitest"
 import { LanguageModels, type LanguageModelsService } from "../../src/LanguageModels.js"
 import { LocalAttributeScorer, LocalCommentScorer, LocalSpamChecker } from "../../src/evaluators/index.js"
 import { ENGLISH_ONLY_FIELDS } from "../../src/evaluators/LocalCommentScorer.js"
@@ -46,13 +46,13 @@ describe("the shipped language identifier", () => {
     ["nl", "Dit is een heel goed artikel, bedankt daarvoor"]
   ]
   it.each(cases)("identifies %s", (language, text) => {
-    expect(identifier.detect(text)[0]).toBe(language)
+    assert.strictEqual(identifier.detect(text)[0], language)
   })
 
   it("keeps links, mentions and emoji from deciding, and detects nothing where there are no letters or an unknown script", () => {
-    expect(identifier.detect("@dieter_mueller https://example.com/path?q=1 Vielen Dank für den Artikel 👍👍")).toEqual(["de"])
+    assert.deepStrictEqual(identifier.detect("@dieter_mueller https://example.com/path?q=1 Vielen Dank für den Artikel 👍👍"), ["de"])
     for (const text of ["👍👍👍", "12345 !!!", "https://example.com/a/b", "Αυτό είναι ένα πολύ καλό άρθρο"]) {
-      expect(identifier.detect(text)).toEqual([])
+      assert.deepStrictEqual(identifier.detect(text), [])
     }
   })
 })
@@ -88,33 +88,35 @@ describe("Perspective's language rules on the local engine", () => {
   it("an English-only stream never loads a language's model set", async () => {
     for (const text of ["You are an idiot and nobody likes you", "Thanks, great article!", "I disagree with the council on this one."]) {
       const answer = await analyze(layer, { comment: { text }, requestedAttributes: { TOXICITY: {}, INSULT: {} } })
-      expect(Either.isRight(answer)).toBe(true)
-      expect(Either.getOrThrow(answer).value).toMatchObject({ languages: ["en"], detectedLanguages: ["en"] })
+      assert.isTrue(Either.isRight(answer))
+      assert.deepInclude(Either.getOrThrow(answer).value, { languages: ["en"], detectedLanguages: ["en"] })
     }
-    expect(loads).toEqual([])
+    assert.deepStrictEqual(loads, [])
   })
 
   it("scores German with the German set, loaded once on first use, and says so", async () => {
     const text = "Du bist ein dummer Idiot und niemand mag dich hier"
     for (let i = 0; i < 2; i++) {
       const answer = Either.getOrThrow(await analyze(layer, { comment: { text }, requestedAttributes: { TOXICITY: {} } }))
-      expect(answer.value).toMatchObject({ languages: ["de"], detectedLanguages: ["de"] })
-      expect(answer.provenance.model).not.toBe(undefined)
+      assert.deepInclude(answer.value, { languages: ["de"], detectedLanguages: ["de"] })
+      assert.isDefined(answer.provenance.model)
     }
-    expect(loads).toEqual(["de"])
+    assert.deepStrictEqual(loads, ["de"])
   })
 
   it("answers LANGUAGE_NOT_SUPPORTED_BY_ATTRIBUTE for an attribute or a language without a model, never the English model", async () => {
     const insult = await analyze(layer, { comment: { text: "Du bist ein dummer Idiot und niemand mag dich hier" }, requestedAttributes: { TOXICITY: {}, INSULT: {} } })
-    expect(Either.isLeft(insult) && insult.left).toBeInstanceOf(LanguageNotSupportedByAttribute)
-    expect(Either.isLeft(insult) && insult.left).toMatchObject({ attribute: "INSULT", languages: ["de"], source: "detected" })
+    assert.instanceOf(Either.isLeft(insult) && insult.left, LanguageNotSupportedByAttribute)
+    assert.isTrue(Either.isLeft(insult))
+    assert.deepInclude(Either.isLeft(insult) ? insult.left : {}, { attribute: "INSULT", languages: ["de"], source: "detected" })
     const french = await analyze(layer, { comment: { text: "Tu es un connard et une ordure" }, requestedAttributes: { TOXICITY: {} }, languages: ["fr"] })
-    expect(Either.isLeft(french) && french.left).toMatchObject({ _tag: "LanguageNotSupportedByAttribute", attribute: "TOXICITY", languages: ["fr"], source: "requested" })
+    assert.isTrue(Either.isLeft(french))
+    assert.deepInclude(Either.isLeft(french) ? french.left : {}, { _tag: "LanguageNotSupportedByAttribute", attribute: "TOXICITY", languages: ["fr"], source: "requested" })
     const dropped = Either.getOrThrow(await analyze(layer, { comment: { text: "Tu es un connard et une ordure" }, requestedAttributes: { TOXICITY: {} }, dropUnsupportedAttributes: true }))
-    expect(dropped.value).toEqual({ attributeScores: {}, languages: ["fr"], detectedLanguages: ["fr"] })
+    assert.deepStrictEqual(dropped.value, { attributeScores: {}, languages: ["fr"], detectedLanguages: ["fr"] })
     const nothing = await analyze(layer, { comment: { text: "👍👍" }, requestedAttributes: { TOXICITY: {} } })
-    expect(Either.isLeft(nothing) && nothing.left).toBeInstanceOf(LanguageDetectionFailed)
-    expect(loads).toEqual(["de"])
+    assert.instanceOf(Either.isLeft(nothing) && nothing.left, LanguageDetectionFailed)
+    assert.deepStrictEqual(loads, ["de"])
   })
 })
 
@@ -131,18 +133,18 @@ describe("the native evaluations in the comment's language", () => {
 
   it("scores toxicity with the language's model, says which, and lists what stayed English-only", async () => {
     const english = await score("You are an idiot")
-    expect(english.value).toMatchObject({ toxicity_language: "en", english_only_fields: [] })
-    expect(loads).toEqual([])
+    assert.deepInclude(english.value, { toxicity_language: "en", english_only_fields: [] })
+    assert.deepStrictEqual(loads, [])
     const german = await score("Du bist ein dummer Idiot", "de")
-    expect(german.value).toMatchObject({ toxicity_language: "de", english_only_fields: ENGLISH_ONLY_FIELDS })
-    expect(german.provenance.model).toMatch(/\+/)
-    expect(loads).toEqual(["de"])
+    assert.deepInclude(german.value, { toxicity_language: "de", english_only_fields: ENGLISH_ONLY_FIELDS })
+    assert.match(german.provenance.model, /\+/)
+    assert.deepStrictEqual(loads, ["de"])
     // A language without a toxicity model: the English model's toxicity, and the answer says so.
     const swedish = await score("Du är en idiot", "sv")
-    expect(swedish.value.toxicity_language).toBe("en")
-    expect(swedish.value.english_only_fields).toEqual([...ENGLISH_ONLY_FIELDS, "toxicity_score", "toxicity_explanation"])
+    assert.strictEqual(swedish.value.toxicity_language, "en")
+    assert.deepStrictEqual(swedish.value.english_only_fields, [...ENGLISH_ONLY_FIELDS, "toxicity_score", "toxicity_explanation"])
     const spam = await runtime.runPromise(Effect.flatMap(SpamChecker, (s) => s.check({ comment: "Billige Uhren https://x.example", article: null, language: "de" })))
-    expect(spam.value.english_only_fields).toEqual(["is_spam", "confidence", "reasoning"])
+    assert.deepStrictEqual(spam.value.english_only_fields, ["is_spam", "confidence", "reasoning"])
   })
 })
 
@@ -159,12 +161,12 @@ describe.skipIf(!hasShipped)("the shipped per-language sets (when present)", () 
   it("scores the issue's French and German examples with their own models: the insult above the thanks", async () => {
     const insult = await toxicity("Tu es un connard et une ordure")
     const thanks = await toxicity("Merci beaucoup pour cet article très intéressant")
-    expect(insult.languages).toEqual(["fr"])
-    expect(insult.model).toMatch(/^local-fr-/)
-    expect(insult.value).toBeGreaterThan(thanks.value)
+    assert.deepStrictEqual(insult.languages, ["fr"])
+    assert.match(insult.model, /^local-fr-/)
+    assert.isAbove(insult.value, thanks.value)
     const german = await toxicity("Vielen Dank für den hilfreichen Artikel")
-    expect(german.model).toMatch(/^local-de-/)
-    expect(german.value).toBeLessThan((await toxicity("Du bist ein dummer Idiot, halt die Fresse")).value)
+    assert.match(german.model, /^local-de-/)
+    assert.isBelow(german.value, (await toxicity("Du bist ein dummer Idiot, halt die Fresse")).value)
   })
 })
 
@@ -174,7 +176,7 @@ describe("the n-gram sums", () => {
     const { readFileSync } = await import("node:fs")
     const model = decodeModel(readFileSync(join(defaultModelDirectory(), "langid.bin")))
     const scratch = scratchFor(model)
-    expect(scratch.words).toBeDefined()
+    assert.isDefined(scratch.words)
     const plain = { ...scratch, words: undefined, sums: new Int32Array(model.languages.length) }
     const texts = ["", "a", "Vielen Dank", "x".repeat(5_000), "word ".repeat(400), "这篇文章写得很好，谢谢作者的分享".repeat(20), "@user https://t.co/x Tu es un connard"]
     for (const text of texts) {
@@ -182,7 +184,7 @@ describe("the n-gram sums", () => {
       plain.grams.set(scratch.grams.subarray(0, count))
       addRows(model, scratch, count)
       addRows(model, plain, count)
-      expect([...scratch.sums]).toEqual([...plain.sums])
+      assert.deepStrictEqual([...scratch.sums], [...plain.sums])
     }
   })
 })

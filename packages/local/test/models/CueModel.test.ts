@@ -1,6 +1,6 @@
 import { Perspective } from "@decorum/domain"
 import { AttributeModel, CUE_MODEL_VERSION, CueModel, type ModelLabel } from "@decorum/local"
-import { describe, expect, it } from "@effect/vitest"
+import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { corpus } from "../evaluators/fixtures.js"
 
@@ -14,15 +14,15 @@ const withModel = <A>(f: (model: AttributeModel["Type"]) => A) => Effect.map(Att
 describe("CueModel", () => {
   it.effect("scores every Perspective attribute plus LOW_EFFORT and CONSTRUCTIVE, under its version", () =>
     withModel((model) => {
-      expect(model.version).toBe(CUE_MODEL_VERSION)
-      for (const a of Perspective.Attributes) expect(model.labels).toContain(a)
-      expect(model.labels).toContain("LOW_EFFORT")
-      expect(model.labels).toContain("CONSTRUCTIVE")
+      assert.strictEqual(model.version, CUE_MODEL_VERSION)
+      for (const a of Perspective.Attributes) assert.include(model.labels, a)
+      assert.include(model.labels, "LOW_EFFORT")
+      assert.include(model.labels, "CONSTRUCTIVE")
       for (const text of corpus) {
         const p = model.predict(model.analyse(text), model.labels)
         for (const label of model.labels) {
-          expect(p[label], `${label} of ${JSON.stringify(text)}`).toBeGreaterThanOrEqual(0)
-          expect(p[label]).toBeLessThanOrEqual(1)
+          assert.isAtLeast(p[label]!, 0, `${label} of ${JSON.stringify(text)}`)
+          assert.isAtMost(p[label]!, 1)
         }
       }
     }))
@@ -37,7 +37,7 @@ describe("CueModel", () => {
       ]
       for (const text of neutral) {
         const p = model.predict(model.analyse(text), HARMFUL)
-        for (const label of HARMFUL) expect(p[label], `${label} of ${JSON.stringify(text)}`).toBeLessThan(0.2)
+        for (const label of HARMFUL) assert.isBelow(p[label]!, 0.2, `${label} of ${JSON.stringify(text)}`)
       }
     }))
 
@@ -45,33 +45,33 @@ describe("CueModel", () => {
     withModel((model) => {
       const text = "You are an idiot and nobody wants your opinion."
       const p = model.predict(model.analyse(text), ["TOXICITY", "INSULT", "ATTACK_ON_COMMENTER"])
-      expect(p.TOXICITY).toBeGreaterThan(0.7)
-      expect(p.INSULT).toBeGreaterThan(0.7)
-      expect(p.ATTACK_ON_COMMENTER).toBeGreaterThan(0.5)
+      assert.isAbove(p.TOXICITY!, 0.7)
+      assert.isAbove(p.INSULT!, 0.7)
+      assert.isAbove(p.ATTACK_ON_COMMENTER!, 0.5)
       const spans = model.explain(model.analyse(text), "INSULT", 3)
-      expect(spans.length).toBeGreaterThan(0)
-      expect(text.slice(spans[0]!.begin, spans[0]!.end)).toMatch(/idiot/u)
+      assert.isAbove(spans.length, 0)
+      assert.match(text.slice(spans[0]!.begin, spans[0]!.end), /idiot/u)
       // strongest first
-      for (let i = 1; i < spans.length; i++) expect(spans[i - 1]!.weight).toBeGreaterThanOrEqual(spans[i]!.weight)
+      for (let i = 1; i < spans.length; i++) assert.isAtLeast(spans[i - 1]!.weight, spans[i]!.weight)
     }))
 
   it.effect("catches obfuscated profanity", () =>
     withModel((model) => {
       for (const [text, word] of [["f*ck this council", "f*ck"], ["fuuuck off", "fuuuck"], ["this plan is sh1t", "sh1t"]] as const) {
-        expect(model.predict(model.analyse(text), ["PROFANITY"]).PROFANITY, text).toBeGreaterThan(0.7)
+        assert.isAbove(model.predict(model.analyse(text), ["PROFANITY"]).PROFANITY!, 0.7, text)
         const top = model.explain(model.analyse(text), "PROFANITY", 1)[0]
-        expect(top && text.slice(top.begin, top.end), text).toBe(word)
+        assert.strictEqual(top && text.slice(top.begin, top.end), word, text)
       }
     }))
 
   it.effect("recognises threats, identity attacks, sexual content and flirtation", () =>
     withModel((model) => {
-      expect(model.predict(model.analyse("I will kill you if I see you again."), ["THREAT"]).THREAT).toBeGreaterThan(0.7)
-      expect(model.predict(model.analyse("I would never hurt you."), ["THREAT"]).THREAT).toBeLessThan(0.3)
-      expect(model.predict(model.analyse("Immigrants are vermin and should be deported."), ["IDENTITY_ATTACK"]).IDENTITY_ATTACK).toBeGreaterThan(0.7)
-      expect(model.predict(model.analyse("Immigrants are not criminals."), ["IDENTITY_ATTACK"]).IDENTITY_ATTACK).toBeLessThan(0.2)
-      expect(model.predict(model.analyse("Send nudes, I'm horny"), ["SEXUALLY_EXPLICIT"]).SEXUALLY_EXPLICIT).toBeGreaterThan(0.7)
-      expect(model.predict(model.analyse("Hey cutie, you're so hot 😘"), ["FLIRTATION"]).FLIRTATION).toBeGreaterThan(0.7)
+      assert.isAbove(model.predict(model.analyse("I will kill you if I see you again."), ["THREAT"]).THREAT!, 0.7)
+      assert.isBelow(model.predict(model.analyse("I would never hurt you."), ["THREAT"]).THREAT!, 0.3)
+      assert.isAbove(model.predict(model.analyse("Immigrants are vermin and should be deported."), ["IDENTITY_ATTACK"]).IDENTITY_ATTACK!, 0.7)
+      assert.isBelow(model.predict(model.analyse("Immigrants are not criminals."), ["IDENTITY_ATTACK"]).IDENTITY_ATTACK!, 0.2)
+      assert.isAbove(model.predict(model.analyse("Send nudes, I'm horny"), ["SEXUALLY_EXPLICIT"]).SEXUALLY_EXPLICIT!, 0.7)
+      assert.isAbove(model.predict(model.analyse("Hey cutie, you're so hot 😘"), ["FLIRTATION"]).FLIRTATION!, 0.7)
     }))
 
   it.effect("rewards reasoning, nuance, personal stories, curiosity and compassion on the bridging labels", () =>
@@ -80,14 +80,14 @@ describe("CueModel", () => {
         "When I was a nurse, my ward lost two staff because of the cuts. However, it depends on the hospital. " +
         "Is there data on this? I'm sorry to hear about your own experience, I hope things improve."
       const p = model.predict(model.analyse(text), model.labels)
-      expect(p.REASONING_EXPERIMENTAL).toBeGreaterThan(0.4)
-      expect(p.NUANCE_EXPERIMENTAL).toBeGreaterThan(0.4)
-      expect(p.PERSONAL_STORY_EXPERIMENTAL).toBeGreaterThan(0.4)
-      expect(p.CURIOSITY_EXPERIMENTAL).toBeGreaterThan(0.4)
-      expect(p.COMPASSION_EXPERIMENTAL).toBeGreaterThan(0.4)
-      expect(p.CONSTRUCTIVE).toBeGreaterThan(0.7)
-      expect(p.LOW_EFFORT).toBeLessThan(0.2)
-      expect(model.predict(model.analyse("me too"), ["LOW_EFFORT"]).LOW_EFFORT).toBeGreaterThan(0.8)
+      assert.isAbove(p.REASONING_EXPERIMENTAL!, 0.4)
+      assert.isAbove(p.NUANCE_EXPERIMENTAL!, 0.4)
+      assert.isAbove(p.PERSONAL_STORY_EXPERIMENTAL!, 0.4)
+      assert.isAbove(p.CURIOSITY_EXPERIMENTAL!, 0.4)
+      assert.isAbove(p.COMPASSION_EXPERIMENTAL!, 0.4)
+      assert.isAbove(p.CONSTRUCTIVE!, 0.7)
+      assert.isBelow(p.LOW_EFFORT!, 0.2)
+      assert.isAbove(model.predict(model.analyse("me too"), ["LOW_EFFORT"]).LOW_EFFORT!, 0.8)
     }))
 
   it.effect("explains every label with non-empty, in-bounds spans, strongest first", () =>
@@ -95,13 +95,13 @@ describe("CueModel", () => {
       for (const text of corpus) {
         for (const label of model.labels) {
           const spans = model.explain(model.analyse(text), label, 5)
-          expect(spans.length).toBeLessThanOrEqual(5)
+          assert.isAtMost(spans.length, 5)
           for (const [i, s] of spans.entries()) {
-            expect(s.begin).toBeGreaterThanOrEqual(0)
-            expect(s.end).toBeLessThanOrEqual(text.length)
-            expect(s.end).toBeGreaterThan(s.begin)
-            expect(text.slice(s.begin, s.end).trim().length).toBeGreaterThan(0)
-            if (i > 0) expect(spans[i - 1]!.weight).toBeGreaterThanOrEqual(s.weight)
+            assert.isAtLeast(s.begin, 0)
+            assert.isAtMost(s.end, text.length)
+            assert.isAbove(s.end, s.begin)
+            assert.isAbove(text.slice(s.begin, s.end).trim().length, 0)
+            if (i > 0) assert.isAtLeast(spans[i - 1]!.weight, s.weight)
           }
         }
       }

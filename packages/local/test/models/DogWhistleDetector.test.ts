@@ -3,7 +3,7 @@
  * trip, damaged files, the layer), and the shipped model on the literal uses that must stay clean,
  * on coded uses, on site examples, sensitive topics and context. Needs no ../shared.
  */
-import { describe, expect, it } from "@effect/vitest"
+import { assert, describe, it } from "@effect/vitest"
 import { createHash } from "node:crypto"
 import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
@@ -76,16 +76,16 @@ describe("DogWhistleDetector (fixture model)", () => {
     fixtureFiles(dir)
     const scorer = loadDogWhistleScorer(dir)
     const service = fromDogWhistleScorer(scorer)
-    expect(service.version).toBe("dogwhistle-test")
+    assert.strictEqual(service.version, "dogwhistle-test")
     for (const text of CODED) {
       const a = service.analyse(input(text))
-      expect(a.detected, text).toBe(true)
-      for (const h of a.hits) expect(text.slice(h.begin, h.end)).toBe(h.term)
-      expect(a.hits[0]!.meaning.length).toBeGreaterThan(0)
-      expect(a.reasoning).toContain(a.hits[0]!.term)
+      assert.isTrue(a.detected, text)
+      for (const h of a.hits) assert.strictEqual(text.slice(h.begin, h.end), h.term)
+      assert.isAbove(a.hits[0]!.meaning.length, 0)
+      assert.include(a.reasoning, a.hits[0]!.term)
     }
-    for (const text of LITERAL) expect(service.analyse(input(text)).detected, text).toBe(false)
-    expect(service.analyse(input("a quiet afternoon in the park")).hits).toEqual([])
+    for (const text of LITERAL) assert.isFalse(service.analyse(input(text)).detected, text)
+    assert.deepStrictEqual(service.analyse(input("a quiet afternoon in the park")).hits, [])
   })
 
   it("provides no layer, with one warning, when the files are damaged; none, silently, without a manifest", async () => {
@@ -97,10 +97,10 @@ describe("DogWhistleDetector (fixture model)", () => {
         return { found: Option.isSome(found), lines }
       }))
     const empty = scratchDir("decorum-dogwhistle-none-")
-    expect(await run(empty)).toEqual({ found: false, lines: [] })
+    assert.deepStrictEqual(await run(empty), { found: false, lines: [] })
     const good = scratchDir("decorum-dogwhistle-good-")
     const { bytes, manifest } = fixtureFiles(good)
-    expect(await run(good)).toEqual({ found: true, lines: [] })
+    assert.deepStrictEqual(await run(good), { found: true, lines: [] })
     const flipped = Uint8Array.from(bytes)
     flipped[flipped.length - 1] = flipped[flipped.length - 1]! ^ 0xff
     const cases: ReadonlyArray<readonly [string, string, Uint8Array | undefined]> = [
@@ -114,11 +114,11 @@ describe("DogWhistleDetector (fixture model)", () => {
       writeFileSync(join(dir, DOGWHISTLE_MANIFEST), json)
       if (bin !== undefined) writeFileSync(join(dir, "dogwhistle.bin"), bin)
       const r = await run(dir)
-      expect(r.found, what).toBe(false)
-      expect(r.lines.length, what).toBe(1)
-      expect(r.lines[0], what).toMatch(/^WARN dog-whistle detector in .* not loaded \(.+\)/)
+      assert.isFalse(r.found, what)
+      assert.strictEqual(r.lines.length, 1, what)
+      assert.match(r.lines[0]!, /^WARN dog-whistle detector in .* not loaded \(.+\)/, what)
     }
-    expect(Option.isNone(Effect.runSync(dogWhistleModelIn(empty)))).toBe(true)
+    assert.isTrue(Option.isNone(Effect.runSync(dogWhistleModelIn(empty))))
   })
 })
 
@@ -132,9 +132,9 @@ describe.runIf(shipped !== undefined)("the shipped dog-whistle detector", () => 
   const manifest = JSON.parse(readFileSync(join(SHIPPED, DOGWHISTLE_MANIFEST), "utf8")) as DogWhistleManifest
 
   it("is versioned and built from the glossary", () => {
-    expect(model.version).toMatch(/^dogwhistle-\d{4}\.\d+\.\d+$/)
-    expect(manifest.terms.length).toBeGreaterThan(200)
-    expect(manifest.sources.map((s) => s.dataset)).toContain("silent-signals-informal")
+    assert.match(model.version, /^dogwhistle-\d{4}\.\d+\.\d+$/)
+    assert.isAbove(manifest.terms.length, 200)
+    assert.include(manifest.sources.map((s) => s.dataset), "silent-signals-informal")
   })
 
   it.each([
@@ -147,11 +147,11 @@ describe.runIf(shipped !== undefined)("the shipped dog-whistle detector", () => 
     "The council will vote on the new bus routes next week."
   ])("leaves a literal use clean: %s", (text) => {
     const a = model.analyse(input(text))
-    expect(a.detected).toBe(false)
-    expect(a.hits).toEqual([])
-    expect(a.subtlety).toBe(0)
-    expect(a.harm).toBe(0)
-    expect(a.reasoning.length).toBeGreaterThan(20)
+    assert.isFalse(a.detected)
+    assert.deepStrictEqual(a.hits, [])
+    assert.strictEqual(a.subtlety, 0)
+    assert.strictEqual(a.harm, 0)
+    assert.isAbove(a.reasoning.length, 20)
   })
 
   it.each([
@@ -160,35 +160,35 @@ describe.runIf(shipped !== undefined)("the shipped dog-whistle detector", () => 
     ["Remove kebab, deus vult!", "deus vult", "Islamophobic"]
   ])("flags a coded use, quoting it verbatim: %s", (text, term, category) => {
     const a = model.analyse(input(text))
-    expect(a.detected).toBe(true)
+    assert.isTrue(a.detected)
     const hit = a.hits.find((h) => h.term === term)
-    expect(hit).toBeDefined()
-    expect(text.slice(hit!.begin, hit!.end)).toBe(term)
-    expect(hit!.category).toBe(category)
-    expect(a.reasoning).toContain(`"${term}"`)
-    expect(a.subtlety).toBeGreaterThan(0)
-    expect(a.harm).toBeGreaterThan(0)
-    expect(a.confidence).toBeGreaterThanOrEqual(0.5)
+    assert.isDefined(hit)
+    assert.strictEqual(text.slice(hit!.begin, hit!.end), term)
+    assert.strictEqual(hit!.category, category)
+    assert.include(a.reasoning, `"${term}"`)
+    assert.isAbove(a.subtlety, 0)
+    assert.isAbove(a.harm, 0)
+    assert.isAtLeast(a.confidence, 0.5)
   })
 
   it("is less confident on a short comment than its hit's probability", () => {
     const short = model.analyse(input("Remove kebab, deus vult!"))
-    expect(short.detected).toBe(true)
-    expect(short.confidence).toBeLessThan(short.hits[0]!.probability)
+    assert.isTrue(short.detected)
+    assert.isBelow(short.confidence, short.hits[0]!.probability)
     const clean = model.analyse(input("ok"))
-    expect(clean.detected).toBe(false)
-    expect(clean.confidence).toBeLessThan(model.analyse(input("The council will vote on the new bus routes next week, after a long public consultation on the timetable.")).confidence)
+    assert.isFalse(clean.detected)
+    assert.isBelow(clean.confidence, model.analyse(input("The council will vote on the new bus routes next week, after a long public consultation on the timetable.")).confidence)
   })
 
   it("watches for a site's examples at once, in their obvious variants", () => {
     const examples = ["snowflake brigade"]
     for (const text of ["The Snowflake Brigade is at it again.", "more snowflake-brigades showing up"]) {
-      expect(model.analyse(input(text)).detected, text).toBe(false)
+      assert.isFalse(model.analyse(input(text)).detected, text)
       const a = model.analyse(input(text, { examples }))
-      expect(a.detected, text).toBe(true)
-      expect(a.hits[0]!.source).toBe("site")
-      expect(text.slice(a.hits[0]!.begin, a.hits[0]!.end)).toBe(a.hits[0]!.term)
-      expect(a.hits[0]!.term.toLowerCase().replace("-", " ")).toMatch(/^snowflake brigades?$/)
+      assert.isTrue(a.detected, text)
+      assert.strictEqual(a.hits[0]!.source, "site")
+      assert.strictEqual(text.slice(a.hits[0]!.begin, a.hits[0]!.end), a.hits[0]!.term)
+      assert.match(a.hits[0]!.term.toLowerCase().replace("-", " "), /^snowflake brigades?$/)
     }
   })
 
@@ -201,10 +201,10 @@ describe.runIf(shipped !== undefined)("the shipped dog-whistle detector", () => 
     writeFileSync(join(dir, manifest.file), readFileSync(join(SHIPPED, manifest.file)))
     const low = fromDogWhistleScorer(loadDogWhistleScorer(dir))
     const plain = probability(low.analyse(input(text)))
-    expect(plain).toBeGreaterThan(0)
-    expect(probability(low.analyse(input(text, { sensitiveTopics: ["immigration"] })))).toBeGreaterThan(plain)
-    expect(probability(low.analyse(input(text, { context: ["Send the illegal aliens back, secure the border, MAGA"] })))).toBeGreaterThan(plain)
-    expect(probability(low.analyse(input(text, { context: ["What time does the bus leave?"] })))).toBeCloseTo(plain, 10)
+    assert.isAbove(plain, 0)
+    assert.isAbove(probability(low.analyse(input(text, { sensitiveTopics: ["immigration"] }))), plain)
+    assert.isAbove(probability(low.analyse(input(text, { context: ["Send the illegal aliens back, secure the border, MAGA"] }))), plain)
+    assert.closeTo(probability(low.analyse(input(text, { context: ["What time does the bus leave?"] }))), plain, 5e-11)
   })
 
   it("analyses in well under a millisecond per comment", () => {
@@ -212,7 +212,7 @@ describe.runIf(shipped !== undefined)("the shipped dog-whistle detector", () => 
     model.analyse(input(text))
     const t0 = performance.now()
     for (let i = 0; i < 200; i++) model.analyse(input(text))
-    expect((performance.now() - t0) / 200).toBeLessThan(5)
+    assert.isBelow((performance.now() - t0) / 200, 5)
   })
 })
 

@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Effect } from "effect"
-import { describe, expect, it } from "vitest"
+import { assert, describe, it } from "@effect/vitest"
 import type { ModelLabel } from "../../src/AttributeModel.js"
 import { LanguageModels } from "../../src/LanguageModels.js"
 import { applyCalibration } from "../../src/internal/calibration.js"
@@ -112,15 +112,15 @@ describe("LanguageModelSets", () => {
     const dir = fixtureDir()
     const loads: Array<string> = []
     const models = makeLanguageModels(dir, { onLoad: (l) => loads.push(l) })
-    expect([...models.languages.keys()]).toEqual(["zh", "hi"])
-    expect(models.languages.get("zh")).toEqual(["TOXICITY"])
-    expect(loads).toEqual([])
-    expect(models.forLanguage("de")).toBeUndefined()
+    assert.deepStrictEqual([...models.languages.keys()], ["zh", "hi"])
+    assert.deepStrictEqual<unknown>(models.languages.get("zh"), ["TOXICITY"])
+    assert.deepStrictEqual(loads, [])
+    assert.isUndefined(models.forLanguage("de"))
     const zh = models.forLanguage("zh")
-    expect(zh?.version).toBe("local-zh-test")
-    expect(loads).toEqual(["zh"])
-    expect(models.forLanguage("zh")).toBe(zh)
-    expect(loads).toEqual(["zh"])
+    assert.strictEqual(zh?.version, "local-zh-test")
+    assert.deepStrictEqual(loads, ["zh"])
+    assert.strictEqual(models.forLanguage("zh"), zh)
+    assert.deepStrictEqual(loads, ["zh"])
   })
 
   it("never reads the weights at start: a damaged weight file is found (and warned about once) only when the language is asked for", () => {
@@ -128,44 +128,44 @@ describe("LanguageModelSets", () => {
     writeFileSync(join(dir, "zh", "zh.bin"), "damaged")
     const warnings: Array<string> = []
     const models = makeLanguageModels(dir, { warn: (w) => warnings.push(w) })
-    expect(models.languages.has("zh")).toBe(true)
-    expect(warnings).toEqual([])
-    expect(models.forLanguage("zh")).toBeUndefined()
-    expect(models.forLanguage("zh")).toBeUndefined()
-    expect(warnings.length).toBe(1)
-    expect(warnings[0]).toContain("zh")
+    assert.isTrue(models.languages.has("zh"))
+    assert.deepStrictEqual(warnings, [])
+    assert.isUndefined(models.forLanguage("zh"))
+    assert.isUndefined(models.forLanguage("zh"))
+    assert.strictEqual(warnings.length, 1)
+    assert.include(warnings[0]!, "zh")
     // the other language is still served
-    expect(models.forLanguage("hi")?.version).toBe("local-hi-test")
+    assert.strictEqual(models.forLanguage("hi")?.version, "local-hi-test")
   })
 
-  it("gives no languages for a missing or empty directory, and for an index that does not parse (with a warning)", async () => {
-    const missing = await Effect.runPromise(Effect.provide(LanguageModels, LanguageModelSets.layerIn(join(tmpdir(), "decorum-no-such-directory"))))
-    expect(missing.languages.size).toBe(0)
-    expect(missing.forLanguage("de")).toBeUndefined()
+  it.effect("gives no languages for a missing or empty directory, and for an index that does not parse (with a warning)", () => Effect.gen(function*() {
+    const missing = yield* Effect.provide(LanguageModels, LanguageModelSets.layerIn(join(tmpdir(), "decorum-no-such-directory")))
+    assert.strictEqual(missing.languages.size, 0)
+    assert.isUndefined(missing.forLanguage("de"))
     const empty = mkdtempSync(join(tmpdir(), "decorum-languages-empty-"))
-    expect(makeLanguageModels(empty).languages.size).toBe(0)
+    assert.strictEqual(makeLanguageModels(empty).languages.size, 0)
     writeFileSync(join(empty, "index.json"), "{ not json")
     const warnings: Array<string> = []
-    expect(makeLanguageModels(empty, { warn: (w) => warnings.push(w) }).languages.size).toBe(0)
-    expect(warnings.length).toBe(1)
-  })
+    assert.strictEqual(makeLanguageModels(empty, { warn: (w) => warnings.push(w) }).languages.size, 0)
+    assert.strictEqual(warnings.length, 1)
+  }))
 
   it("writes a model file and reads it back: the weights within half a quantisation step, the scores as computed from the trained weights", () => {
     const dir = mkdtempSync(join(tmpdir(), "decorum-languages-rt-"))
     const manifest = writeLanguage(dir, HI)
     const bytes = new Uint8Array(readFileSync(join(dir, "hi", "hi.bin")))
     const table = decodeWeights(bytes)
-    expect(table.bits).toBe(BITS)
-    expect(table.labels).toBe(1)
+    assert.strictEqual(table.bits, BITS)
+    assert.strictEqual(table.labels, 1)
     // rebuild the raw score from the decoded table and compare with the loaded set's probability
     const set = loadModelSet(join(dir, "hi"))
-    expect(set.version).toBe(manifest.version)
+    assert.strictEqual(set.version, manifest.version)
     const f = new Featurizer(manifest.features)
     for (const text of [...HI.positives, ...HI.negatives, "बिल्कुल नया वाक्य"]) {
       f.run(text)
       let z = table.bias[0]!
       for (let p = 0; p < f.nnz; p++) z += table.weights[f.idx[p]! & ((1 << BITS) - 1)]! * f.val[p]!
-      expect(set.score(text, ["TOXICITY"]).TOXICITY).toBeCloseTo(applyCalibration({ kind: "platt", a: 1, b: 0 }, z), 6)
+      assert.closeTo(set.score(text, ["TOXICITY"]).TOXICITY!, applyCalibration({ kind: "platt", a: 1, b: 0 }, z), 5e-7)
     }
   })
 
@@ -173,7 +173,7 @@ describe("LanguageModelSets", () => {
     const dir = mkdtempSync(join(tmpdir(), "decorum-languages-idf-"))
     const manifest = writeLanguage(dir, HI, { idf: true })
     const idf = decodeIdf(new Uint8Array(readFileSync(join(dir, "hi", "hi.idf"))))
-    expect(idf.length).toBe(1 << BITS)
+    assert.strictEqual(idf.length, 1 << BITS)
     const table = decodeWeights(new Uint8Array(readFileSync(join(dir, "hi", "hi.bin"))))
     const set = loadModelSet(join(dir, "hi"))
     const plain = new Featurizer(manifest.features)
@@ -197,19 +197,19 @@ describe("LanguageModelSets", () => {
       for (let p = 0; p < weighted.nnz; p++) {
         const b = weighted.block(p)
         if (b === BLOCK_WORD || b === BLOCK_CHAR) {
-          expect(weighted.val[p]!).toBeCloseTo(norms[b]! > 0 ? raw[p]! / Math.sqrt(norms[b]!) : 0, 5)
+          assert.closeTo(weighted.val[p]!, norms[b]! > 0 ? raw[p]! / Math.sqrt(norms[b]!) : 0, 0.000005)
           if (Math.abs(weighted.val[p]! - plain.val[p]!) > 1e-4) differs = true
-        } else expect(weighted.val[p]!).toBe(1) // globals: no idf
+        } else assert.strictEqual(weighted.val[p]!, 1) // globals: no idf
         z += table.weights[weighted.idx[p]! & mask]! * weighted.val[p]!
       }
-      expect(set.score(text, ["TOXICITY"]).TOXICITY).toBeCloseTo(applyCalibration({ kind: "platt", a: 1, b: 0 }, z), 6)
+      assert.closeTo(set.score(text, ["TOXICITY"]).TOXICITY!, applyCalibration({ kind: "platt", a: 1, b: 0 }, z), 5e-7)
     }
-    expect(differs).toBe(true)
+    assert.isTrue(differs)
     // the new sentence's unseen n-grams have idf 0: they add nothing to its norm
     weighted.run("बिल्कुल नया वाक्य")
-    expect([...weighted.val.subarray(0, weighted.nnz)].some((v) => v === 0)).toBe(true)
+    assert.isTrue([...weighted.val.subarray(0, weighted.nnz)].some((v) => v === 0))
     writeFileSync(join(dir, "hi", "hi.idf"), "damaged")
-    expect(() => loadModelSet(join(dir, "hi"))).toThrow(/idf file hi.idf: sha256/)
+    assert.throws(() => loadModelSet(join(dir, "hi")), /idf file hi.idf: sha256/)
   })
 
   it("a tiny model trained here ranks an obvious insult above a neutral sentence (Chinese, Hindi)", () => {
@@ -217,8 +217,8 @@ describe("LanguageModelSets", () => {
     const zh = models.forLanguage("zh")!
     const hi = models.forLanguage("hi")!
     const score = (m: typeof zh, text: string) => m.score!(text, ["TOXICITY"]).TOXICITY!
-    expect(score(zh, "你真是个傻逼")).toBeGreaterThan(score(zh, "谢谢，这本书很好"))
-    expect(score(hi, "वह बेवकूफ़ है")).toBeGreaterThan(score(hi, "धन्यवाद, किताब अच्छी है"))
+    assert.isAbove(score(zh, "你真是个傻逼"), score(zh, "谢谢，这本书很好"))
+    assert.isAbove(score(hi, "वह बेवकूफ़ है"), score(hi, "धन्यवाद, किताब अच्छी है"))
   })
 
   it("quotes Han and Devanagari text verbatim: every span is a UTF-16 slice of the text, and the insult is the top span", () => {
@@ -230,14 +230,14 @@ describe("LanguageModelSets", () => {
     for (const [code, text, insult] of cases) {
       const m = models.forLanguage(code)!
       const spans = m.explain(m.analyse(text), "TOXICITY")
-      expect(spans.length).toBeGreaterThan(0)
+      assert.isAbove(spans.length, 0)
       for (const s of spans) {
-        expect(s.begin).toBeGreaterThanOrEqual(0)
-        expect(s.end).toBeLessThanOrEqual(text.length)
-        expect(s.end).toBeGreaterThan(s.begin)
-        expect(text.includes(text.slice(s.begin, s.end))).toBe(true)
+        assert.isAtLeast(s.begin, 0)
+        assert.isAtMost(s.end, text.length)
+        assert.isAbove(s.end, s.begin)
+        assert.isTrue(text.includes(text.slice(s.begin, s.end)))
       }
-      expect(text.slice(spans[0]!.begin, spans[0]!.end)).toBe(insult)
+      assert.strictEqual(text.slice(spans[0]!.begin, spans[0]!.end), insult)
     }
   })
 })
@@ -249,40 +249,40 @@ describe.runIf(existsSync(join(shipped, "index.json")))("the shipped per-languag
   const models = makeLanguageModels(shipped)
 
   it("list every language of the index, each loading with its own version and the labels the index gives", () => {
-    expect(models.languages.size).toBeGreaterThan(0)
+    assert.isAbove(models.languages.size, 0)
     const index = JSON.parse(readFileSync(join(shipped, "index.json"), "utf8")) as LanguageIndex
     for (const [code, labels] of models.languages) {
-      expect(index.languages[code]?.version, code).toBe(languageVersion(code, LANGUAGE_RELEASE))
+      assert.strictEqual(index.languages[code]?.version, languageVersion(code, LANGUAGE_RELEASE), code)
       const m = models.forLanguage(code)
-      expect(m, code).toBeDefined()
+      assert.isDefined(m, code)
       // the release the trainer writes (a rebuild reproduces it), in the index and the manifest
-      expect(m!.version).toBe(languageVersion(code, LANGUAGE_RELEASE))
-      expect([...m!.labels].sort()).toEqual([...labels].sort())
+      assert.strictEqual(m!.version, languageVersion(code, LANGUAGE_RELEASE))
+      assert.deepStrictEqual([...m!.labels].sort(), [...labels].sort())
       // round 2: every set is TF-IDF, its idf table sized as its weights
       const manifest = JSON.parse(readFileSync(join(shipped, code, "manifest.json"), "utf8")) as Manifest
-      expect(manifest.idf?.bits, code).toBe(manifest.families[0]!.bits)
+      assert.strictEqual(manifest.idf?.bits, manifest.families[0]!.bits, code)
       // one version names one weight set: recorded, with these files
-      expect(releaseConflict(releases, manifest, true), code).toBeUndefined()
+      assert.isUndefined(releaseConflict(releases, manifest, true), code)
     }
   })
 
   it("carry a release id of the documented form; a version the record gives other weights, or lacks, is refused", () => {
-    expect(LANGUAGE_RELEASE).toMatch(RELEASE_PATTERN)
-    expect(nextRelease("2026.11.28")).toBe("2026.11.28.2")
-    expect(nextRelease("2026.11.28.2")).toBe("2026.11.28.3")
+    assert.match(LANGUAGE_RELEASE, RELEASE_PATTERN)
+    assert.strictEqual(nextRelease("2026.11.28"), "2026.11.28.2")
+    assert.strictEqual(nextRelease("2026.11.28.2"), "2026.11.28.3")
     // a shipped manifest given another version's name is refused; so is a name the record lacks
     const code = [...models.languages.keys()][0]!
     const manifest = JSON.parse(readFileSync(join(shipped, code, "manifest.json"), "utf8")) as Manifest
     const other = Object.keys(releases.versions).find((v) => v.startsWith(`local-${code}-`) && v !== manifest.version)
-    expect(other, code).toBeDefined()
-    expect(releaseConflict(releases, { ...manifest, version: other! })).toMatch(/already names other weights/)
-    expect(releaseConflict(releases, { ...manifest, version: `local-${code}-1999.01.01` }, true)).toMatch(/not in/)
-    expect(releaseConflict(releases, { ...manifest, version: `local-${code}-1999.01.01` })).toBeUndefined()
+    assert.isDefined(other, code)
+    assert.match(releaseConflict(releases, { ...manifest, version: other! })!, /already names other weights/)
+    assert.match(releaseConflict(releases, { ...manifest, version: `local-${code}-1999.01.01` }, true)!, /not in/)
+    assert.isUndefined(releaseConflict(releases, { ...manifest, version: `local-${code}-1999.01.01` }))
     // the record itself: every entry a version of the documented form, with its files
     for (const [version, files] of Object.entries(releases.versions)) {
-      expect(version).toMatch(/^local-[A-Za-z-]+-\d{4}\.\d{2}\.\d{2}(\.\d+)?$/)
-      expect(version.slice(version.lastIndexOf("-") + 1)).toMatch(RELEASE_PATTERN)
-      expect(Object.keys(files).length, version).toBeGreaterThan(0)
+      assert.match(version, /^local-[A-Za-z-]+-\d{4}\.\d{2}\.\d{2}(\.\d+)?$/)
+      assert.match(version.slice(version.lastIndexOf("-") + 1), RELEASE_PATTERN)
+      assert.isAbove(Object.keys(files).length, 0, version)
     }
   })
 
@@ -295,9 +295,9 @@ describe.runIf(existsSync(join(shipped, "index.json")))("the shipped per-languag
     ]
     for (const [code, insult, thanks] of pairs) {
       const m = models.forLanguage(code)
-      expect(m, code).toBeDefined()
+      assert.isDefined(m, code)
       const s = (t: string) => m!.score!(t, ["TOXICITY"]).TOXICITY!
-      expect(s(insult), `${code}: ${insult}`).toBeGreaterThan(s(thanks))
+      assert.isAbove(s(insult), s(thanks), `${code}: ${insult}`)
     }
   })
 })

@@ -3,7 +3,7 @@
  * ranks obvious machine-style text above obvious human comments it never saw, quotes verbatim,
  * and is not confident about short texts. (Its figures on held-out data: docs/aitext.md.)
  */
-import { describe, expect, it } from "vitest"
+import { assert, describe, it } from "@effect/vitest"
 import { loadAiTextWeights } from "../../src/models/AiTextDetector.js"
 
 const weights = loadAiTextWeights()
@@ -22,17 +22,17 @@ const HUMAN = [
 
 describe("the shipped AI-text detector", () => {
   it("is a versioned aitext release whose decision point is a likelihood of 0.5", () => {
-    expect(weights.manifest.version).toMatch(/^aitext-\d{4}\.\d{2}\.\d+$/)
-    expect(weights.manifest.threshold).toBe(0.5)
-    expect(weights.manifest.sources.map((s) => s.dataset)).toEqual(["l2r-llm-rewrites", "grid-gpt-reddit", "tweepfake", "hc3-indicating-words"])
+    assert.match(weights.manifest.version, /^aitext-\d{4}\.\d{2}\.\d+$/)
+    assert.strictEqual(weights.manifest.threshold, 0.5)
+    assert.deepStrictEqual(weights.manifest.sources.map((s) => s.dataset), ["l2r-llm-rewrites", "grid-gpt-reddit", "tweepfake", "hc3-indicating-words"])
   })
 
   it("ranks every machine-style fixture above every human comment, on the right side of 0.5", () => {
     const machine = MACHINE.map((t) => weights.analyse(t).likelihood)
     const human = HUMAN.map((t) => weights.analyse(t).likelihood)
-    expect(Math.min(...machine)).toBeGreaterThan(Math.max(...human))
-    for (const p of machine) expect(p).toBeGreaterThan(0.5)
-    for (const p of human) expect(p).toBeLessThan(0.5)
+    assert.isAbove(Math.min(...machine), Math.max(...human))
+    for (const p of machine) assert.isAbove(p, 0.5)
+    for (const p of human) assert.isBelow(p, 0.5)
   })
 
   it("quotes verbatim with signals of every type over the machine fixtures, and explains itself", () => {
@@ -40,22 +40,22 @@ describe("the shipped AI-text detector", () => {
     for (const t of [...MACHINE, ...HUMAN]) {
       const a = weights.analyse(t)
       for (const s of a.signals) {
-        expect(t.slice(s.begin, s.end)).toBe(s.quote)
+        assert.strictEqual(t.slice(s.begin, s.end), s.quote)
         kinds.add(s.type)
       }
-      expect(a.reasoning).toMatch(/likelihood \d+%/)
+      assert.match(a.reasoning, /likelihood \d+%/)
     }
-    expect([...kinds].sort()).toEqual(["epistemic", "structural", "stylistic", "word_frequency"])
-    expect(weights.analyse(MACHINE[0]!).signals.length).toBeGreaterThan(2)
+    assert.deepStrictEqual([...kinds].sort(), ["epistemic", "structural", "stylistic", "word_frequency"])
+    assert.isAbove(weights.analyse(MACHINE[0]!).signals.length, 2)
   })
 
   it("gives short texts low confidence however they score, and does not call short human replies machine-written", () => {
     for (const t of ["Furthermore, this is crucial.", "Great point, thanks!", "Additionally, it is essential to consider various factors.", "lol what", "Agreed. The bus is always late."]) {
-      expect(weights.analyse(t).confidence, t).toBeLessThan(0.45)
+      assert.isBelow(weights.analyse(t).confidence, 0.45, t)
     }
     for (const t of ["Great point, thanks!", "lol what", "Agreed. The bus is always late.", "Who cares, honestly", "This. So much this."]) {
-      expect(weights.analyse(t).likelihood, t).toBeLessThan(0.5)
+      assert.isBelow(weights.analyse(t).likelihood, 0.5, t)
     }
-    for (const t of MACHINE) expect(weights.analyse(t).confidence).toBeGreaterThan(0.6)
+    for (const t of MACHINE) assert.isAbove(weights.analyse(t).confidence, 0.6)
   })
 })

@@ -16,7 +16,7 @@
  * The fixture belongs to one release: after a retrain the manifest version differs and this test
  * fails, telling you to record a new fixture for the new release (before refactoring, not after).
  */
-import { describe, expect, it } from "@effect/vitest"
+import { assert, describe, it } from "@effect/vitest"
 import { readFileSync } from "node:fs"
 import type { ModelLabel } from "../../src/AttributeModel.js"
 import { analyzeAttributes } from "../../src/evaluators/LocalAttributeScorer.js"
@@ -44,18 +44,18 @@ describe("shipped release scores, recorded before refactoring", () => {
   const model = fromModelSet(set)
 
   it("is the release the fixture was recorded from", () => {
-    expect(set.version).toBe(fixture.version)
-    expect([...set.labels]).toEqual(fixture.labels)
-    expect(fixture.rows.length).toBeGreaterThan(100)
+    assert.strictEqual(set.version, fixture.version)
+    assert.deepStrictEqual([...set.labels], fixture.labels)
+    assert.isAbove(fixture.rows.length, 100)
   })
 
   it("predicts every label as before (to 1e-15 relative)", () => {
     for (const row of fixture.rows) {
       const p = set.predict(row.text, fixture.labels)
-      expect(Object.keys(p).sort()).toEqual(Object.keys(row.predict).sort())
+      assert.deepStrictEqual(Object.keys(p).sort(), Object.keys(row.predict).sort())
       for (const [label, before] of Object.entries(row.predict)) {
         const now = p[label as ModelLabel]!
-        if (Math.abs(now - before) > 1e-15 * Math.max(before, 1e-300)) expect({ text: row.text, label, now }).toEqual({ text: row.text, label, now: before })
+        if (Math.abs(now - before) > 1e-15 * Math.max(before, 1e-300)) assert.deepStrictEqual({ text: row.text, label, now }, { text: row.text, label, now: before })
       }
     }
   })
@@ -63,16 +63,16 @@ describe("shipped release scores, recorded before refactoring", () => {
   it("explains every label exactly as before", () => {
     for (const row of fixture.rows) {
       const explain = Object.fromEntries(fixture.labels.map((l) => [l, set.explain(row.text, l, 5)]))
-      expect({ text: row.text, explain }).toEqual({ text: row.text, explain: row.explain })
+      assert.deepStrictEqual({ text: row.text, explain }, { text: row.text, explain: row.explain })
     }
   })
 
   it("scores comments, attributes and spam exactly as before", () => {
     for (const row of fixture.rows) {
       const input = goldenInputs(row.text)
-      expect({ text: row.text, comment: scoreComment(model, input.comment) }).toEqual({ text: row.text, comment: row.comment })
-      expect({ text: row.text, attributes: analyzeAttributes(model, input.attributes) }).toEqual({ text: row.text, attributes: row.attributes })
-      expect({ text: row.text, spam: checkSpam(model, input.spam) }).toEqual({ text: row.text, spam: row.spam })
+      assert.deepStrictEqual({ text: row.text, comment: scoreComment(model, input.comment) }, { text: row.text, comment: row.comment })
+      assert.deepStrictEqual({ text: row.text, attributes: analyzeAttributes(model, input.attributes) }, { text: row.text, attributes: row.attributes })
+      assert.deepStrictEqual({ text: row.text, spam: checkSpam(model, input.spam) }, { text: row.text, spam: row.spam })
     }
   })
 })

@@ -5,7 +5,7 @@
  * weights, so each head's raw log-odds is its bias and IDENTITY_ATTACK's score moves only with its
  * identity evidence, which fires on "Black people are animals." and not on the weather).
  */
-import { describe, expect, it } from "@effect/vitest"
+import { assert, describe, it } from "@effect/vitest"
 import type { ModelLabel } from "../../src/AttributeModel.js"
 import { sigmoid, logit } from "../../src/internal/calibration.js"
 import { DEFAULT_FEATURES } from "../../src/internal/model/features.js"
@@ -45,33 +45,33 @@ describe("LabelEntry.reads", () => {
   it("a manifest without reads scores a head from its own log-odds, as before", () => {
     const set = setOf({ TOXICITY: TOX, IDENTITY_ATTACK: IA })
     for (const text of [HATE, BENIGN]) {
-      expect(set.score(text, ["TOXICITY"]).TOXICITY).toBe(sigmoid(-1))
-      expect(set.predict(set.analyse(text), ["TOXICITY"]).TOXICITY).toBe(sigmoid(-1))
+      assert.strictEqual(set.score(text, ["TOXICITY"]).TOXICITY, sigmoid(-1))
+      assert.strictEqual(set.predict(set.analyse(text), ["TOXICITY"]).TOXICITY, sigmoid(-1))
     }
     // the identity head does move: z = 0.5 (-3 + 10) - 1 = 2.5 on the hateful text, 0.5 (-3) - 1 = -2.5 on the other
-    expect(set.score(HATE, ["IDENTITY_ATTACK"]).IDENTITY_ATTACK).toBeCloseTo(sigmoid(2.5), 12)
-    expect(set.score(BENIGN, ["IDENTITY_ATTACK"]).IDENTITY_ATTACK).toBeCloseTo(sigmoid(-2.5), 12)
+    assert.closeTo(set.score(HATE, ["IDENTITY_ATTACK"]).IDENTITY_ATTACK!, sigmoid(2.5), 5e-13)
+    assert.closeTo(set.score(BENIGN, ["IDENTITY_ATTACK"]).IDENTITY_ATTACK!, sigmoid(-2.5), 5e-13)
   })
 
   it("adds weight * max(0, z) of the read head: up when it is confident, never down when it is not", () => {
     const plain = setOf({ TOXICITY: TOX, IDENTITY_ATTACK: IA })
     const set = setOf({ TOXICITY: reading([{ label: "IDENTITY_ATTACK", weight: 0.4 }]), IDENTITY_ATTACK: IA })
     // -1 + 0.4 * 2.5 = 0
-    expect(set.score(HATE, ["TOXICITY"]).TOXICITY).toBeCloseTo(0.5, 12)
-    expect(set.score(HATE, ["TOXICITY"]).TOXICITY!).toBeGreaterThan(plain.score(HATE, ["TOXICITY"]).TOXICITY!)
+    assert.closeTo(set.score(HATE, ["TOXICITY"]).TOXICITY!, 0.5, 5e-13)
+    assert.isAbove(set.score(HATE, ["TOXICITY"]).TOXICITY!, plain.score(HATE, ["TOXICITY"]).TOXICITY!)
     // z = -2.5 < 0: nothing added, the same bits as without the read
-    expect(set.score(BENIGN, ["TOXICITY"]).TOXICITY).toBe(plain.score(BENIGN, ["TOXICITY"]).TOXICITY)
+    assert.strictEqual(set.score(BENIGN, ["TOXICITY"]).TOXICITY, plain.score(BENIGN, ["TOXICITY"]).TOXICITY)
     // the read head's own score does not change
-    expect(set.score(HATE, ["IDENTITY_ATTACK"])).toEqual(plain.score(HATE, ["IDENTITY_ATTACK"]))
+    assert.deepStrictEqual(set.score(HATE, ["IDENTITY_ATTACK"]), plain.score(HATE, ["IDENTITY_ATTACK"]))
   })
 
   it("a request for the reading head alone gives the same bits as the analysis and as every label together", () => {
     const set = setOf({ TOXICITY: reading([{ label: "IDENTITY_ATTACK", weight: 0.4 }]), IDENTITY_ATTACK: IA, INSULT })
     for (const text of [HATE, BENIGN]) {
       const alone = set.score(text, ["TOXICITY"]).TOXICITY
-      expect(Object.is(alone, set.predict(set.analyse(text), ["TOXICITY"]).TOXICITY)).toBe(true)
-      expect(Object.is(alone, set.score(text, set.labels).TOXICITY)).toBe(true)
-      expect(Object.is(alone, set.predict(set.analyse(text), set.labels).TOXICITY)).toBe(true)
+      assert.isTrue(Object.is(alone, set.predict(set.analyse(text), ["TOXICITY"]).TOXICITY))
+      assert.isTrue(Object.is(alone, set.score(text, set.labels).TOXICITY))
+      assert.isTrue(Object.is(alone, set.predict(set.analyse(text), set.labels).TOXICITY))
     }
   })
 
@@ -79,36 +79,34 @@ describe("LabelEntry.reads", () => {
     const plain = setOf({ TOXICITY: TOX, IDENTITY_ATTACK: IA })
     const set = setOf({ TOXICITY: reading([{ label: "IDENTITY_ATTACK", weight: 0.4 }]), IDENTITY_ATTACK: IA })
     // zero weights: TOXICITY's own features name nothing; IDENTITY_ATTACK's strongest span is its pattern, "Black people are animals"
-    expect(plain.explain(HATE, "TOXICITY")).toEqual([])
-    expect(set.explain(HATE, "IDENTITY_ATTACK", 1)).toEqual([{ begin: 0, end: 24, weight: 10 }])
+    assert.deepStrictEqual(plain.explain(HATE, "TOXICITY"), [])
+    assert.deepStrictEqual(set.explain(HATE, "IDENTITY_ATTACK", 1), [{ begin: 0, end: 24, weight: 10 }])
     // the read added 0.4 * 2.5 = 1 to TOXICITY's log-odds
-    expect(set.explain(HATE, "TOXICITY")).toEqual([{ begin: 0, end: 24, weight: 1 }])
-    expect(set.explain(BENIGN, "TOXICITY")).toEqual([])
+    assert.deepStrictEqual(set.explain(HATE, "TOXICITY"), [{ begin: 0, end: 24, weight: 1 }])
+    assert.deepStrictEqual(set.explain(BENIGN, "TOXICITY"), [])
   })
 
   it("reads a head with a piecewise-linear calibration through the logit of its probability", () => {
     const set = setOf({ TOXICITY: reading([{ label: "INSULT", weight: 2 }]), IDENTITY_ATTACK: IA, INSULT })
     // INSULT: raw 0.5 maps to 0.7
-    expect(set.score(BENIGN, ["INSULT"]).INSULT).toBeCloseTo(0.7, 12)
-    expect(set.score(BENIGN, ["TOXICITY"]).TOXICITY).toBeCloseTo(sigmoid(-1 + 2 * logit(0.7)), 12)
+    assert.closeTo(set.score(BENIGN, ["INSULT"]).INSULT!, 0.7, 5e-13)
+    assert.closeTo(set.score(BENIGN, ["TOXICITY"]).TOXICITY!, sigmoid(-1 + 2 * logit(0.7)), 5e-13)
   })
 
   it("drops a head whose read head's weight file is missing, as it drops aliases", () => {
     const set = setOf({ TOXICITY: reading([{ label: "INSULT", weight: 2 }]), IDENTITY_ATTACK: IA, INSULT }, false)
-    expect(set.labels).toEqual(["IDENTITY_ATTACK"])
+    assert.deepStrictEqual<unknown>(set.labels, ["IDENTITY_ATTACK"])
   })
 
   it("refuses a head reading itself, a cycle, a read of a label that is not trained, and a negative weight", () => {
-    expect(() => setOf({ TOXICITY: reading([{ label: "TOXICITY", weight: 0.5 }]), IDENTITY_ATTACK: IA })).toThrow("model manifest: TOXICITY reads itself")
-    expect(() =>
-      setOf({ TOXICITY: reading([{ label: "IDENTITY_ATTACK", weight: 0.5 }]), IDENTITY_ATTACK: { ...IA, reads: [{ label: "TOXICITY", weight: 0.1 }] } })
-    ).toThrow("model manifest: a cycle of reads (TOXICITY reads IDENTITY_ATTACK reads TOXICITY)")
-    expect(() =>
-      setOf({ TOXICITY: reading([{ label: "OBSCENE", weight: 0.5 }]), IDENTITY_ATTACK: IA, INSULT, OBSCENE: { kind: "alias", of: "INSULT" } })
-    ).toThrow("model manifest: TOXICITY reads OBSCENE, which is not a trained head")
-    expect(() => setOf({ TOXICITY: reading([{ label: "IDENTITY_ATTACK", weight: -0.5 }]), IDENTITY_ATTACK: IA })).toThrow("must be finite and non-negative")
+    assert.throws(() => setOf({ TOXICITY: reading([{ label: "TOXICITY", weight: 0.5 }]), IDENTITY_ATTACK: IA }), "model manifest: TOXICITY reads itself")
+    assert.throws(() =>
+      setOf({ TOXICITY: reading([{ label: "IDENTITY_ATTACK", weight: 0.5 }]), IDENTITY_ATTACK: { ...IA, reads: [{ label: "TOXICITY", weight: 0.1 }] } }), "model manifest: a cycle of reads (TOXICITY reads IDENTITY_ATTACK reads TOXICITY)")
+    assert.throws(() =>
+      setOf({ TOXICITY: reading([{ label: "OBSCENE", weight: 0.5 }]), IDENTITY_ATTACK: IA, INSULT, OBSCENE: { kind: "alias", of: "INSULT" } }), "model manifest: TOXICITY reads OBSCENE, which is not a trained head")
+    assert.throws(() => setOf({ TOXICITY: reading([{ label: "IDENTITY_ATTACK", weight: -0.5 }]), IDENTITY_ATTACK: IA }), "must be finite and non-negative")
     // a hand-edited manifest whose reads is not a list
     const notAList = { ...TOX, reads: { label: "IDENTITY_ATTACK", weight: 1 } } as unknown as LabelEntry
-    expect(() => setOf({ TOXICITY: notAList, IDENTITY_ATTACK: IA })).toThrow("model manifest: TOXICITY's reads must be a list of { label, weight }")
+    assert.throws(() => setOf({ TOXICITY: notAList, IDENTITY_ATTACK: IA }), "model manifest: TOXICITY's reads must be a list of { label, weight }")
   })
 })

@@ -5,7 +5,7 @@
  * folding, obfuscations, URLs, numbers, long and empty texts) and several label lists, including
  * texts scored between an analysis and its reading, since both paths share scratch buffers.
  */
-import { describe, expect, it } from "@effect/vitest"
+import { assert, describe, it } from "@effect/vitest"
 import type { ModelLabel } from "../../src/AttributeModel.js"
 import { analyzeAttributes } from "../../src/evaluators/LocalAttributeScorer.js"
 import { fromModelSet, loadModelSet } from "../../src/models/TrainedModel.js"
@@ -27,14 +27,14 @@ describe("ModelSet.score", () => {
   ]
 
   it("gives the full analysis's probabilities bit for bit, for every label list", () => {
-    expect(TEXTS.length).toBeGreaterThan(350)
+    assert.isAbove(TEXTS.length, 350)
     for (const labels of lists) {
       for (const text of TEXTS) {
         const fast = set.score(text, labels)
         const full = set.predict(set.analyse(text), labels)
-        expect(Object.keys(fast)).toEqual(Object.keys(full))
+        assert.deepStrictEqual(Object.keys(fast), Object.keys(full))
         for (const label of Object.keys(full) as Array<ModelLabel>) {
-          if (!Object.is(fast[label], full[label])) expect({ text, label, fast: fast[label] }).toEqual({ text, label, fast: full[label] })
+          if (!Object.is(fast[label], full[label])) assert.deepStrictEqual({ text, label, fast: fast[label] }, { text, label, fast: full[label] })
         }
       }
     }
@@ -51,10 +51,10 @@ describe("ModelSet.score", () => {
       const some = lists[1 + (i % (lists.length - 1))]!
       const got = { ...set.predict(a, [first]), ...set.predict(a, some), ...set.predict(a, all) }
       for (const label of all) {
-        if (!Object.is(got[label], expected[label])) expect({ text, label, got: got[label] }).toEqual({ text, label, got: expected[label] })
+        if (!Object.is(got[label], expected[label])) assert.deepStrictEqual({ text, label, got: got[label] }, { text, label, got: expected[label] })
       }
       // each head summed alone, on an analysis of its own, gives the bits of the heads summed together above
-      for (const label of trained) expect(Object.is(set.raw(set.analyse(text), label), set.raw(a, label)), label).toBe(true)
+      for (const label of trained) assert.isTrue(Object.is(set.raw(set.analyse(text), label), set.raw(a, label)), label)
     }
   })
 
@@ -65,7 +65,7 @@ describe("ModelSet.score", () => {
       for (const text of TEXTS.slice(0, 60)) {
         const fast = set.score(text, labels)
         const full = set.predict(set.analyse(text), labels)
-        for (const label of labels) expect(Object.is(fast[label], full[label]), `${label} of ${JSON.stringify(text)}`).toBe(true)
+        for (const label of labels) assert.isTrue(Object.is(fast[label], full[label]), `${label} of ${JSON.stringify(text)}`)
       }
     }
   })
@@ -76,12 +76,12 @@ describe("ModelSet.score", () => {
     const texts = TEXTS.slice(0, 80)
     const before = texts.map((text) => fresh.score(text, labels))
     // Scored from the set's own table: nothing was gathered while the calls ran.
-    expect(fresh.gatheredTables).toBe(0)
+    assert.strictEqual(fresh.gatheredTables, 0)
     await fresh.whenGathered()
-    expect(fresh.gatheredTables).toBe(1)
+    assert.strictEqual(fresh.gatheredTables, 1)
     texts.forEach((text, i) => {
       const after = fresh.score(text, labels)
-      for (const label of labels) expect(Object.is(after[label], before[i]![label]), `${label} of ${JSON.stringify(text)}`).toBe(true)
+      for (const label of labels) assert.isTrue(Object.is(after[label], before[i]![label]), `${label} of ${JSON.stringify(text)}`)
     })
   })
 
@@ -90,8 +90,8 @@ describe("ModelSet.score", () => {
     const before = set.predict(first, all)
     const explained = set.explain(first, "TOXICITY", 5)
     for (const text of TEXTS.slice(0, 50)) set.score(text, all)
-    expect(set.predict(first, all)).toEqual(before)
-    expect(set.explain(first, "TOXICITY", 5)).toEqual(explained)
+    assert.deepStrictEqual(set.predict(first, all), before)
+    assert.deepStrictEqual(set.explain(first, "TOXICITY", 5), explained)
   })
 
   it("explains each limit as a fresh analysis does, whatever limits the analysis was explained with before", () => {
@@ -106,11 +106,11 @@ describe("ModelSet.score", () => {
         for (const limit of limits) {
           const got = set.explain(a, label, limit)
           if (got.length > 0) nonEmpty++
-          expect({ text, label, limit, got }).toEqual({ text, label, limit, got: set.explain(set.analyse(text), label, limit) })
+          assert.deepStrictEqual({ text, label, limit, got }, { text, label, limit, got: set.explain(set.analyse(text), label, limit) })
         }
       }
     }
-    expect(nonEmpty).toBeGreaterThan(TEXTS.length)
+    assert.isAbove(nonEmpty, TEXTS.length)
   })
 
   it("is what the attribute scorer answers with, with or without spans", () => {
@@ -119,7 +119,7 @@ describe("ModelSet.score", () => {
     const attributes = ["TOXICITY", "THREAT", "IDENTITY_ATTACK"] as const
     for (const text of TEXTS.slice(0, 120)) {
       const input = { text, attributes, spans: text.length > 4 ? [{ begin: 0, end: text.length }, { begin: 1, end: text.length - 2 }] : [], context: { article: null, parent: null, entries: [] } }
-      expect(analyzeAttributes(model, input)).toEqual(analyzeAttributes(slow, input))
+      assert.deepStrictEqual(analyzeAttributes(model, input), analyzeAttributes(slow, input))
     }
   })
 })

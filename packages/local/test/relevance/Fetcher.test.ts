@@ -1,6 +1,6 @@
 import { ArticleFetcher } from "@decorum/core"
 import { refusedAddressReason, SafeArticleFetcher, type SafeArticleFetcherOptions } from "@decorum/local"
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import { Effect, Exit } from "effect"
 import http from "node:http"
 import type { AddressInfo } from "node:net"
@@ -120,60 +120,60 @@ describe("SafeArticleFetcher: content", () => {
   it.live("reduces HTML to the article's main text and takes its title", () =>
     Effect.gen(function*() {
       const page = yield* local("/article.html")
-      expect(page.title).toBe("Harbor bike lanes | City News")
-      expect(page.contentType).toBe("text/html")
-      expect(page.text).toContain("Council approves bike lanes")
-      expect(page.text).toContain("Main Street & Harbor Avenue")
-      expect(page.text).toContain("cyclists welcome the concrete kerbs")
+      assert.strictEqual(page.title, "Harbor bike lanes | City News")
+      assert.strictEqual(page.contentType, "text/html")
+      assert.include(page.text, "Council approves bike lanes")
+      assert.include(page.text, "Main Street & Harbor Avenue")
+      assert.include(page.text, "cyclists welcome the concrete kerbs")
       for (const noise of ["tracking", "color:red", "Sport news menu", "cookies", "Share on social", "pizza", "Copyright"]) {
-        expect(page.text).not.toContain(noise)
+        assert.notInclude(page.text, noise)
       }
     }))
 
   it.live("decodes gzip", () =>
     Effect.gen(function*() {
       const page = yield* local("/gzip.html")
-      expect(page.text).toContain("cyclists welcome the concrete kerbs")
+      assert.include(page.text, "cyclists welcome the concrete kerbs")
     }))
 
   it.live("keeps Markdown as it is, with its first heading as title", () =>
     Effect.gen(function*() {
       const page = yield* local("/notes.md")
-      expect(page.text).toBe("# Sourdough starters\n\nA **starter** is wild yeast in flour and water.\n")
-      expect(page.title).toBe("Sourdough starters")
-      expect(page.contentType).toBe("text/markdown")
+      assert.strictEqual(page.text, "# Sourdough starters\n\nA **starter** is wild yeast in flour and water.\n")
+      assert.strictEqual(page.title, "Sourdough starters")
+      assert.strictEqual(page.contentType, "text/markdown")
     }))
 
   it.live("keeps plain text as it is", () =>
     Effect.gen(function*() {
       const page = yield* local("/plain.txt")
-      expect(page.text).toBe("Plain text about deep-sea mining and nodules.")
-      expect(page.title).toBeNull()
-      expect(page.url).toBe(`${base}/plain.txt`)
+      assert.strictEqual(page.text, "Plain text about deep-sea mining and nodules.")
+      assert.isNull(page.title)
+      assert.strictEqual(page.url, `${base}/plain.txt`)
     }))
 
   it.live("follows a redirect and reports the final URL", () =>
     Effect.gen(function*() {
       const page = yield* viaPolicy("/redirect-ok")
-      expect(page.url).toBe(`http://article.test:${port}/article.html`)
-      expect(page.text).toContain("Council approves bike lanes")
+      assert.strictEqual(page.url, `http://article.test:${port}/article.html`)
+      assert.include(page.text, "Council approves bike lanes")
     }))
 
   it.live("reports the upstream status of an error page", () =>
     Effect.gen(function*() {
       const e = failure(yield* Effect.exit(local("/missing")))
-      expect(e._tag).toBe("FetchFailed")
+      assert.strictEqual(e._tag, "FetchFailed")
       if (e._tag === "FetchFailed") {
-        expect(e.upstreamStatus).toBe(404)
-        expect(e.message).toContain("404")
+        assert.strictEqual(e.upstreamStatus, 404)
+        assert.include(e.message, "404")
       }
     }))
 
   it.live("refuses a type it cannot read as UnsupportedContent", () =>
     Effect.gen(function*() {
       const e = failure(yield* Effect.exit(local("/image.png")))
-      expect(e._tag).toBe("UnsupportedContent")
-      if (e._tag === "UnsupportedContent") expect(e.contentType).toBe("image/png")
+      assert.strictEqual(e._tag, "UnsupportedContent")
+      if (e._tag === "UnsupportedContent") assert.strictEqual(e.contentType, "image/png")
     }))
 })
 
@@ -181,36 +181,36 @@ describe("SafeArticleFetcher: limits", () => {
   it.live("stops reading a body over the size limit", () =>
     Effect.gen(function*() {
       const e = failure(yield* Effect.exit(local("/big", { maxBytes: 64 * 1024 })))
-      expect(e._tag).toBe("FetchFailed")
-      expect(e.message).toMatch(/larger than the limit of 65536 bytes/)
+      assert.strictEqual(e._tag, "FetchFailed")
+      assert.match(e.message, /larger than the limit of 65536 bytes/)
     }))
 
   it.live("refuses a declared length over the limit without reading it", () =>
     Effect.gen(function*() {
       const e = failure(yield* Effect.exit(local("/big-declared", { maxBytes: 1024 * 1024 })))
-      expect(e.message).toMatch(/larger than the limit/)
+      assert.match(e.message, /larger than the limit/)
     }))
 
   it.live("times out on a server that stalls mid-body", () =>
     Effect.gen(function*() {
       const started = Date.now()
       const e = failure(yield* Effect.exit(local("/slow", { timeoutMs: 300 })))
-      expect(e._tag).toBe("FetchFailed")
-      expect(e.message).toMatch(/timed out after 300 ms/)
-      expect(Date.now() - started).toBeLessThan(3_000)
+      assert.strictEqual(e._tag, "FetchFailed")
+      assert.match(e.message, /timed out after 300 ms/)
+      assert.isBelow(Date.now() - started, 3_000)
     }))
 
   it.live("times out on a server that never answers", () =>
     Effect.gen(function*() {
       const e = failure(yield* Effect.exit(local("/hang", { timeoutMs: 300 })))
-      expect(e.message).toMatch(/timed out/)
+      assert.match(e.message, /timed out/)
     }))
 
   it.live("gives up after too many redirects", () =>
     Effect.gen(function*() {
       const e = failure(yield* Effect.exit(local("/loop")))
-      expect(e._tag).toBe("FetchFailed")
-      expect(e.message).toMatch(/Too many redirects/)
+      assert.strictEqual(e._tag, "FetchFailed")
+      assert.match(e.message, /Too many redirects/)
     }))
 })
 
@@ -218,8 +218,8 @@ describe("SafeArticleFetcher: address policy", () => {
   it.live("refuses loopback by default", () =>
     Effect.gen(function*() {
       const e = failure(yield* Effect.exit(fetchWith({}, `${base}/article.html`)))
-      expect(e._tag).toBe("FetchFailed")
-      expect(e.message).toContain("it resolves to 127.0.0.1 (loopback)")
+      assert.strictEqual(e._tag, "FetchFailed")
+      assert.include(e.message, "it resolves to 127.0.0.1 (loopback)")
     }))
 
   it.live.each([
@@ -231,23 +231,23 @@ describe("SafeArticleFetcher: address policy", () => {
     Effect.gen(function*() {
       hits = {}
       const e = failure(yield* Effect.exit(viaPolicy(path)))
-      expect(e._tag).toBe("FetchFailed")
-      expect(e.message).toMatch(message)
+      assert.strictEqual(e._tag, "FetchFailed")
+      assert.match(e.message, message)
       // The redirect was served, the target was never requested.
-      expect(hits[path]).toBe(1)
-      expect(hits["/article.html"]).toBeUndefined()
+      assert.strictEqual(hits[path], 1)
+      assert.isUndefined(hits["/article.html"])
     }))
 
   it.live("refuses a name that resolves to any private address", () =>
     Effect.gen(function*() {
       const e = failure(yield* Effect.exit(viaPolicy("/article.html", "mixed.test")))
-      expect(e.message).toMatch(/10\.1\.2\.3 \(private\)/)
+      assert.match(e.message, /10\.1\.2\.3 \(private\)/)
     }))
 
   it.live("refuses a redirect to another scheme", () =>
     Effect.gen(function*() {
       const e = failure(yield* Effect.exit(viaPolicy("/redirect-file")))
-      expect(e._tag).toBe("InvalidRequest")
+      assert.strictEqual(e._tag, "InvalidRequest")
     }))
 
   it.live.each(["file:///etc/passwd", "ftp://example.com/article.txt", "gopher://example.com/", "not a url", "http://user:pw@example.com/"])(
@@ -255,15 +255,15 @@ describe("SafeArticleFetcher: address policy", () => {
     (url) =>
       Effect.gen(function*() {
         const e = failure(yield* Effect.exit(fetchWith({}, url)))
-        expect(e._tag).toBe("InvalidRequest")
+        assert.strictEqual(e._tag, "InvalidRequest")
       })
   )
 
   it("classifies addresses", () => {
     for (const a of ["127.0.0.1", "10.0.0.1", "172.16.5.4", "192.168.1.1", "100.64.0.1", "169.254.169.254", "0.0.0.0", "224.0.0.1", "255.255.255.255", "::1", "::", "fe80::1", "fc00::1", "fd00:ec2::254", "ff02::1", "::ffff:127.0.0.1", "::ffff:10.0.0.1", "64:ff9b::a00:1", "2002:0a00:0001::1"]) {
-      expect(refusedAddressReason(a), a).not.toBeNull()
+      assert.isNotNull(refusedAddressReason(a), a)
     }
-    for (const a of ["8.8.8.8", "1.1.1.1", "2606:4700:4700::1111", "::ffff:8.8.8.8"]) expect(refusedAddressReason(a), a).toBeNull()
+    for (const a of ["8.8.8.8", "1.1.1.1", "2606:4700:4700::1111", "::ffff:8.8.8.8"]) assert.isNull(refusedAddressReason(a), a)
   })
 })
 
@@ -274,16 +274,16 @@ describe("SafeArticleFetcher.layer (the settings EngineConfig reads from DECORUM
     Effect.gen(function*() {
       const fetch = (url: string) => Effect.flatMap(ArticleFetcher, (f) => f.fetch(url))
       const refused = yield* Effect.exit(fetch(`${base}/plain.txt`).pipe(Effect.provide(withEnv({}))))
-      expect(Exit.isFailure(refused)).toBe(true)
+      assert.isTrue(Exit.isFailure(refused))
       const allowed = yield* fetch(`${base}/plain.txt`).pipe(Effect.provide(withEnv({ allowPrivate: true })))
-      expect(allowed.text).toContain("deep-sea mining")
+      assert.include(allowed.text, "deep-sea mining")
       const small = yield* Effect.exit(
         fetch(`${base}/big`).pipe(Effect.provide(withEnv({ allowPrivate: true, maxBytes: 1000 })))
       )
-      expect(failure(small).message).toMatch(/limit of 1000 bytes/)
+      assert.match(failure(small).message, /limit of 1000 bytes/)
       const quick = yield* Effect.exit(
         fetch(`${base}/hang`).pipe(Effect.provide(withEnv({ allowPrivate: true, timeoutMs: 200 })))
       )
-      expect(failure(quick).message).toMatch(/timed out after 200 ms/)
+      assert.match(failure(quick).message, /timed out after 200 ms/)
     }))
 })
