@@ -13,7 +13,7 @@ import { randomUUID } from "node:crypto"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { afterAll, describe, expect, it } from "vitest"
+import { afterAll, assert, describe, it } from "@effect/vitest"
 import { runCli, startServe, stop } from "./process.js"
 
 const SITE = "site@example.com"
@@ -29,7 +29,7 @@ interface Site {
 
 const createKey = async (db: string, email: string): Promise<Site> => {
   const created = await runCli(["keys", "create", "--email", email, "--json", "--db", db])
-  expect(created.code, created.stderr).toBe(0)
+  assert.strictEqual(created.code, 0, created.stderr)
   return { email, key: (JSON.parse(created.stdout) as { key: string }).key }
 }
 
@@ -39,7 +39,7 @@ const suggestCompat = async (url: string, site: Site, text: string, score: numbe
     headers: { "content-type": "application/json", "x-user-email": site.email, "x-api-key": site.key },
     body: JSON.stringify({ comment: { text }, attributeScores: { TOXICITY: { summaryScore: { value: score } } } })
   })
-  expect(response.status, await response.text()).toBe(200)
+  assert.strictEqual(response.status, 200, await response.text())
 }
 
 const suggestGoogle = async (url: string, site: Site, text: string, score: number) => {
@@ -48,7 +48,7 @@ const suggestGoogle = async (url: string, site: Site, text: string, score: numbe
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ comment: { text }, attributeScores: { TOXICITY: { summaryScore: { value: score } } } })
   })
-  expect(response.status, await response.text()).toBe(200)
+  assert.strictEqual(response.status, 200, await response.text())
 }
 
 const analyze = async (url: string, site: Site, text: string) => {
@@ -58,7 +58,7 @@ const analyze = async (url: string, site: Site, text: string) => {
     body: JSON.stringify({ comment: { text }, requestedAttributes: { TOXICITY: {} } })
   })
   const body = (await response.json()) as { attributeScores: { TOXICITY: { summaryScore: { value: number } } } }
-  expect(response.status).toBe(200)
+  assert.strictEqual(response.status, 200)
   return { value: body.attributeScores.TOXICITY.summaryScore.value, model: response.headers.get("x-model-version") ?? "" }
 }
 
@@ -92,7 +92,7 @@ const adaptSite = async (db: string) => {
   try {
     const before = await analyze(server.url, site, PROBE)
     const otherBefore = await analyze(server.url, other, PROBE)
-    expect(before.model).not.toContain("+site.")
+    assert.notInclude(before.model, "+site.")
 
     // Half the corrections through each suggestscore path.
     const corrections = corpus()
@@ -101,44 +101,44 @@ const adaptSite = async (db: string) => {
     for (const c of corrections.slice(0, 6)) await suggestCompat(server.url, few, c.text, c.score)
 
     const adapted = await runCli(["adapt", "--email", SITE, "--db", db])
-    expect(adapted.code, adapted.stderr).toBe(0)
+    assert.strictEqual(adapted.code, 0, adapted.stderr)
     const report = JSON.parse(adapted.stdout) as { email: string; attributes: Array<AttributeReport> }
     const toxicity = report.attributes.find((a) => a.attribute === "TOXICITY")!
-    expect(toxicity.corrections).toBe(corrections.length)
-    expect(toxicity.positives).toBe(corrections.filter((c) => c.score === 1).length)
-    expect(toxicity.adopted, toxicity.reason).toBe(true)
-    expect(toxicity.cvAucAfter!).toBeGreaterThan(toxicity.cvAucBefore!)
+    assert.strictEqual(toxicity.corrections, corrections.length)
+    assert.strictEqual(toxicity.positives, corrections.filter((c) => c.score === 1).length)
+    assert.isTrue(toxicity.adopted, toxicity.reason)
+    assert.isAbove(toxicity.cvAucAfter!, toxicity.cvAucBefore!)
 
     // Picked up by the running server within 10 s, without a restart.
     const after = await until(() => analyze(server.url, site, PROBE), (a) => a.model.includes("+site."), 10_000)
-    expect(after.model).toBe(`${before.model}+site.${toxicity.adapterId}`)
-    expect(after.value).toBeGreaterThan(before.value + 0.1)
+    assert.strictEqual(after.model, `${before.model}+site.${toxicity.adapterId}`)
+    assert.isAbove(after.value, before.value + 0.1)
     const mushroom = await analyze(server.url, site, PROBE.replace("pineapple", "mushroom"))
-    expect(mushroom.value).toBeLessThan(after.value)
+    assert.isBelow(mushroom.value, after.value)
     // A German comment is scored by the German set, which the adapter (fitted on the English
     // model's scores) does not touch (issue 28).
     const german = await analyze(server.url, site, "Du bist ein dummer Idiot und niemand mag dich hier")
-    expect(german.model).toMatch(/^local-de-/)
-    expect(german.model).not.toContain("+site.")
+    assert.match(german.model, /^local-de-/)
+    assert.notInclude(german.model, "+site.")
 
     // Another account's scores do not move.
     const otherAfter = await analyze(server.url, other, PROBE)
-    expect(otherAfter).toEqual(otherBefore)
+    assert.deepStrictEqual(otherAfter, otherBefore)
 
     // Too few corrections: a clear report, nothing stored, scores unchanged.
     const fewReport = await runCli(["adapt", "--email", FEW, "--db", db])
-    expect(fewReport.code, fewReport.stderr).toBe(0)
+    assert.strictEqual(fewReport.code, 0, fewReport.stderr)
     const fewToxicity = (JSON.parse(fewReport.stdout) as { attributes: Array<AttributeReport> }).attributes[0]!
-    expect(fewToxicity.adopted).toBe(false)
-    expect(fewToxicity.adapterId).toBe(null)
-    expect(fewToxicity.reason).toContain("too few corrections")
-    expect(await analyze(server.url, few, PROBE)).toEqual(otherBefore)
+    assert.isFalse(fewToxicity.adopted)
+    assert.isNull(fewToxicity.adapterId)
+    assert.include(fewToxicity.reason, "too few corrections")
+    assert.deepStrictEqual(await analyze(server.url, few, PROBE), otherBefore)
 
     // --reset: back to the shipped scores, exactly.
     const reset = await runCli(["adapt", "--email", SITE, "--reset", "--db", db])
-    expect(reset.code, reset.stderr).toBe(0)
+    assert.strictEqual(reset.code, 0, reset.stderr)
     const restored = await until(() => analyze(server.url, site, PROBE), (a) => !a.model.includes("+site."), 10_000)
-    expect(restored).toEqual(before)
+    assert.deepStrictEqual(restored, before)
   } finally {
     await stop(server)
   }
@@ -146,14 +146,14 @@ const adaptSite = async (db: string) => {
   const again = await startServe(["--db", db])
   try {
     const adapted = await runCli(["adapt", "--email", SITE, "--db", db])
-    expect(adapted.code, adapted.stderr).toBe(0)
+    assert.strictEqual(adapted.code, 0, adapted.stderr)
   } finally {
     await stop(again)
   }
   const third = await startServe(["--db", db])
   try {
     const after = await analyze(third.url, site, PROBE)
-    expect(after.model).toContain("+site.")
+    assert.include(after.model, "+site.")
   } finally {
     await stop(third)
   }
@@ -173,36 +173,36 @@ interface Report {
 const autoRefitThenRevoke = async (db: string) => {
   const email = "auto@example.com"
   const created = await runCli(["keys", "create", "--email", email, "--label", "moderation tool", "--json", "--db", db])
-  expect(created.code, created.stderr).toBe(0)
+  assert.strictEqual(created.code, 0, created.stderr)
   const { key, key_id } = JSON.parse(created.stdout) as { key: string; key_id: string }
   const site = { email, key }
   const corrections = corpus()
   const server = await startServe(["--db", db], { DECORUM_ADAPT_EVERY: String(corrections.length) })
   try {
     const before = await analyze(server.url, site, PROBE)
-    expect(before.model).not.toContain("+site.")
+    assert.notInclude(before.model, "+site.")
     // One short of N: nothing is fitted (the refitter counts in the store).
     await Promise.all(corrections.slice(1).map((c, i) => (i % 2 === 0 ? suggestCompat : suggestGoogle)(server.url, site, c.text, c.score)))
-    expect((await analyze(server.url, site, PROBE)).model).toBe(before.model)
+    assert.strictEqual((await analyze(server.url, site, PROBE)).model, before.model)
     // The Nth correction: the server refits in the background and serves the adapter, no `decorum adapt`.
     await suggestGoogle(server.url, site, corrections[0]!.text, corrections[0]!.score)
     const adapted = await until(() => analyze(server.url, site, PROBE), (a) => a.model.includes("+site."), 60_000)
-    expect(adapted.model).toMatch(/\+site\.\d+$/)
-    expect(adapted.model.startsWith(`${before.model}+site.`)).toBe(true)
-    expect(adapted.value).toBeGreaterThan(before.value + 0.1)
+    assert.match(adapted.model, /\+site\.\d+$/)
+    assert.isTrue(adapted.model.startsWith(`${before.model}+site.`))
+    assert.isAbove(adapted.value, before.value + 0.1)
 
     // The key turns out to be leaked: revoked, its corrections no longer count.
     const revoked = await runCli(["keys", "revoke", key_id, "--db", db])
-    expect(revoked.code, revoked.stderr).toBe(0)
+    assert.strictEqual(revoked.code, 0, revoked.stderr)
     const refit = await runCli(["adapt", "--email", email, "--db", db])
-    expect(refit.code, refit.stderr).toBe(0)
+    assert.strictEqual(refit.code, 0, refit.stderr)
     const report = JSON.parse(refit.stdout) as Report
-    expect(report.leftOutRevokedKey).toBe(corrections.length)
-    expect(report.attributes[0]).toMatchObject({ attribute: "TOXICITY", corrections: 0, leftOutRevokedKey: corrections.length, adopted: false, adapterId: null })
+    assert.strictEqual(report.leftOutRevokedKey, corrections.length)
+    assert.deepInclude(report.attributes[0]!, { attribute: "TOXICITY", corrections: 0, leftOutRevokedKey: corrections.length, adopted: false, adapterId: null })
     // The running server follows: the shipped scores again (asked with a key still valid).
     const valid = await createKey(db, email)
     const restored = await until(() => analyze(server.url, valid, PROBE), (a) => !a.model.includes("+site."), 10_000)
-    expect(restored).toEqual(before)
+    assert.deepStrictEqual(restored, before)
   } finally {
     await stop(server)
   }

@@ -6,7 +6,7 @@ import { createServer, type Server } from "node:http"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, assert, beforeAll, describe, expect, it } from "@effect/vitest"
 import { type Running, startServe, stop } from "./process.js"
 
 const ARTICLE = `<!doctype html><html><head><title>Bees and the almond harvest</title></head><body>
@@ -62,33 +62,33 @@ describe("inittopic with a URL", () => {
     const server = await startServe(["--db", join(dir, "allowed.db")], { DECORUM_FETCH_ALLOW_PRIVATE: "true" })
     try {
       const res = await call(server, "/v0.2/inittopic", { body: { url: `${contentUrl}/article` } })
-      expect(res.status).toBe(200)
+      assert.strictEqual(res.status, 200)
       const { article_id } = await res.json()
       const view = await (await call(server, `/v0.2/article-contexts/${article_id}`, { method: "GET" })).json()
-      expect(view.title).toBe("Bees and the almond harvest")
-      expect(view.source_url).toBe(`${contentUrl}/article`)
+      assert.strictEqual(view.title, "Bees and the almond harvest")
+      assert.strictEqual(view.source_url, `${contentUrl}/article`)
       const terms = view.keywords.map((k: { term: string }) => k.term).join(" ")
-      expect(terms).toMatch(/almond/)
-      expect(terms).not.toMatch(/subscrib|copyright/)
+      assert.match(terms, /almond/)
+      assert.notMatch(terms, /subscrib|copyright/)
 
       const md = await call(server, "/v0.2/inittopic", { body: { url: `${contentUrl}/notes.md` } })
-      expect(md.status).toBe(200)
+      assert.strictEqual(md.status, 200)
 
       const relevance = await call(server, "/v0.2/commentrelevance", {
         body: { article_context_id: article_id, comment: "Pollination fees for almond growers keep rising because of colony losses." }
       })
-      expect((await relevance.json()).on_topic.on_topic).toBe(true)
+      assert.isTrue((await relevance.json()).on_topic.on_topic)
 
       const missing = await call(server, "/v0.2/inittopic", { body: { url: `${contentUrl}/gone` } })
-      expect(missing.status).toBe(400)
-      expect((await missing.json()).message).toContain("404")
+      assert.strictEqual(missing.status, 400)
+      assert.include((await missing.json()).message, "404")
 
       const image = await call(server, "/v0.2/inittopic", { body: { url: `${contentUrl}/logo.png` } })
-      expect(image.status).toBe(415)
-      expect(await image.json()).toMatchObject({ error: "Unsupported Media Type", code: 415 })
+      assert.strictEqual(image.status, 415)
+      assert.deepInclude(await image.json(), { error: "Unsupported Media Type", code: 415 })
 
       const scheme = await call(server, "/v0.2/inittopic", { body: { url: "file:///etc/passwd" } })
-      expect(scheme.status).toBe(400)
+      assert.strictEqual(scheme.status, 400)
     } finally {
       await stop(server)
     }
@@ -98,7 +98,7 @@ describe("inittopic with a URL", () => {
     const server = await startServe(["--db", join(dir, "default.db")])
     try {
       const res = await call(server, "/v0.2/inittopic", { body: { url: `${contentUrl}/article` } })
-      expect(res.status).toBe(400)
+      assert.strictEqual(res.status, 400)
       expect(await res.json()).toMatchObject({ code: 400, message: expect.stringMatching(/private|loopback|not allowed|refused/i) })
     } finally {
       await stop(server)

@@ -3,7 +3,7 @@
  * arrive while a collection runs join it (`/metrics` needs no key, so a flood of scrapes must not
  * fan out one round of snapshots per scrape), and every asker gets the merged figures.
  */
-import { describe, expect, it } from "@effect/vitest"
+import { assert, describe, it } from "@effect/vitest"
 import type { Worker } from "node:cluster"
 import * as ClusterMetrics from "../src/ClusterMetrics.js"
 
@@ -23,16 +23,16 @@ describe("ClusterMetrics.primary", () => {
     for (let request = 0; request < 50; request++) handle(request % 2 === 0 ? a.worker : b.worker, { type: "decorum-metrics-request", id: request })
     // one round of snapshot requests, not fifty
     const collects = (s: typeof a.sent) => s.filter((m) => m.type === "decorum-metrics-collect")
-    expect(collects(a.sent).length).toBe(1)
-    expect(collects(b.sent).length).toBe(1)
+    assert.strictEqual(collects(a.sent).length, 1)
+    assert.strictEqual(collects(b.sent).length, 1)
     const round = collects(a.sent)[0]!.id
     handle(a.worker, { type: "decorum-metrics-snapshot", id: round, series: counter(3) })
     handle(b.worker, { type: "decorum-metrics-snapshot", id: round, series: counter(4) })
     const merged = [...a.sent, ...b.sent].filter((m) => m.type === "decorum-metrics-merged")
-    expect(merged.map((m) => m.id).sort((x, y) => x - y)).toEqual(Array.from({ length: 50 }, (_, i) => i))
-    for (const m of merged) expect(m.text).toMatch(/^decorum_requests_total 7$/m)
+    assert.deepStrictEqual(merged.map((m) => m.id).sort((x, y) => x - y), Array.from({ length: 50 }, (_, i) => i))
+    for (const m of merged) assert.match(m.text!, /^decorum_requests_total 7$/m)
     // the next scrape starts a new round
     handle(a.worker, { type: "decorum-metrics-request", id: 99 })
-    expect(collects(a.sent).length).toBe(2)
+    assert.strictEqual(collects(a.sent).length, 2)
   })
 })

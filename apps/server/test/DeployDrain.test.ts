@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { Agent, request as httpRequest } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, afterEach, assert, beforeAll, describe, expect, it } from "@effect/vitest"
 import { type Running, runCli, startServe as start, waitForOutput, exitOf } from "./process.js"
 
 let dir: string
@@ -156,12 +156,12 @@ const check = (server: Running, run: Awaited<ReturnType<typeof throughSigterm>>)
   const inFlight = run.all.filter((s) => s.before).length
   console.log(`deploy: ${run.all.length} requests, ${inFlight} sent before SIGTERM, ${lost.length} lost; exit ${run.code} after ${run.elapsed} ms`)
   if (lost.length > 0) console.log(lost.slice(0, 8).join("\n"), server.output().slice(-2000))
-  expect(lost, `requests sent before SIGTERM and not answered:\n${lost.join("\n")}\n${server.output().slice(-3000)}`).toEqual([])
-  expect(run.code).toBe(0)
-  expect(server.output()).not.toMatch(/still running after|killing it/)
+  assert.deepStrictEqual(lost, [], `requests sent before SIGTERM and not answered:\n${lost.join("\n")}\n${server.output().slice(-3000)}`)
+  assert.strictEqual(run.code, 0)
+  assert.notMatch(server.output(), /still running after|killing it/)
   // Exited within the drain limit (plus what closing the store and exiting take, on a loaded machine).
-  expect(run.elapsed).toBeLessThan(DRAIN_TIMEOUT_MS)
-  for (const kind of ["analyze", "megacall", "batch"] as const) expect(before.some((s) => s.kind === kind)).toBe(true)
+  assert.isBelow(run.elapsed, DRAIN_TIMEOUT_MS)
+  for (const kind of ["analyze", "megacall", "batch"] as const) assert.isTrue(before.some((s) => s.kind === kind))
 }
 
 describe("decorum serve: a rolling deploy loses nothing (issue 25)", () => {
@@ -178,25 +178,25 @@ describe("decorum serve: a rolling deploy loses nothing (issue 25)", () => {
     const exited = exitOf(server)
     const agent = new Agent({ keepAlive: true, maxSockets: 1 })
     const ready = (await fetch(`${server.url}/readyz`)).status
-    expect(ready).toBe(200)
+    assert.strictEqual(ready, 200)
     // A keep-alive connection, idle when the signal comes.
     const before = send(server.url, key, "analyze", 1, agent)
-    expect(wrong("analyze", await before.outcome)).toBeNull()
+    assert.isNull(wrong("analyze", await before.outcome))
     const signalledAt = Date.now()
     server.child.kill("SIGTERM")
     await waitForOutput(server, /Shutdown: stopping: \/readyz answers 503; accepting for 4000 ms/)
     // Within the grace period: not ready, and still serving, each answer closing its connection.
     const readyz = await fetch(`${server.url}/readyz`)
-    expect(readyz.status).toBe(503)
+    assert.strictEqual(readyz.status, 503)
     expect(await readyz.json()).toMatchObject({ status: "unavailable", reason: expect.stringContaining("shutting down") })
     const during = await send(server.url, key, "megacall", 2, agent).outcome
-    expect(wrong("megacall", during)).toBeNull()
-    expect(during).toMatchObject({ connection: "close" })
+    assert.isNull(wrong("megacall", during))
+    assert.deepInclude(during, { connection: "close" })
     await waitForOutput(server, /Shutdown: draining \d+ request\(s\) in flight/)
     // The grace period is over: no new connection is accepted.
     await expect(fetch(`${server.url}/healthz`)).rejects.toThrow()
-    expect(await exited).toBe(0)
-    expect(Date.now() - signalledAt).toBeGreaterThanOrEqual(grace)
+    assert.strictEqual(await exited, 0)
+    assert.isAtLeast(Date.now() - signalledAt, grace)
     agent.destroy()
   })
 

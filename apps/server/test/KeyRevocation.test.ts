@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Effect, Redacted } from "effect"
-import { afterAll, describe, expect, it } from "vitest"
+import { afterAll, assert, describe, it } from "@effect/vitest"
 import { runCli, START_DEADLINE_MS, startServe, stop } from "./process.js"
 
 const EMAIL = "revoke@example.com"
@@ -44,7 +44,7 @@ const underLoad = (url: string, key: string, workers = 8) => {
 
 const revokeUnderLoad = async (db: string) => {
   const created = await runCli(["keys", "create", "--email", EMAIL, "--json", "--db", db])
-  expect(created.code, created.stderr).toBe(0)
+  assert.strictEqual(created.code, 0, created.stderr)
   const { key, key_id } = JSON.parse(created.stdout) as { key: string; key_id: string }
   // The revoked key is sent hundreds of times from one address: without the limit on failed
   // authentications (tested on its own in packages/http) each answer shows what revocation does.
@@ -54,17 +54,17 @@ const revokeUnderLoad = async (db: string) => {
     await load.warmedUp
     const revoked = await runCli(["keys", "revoke", key_id, "--db", db])
     const revokedAt = performance.now()
-    expect(revoked.code, revoked.stderr).toBe(0)
+    assert.strictEqual(revoked.code, 0, revoked.stderr)
     // The load keeps running after the command returned, then the next request is checked alone too.
     const before = load.answers.length
     while (load.answers.length < before + 50) await new Promise((resolve) => setImmediate(resolve))
     await load.stop()
     const next = await fetch(`${server.url}/v0.2/usercheck`, { headers: { "x-user-email": EMAIL, "x-api-key": key } })
-    expect(next.status).toBe(401)
+    assert.strictEqual(next.status, 401)
     const late = load.answers.filter((a) => a.sentAt > revokedAt)
-    expect(late.length).toBeGreaterThan(0)
-    expect(late.filter((a) => a.status !== 401)).toEqual([])
-    expect(load.answers.some((a) => a.status === 200)).toBe(true)
+    assert.isAbove(late.length, 0)
+    assert.deepStrictEqual(late.filter((a) => a.status !== 401), [])
+    assert.isTrue(load.answers.some((a) => a.status === 200))
   } finally {
     await stop(server)
   }

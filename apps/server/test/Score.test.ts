@@ -6,7 +6,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { afterAll, describe, expect, it } from "vitest"
+import { afterAll, assert, describe, it } from "@effect/vitest"
 import { Csv } from "@decorum/engine/csv"
 import { runCli, START_DEADLINE_MS, startServe, stop } from "./process.js"
 
@@ -31,11 +31,11 @@ describe("decorum score", () => {
     const output = join(dir, "same.jsonl")
     const attributes = ["TOXICITY", "INSULT", "THREAT"]
     const run = await runCli(["score", input, "--output", output, "--attributes", attributes.join(","), "--workers", "2"])
-    expect(run.code, run.stderr).toBe(0)
-    expect(run.stderr.trim().split("\n")).toHaveLength(1)
-    expect(run.stderr).toMatch(/Scored 4 rows .*2 workers/)
+    assert.strictEqual(run.code, 0, run.stderr)
+    assert.lengthOf(run.stderr.trim().split("\n"), 1)
+    assert.match(run.stderr, /Scored 4 rows .*2 workers/)
     const rows = jsonLines(output)
-    expect(rows.map((r) => r["id"])).toEqual(TEXTS.map((_, i) => `c${i}`))
+    assert.deepStrictEqual(rows.map((r) => r["id"]), TEXTS.map((_, i) => `c${i}`))
 
     const server = await startServe(["--db", join(dir, "same.db")])
     try {
@@ -46,10 +46,10 @@ describe("decorum score", () => {
           headers: { "content-type": "application/json" },
           body: JSON.stringify({ comment: { text }, requestedAttributes: Object.fromEntries(attributes.map((a) => [a, {}])) })
         })
-        expect(response.status).toBe(200)
+        assert.strictEqual(response.status, 200)
         const body = (await response.json()) as { attributeScores: Record<string, { summaryScore: { value: number } }> }
-        for (const a of attributes) expect(rows[i]![a]).toBe(body.attributeScores[a]!.summaryScore.value)
-        expect(rows[i]!["model"]).toBe(response.headers.get("x-model-version"))
+        for (const a of attributes) assert.strictEqual(rows[i]![a], body.attributeScores[a]!.summaryScore.value)
+        assert.strictEqual(rows[i]!["model"], response.headers.get("x-model-version"))
       }
     } finally {
       await stop(server)
@@ -60,11 +60,11 @@ describe("decorum score", () => {
     const input = join(dir, "usage.csv")
     writeFileSync(input, "id,comment\n1,hello\n")
     const unknown = await runCli(["score", input, "--attributes", "TOXICITY,NOPE"])
-    expect(unknown.code).toBe(2)
-    expect(unknown.stderr).toContain("unknown attribute \"NOPE\"")
+    assert.strictEqual(unknown.code, 2)
+    assert.include(unknown.stderr, "unknown attribute \"NOPE\"")
     const column = await runCli(["score", input])
-    expect(column.code).toBe(2)
-    expect(column.stderr).toContain("no \"text\" column")
+    assert.strictEqual(column.code, 2)
+    assert.include(column.stderr, "no \"text\" column")
   }, 60_000)
 })
 

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, assert, beforeAll, describe, expect, it } from "@effect/vitest"
 import { raw } from "../../../packages/http/test/wire.js"
 import { runCli, startServe, stop } from "./process.js"
 
@@ -23,28 +23,28 @@ describe("decorum serve", () => {
     const server = await startServe(["--db", db])
     try {
       const out = server.output()
-      expect(out).toContain("admin@localhost")
+      assert.include(out, "admin@localhost")
       const key = /^\s+(dk_\S+)\s*$/m.exec(out)?.[1]
-      expect(key).toBeDefined()
+      assert.isDefined(key)
       const curl = out.split("\n").find((l) => l.trim().startsWith("curl -s") && l.includes("/v0.2/antispam"))!
       const answer = JSON.parse(await runPrintedCurl(curl))
       // With the language it judged (issue 28): English, nothing English-only to report.
       expect(answer).toEqual({ reasoning: expect.any(String), confidence: expect.any(Number), is_spam: true, detected_language: "en", english_only_fields: [] })
       const analyze = out.split("\n").find((l) => l.includes("comments:analyze"))!
       const scores = JSON.parse(await runPrintedCurl(analyze))
-      expect(scores.attributeScores.TOXICITY.summaryScore.value).toBeGreaterThan(0.5)
+      assert.isAbove(scores.attributeScores.TOXICITY.summaryScore.value, 0.5)
       // Node's own parser rejections come with the family's envelope here too (issue 10 item 8).
       const rejected = await raw(server.url.replace("localhost", "127.0.0.1"), "POST /v1alpha1/comments:analyze HTTP/1.1\r\nHost: x\r\nExpect: 100-foo\r\n\r\n")
-      expect(rejected).toMatch(/^HTTP\/1\.1 417 /)
-      expect(JSON.parse(rejected.slice(rejected.indexOf("\r\n\r\n") + 4)).error).toMatchObject({ code: 417, status: "FAILED_PRECONDITION" })
+      assert.match(rejected, /^HTTP\/1\.1 417 /)
+      assert.deepInclude(JSON.parse(rejected.slice(rejected.indexOf("\r\n\r\n") + 4)).error, { code: 417, status: "FAILED_PRECONDITION" })
     } finally {
       await stop(server)
     }
     // A second start finds the account and prints no new key.
     const again = await startServe(["--db", db])
     try {
-      expect(again.output()).not.toMatch(/^\s+dk_/m)
-      expect(again.output()).toContain("keys create")
+      assert.notMatch(again.output(), /^\s+dk_/m)
+      assert.include(again.output(), "keys create")
     } finally {
       await stop(again)
     }
@@ -55,21 +55,21 @@ describe("decorum serve", () => {
     try {
       const port = new URL(server.url).port
       const taken = await runCli(["serve", "--port", port, "--host", "127.0.0.1", "--db", join(dir, "port2.db")])
-      expect(taken.code).toBe(1)
-      expect(taken.stderr).toContain("already in use")
+      assert.strictEqual(taken.code, 1)
+      assert.include(taken.stderr, "already in use")
     } finally {
       await stop(server)
     }
     // Two workers: the path where the other worker, stopped while it waited for its port, once kept the command from ever exiting.
     const nodir = await runCli(["serve", "--port", "0", "--workers", "2", "--db", join(dir, "missing", "x.db")])
-    expect(nodir.code).toBe(1)
-    expect(nodir.stderr).toContain("directory does not exist")
+    assert.strictEqual(nodir.code, 1)
+    assert.include(nodir.stderr, "directory does not exist")
   })
 
   it("keeps a score suggestion answered 200 after the server is killed with SIGKILL", async () => {
     const db = join(dir, "durable.db")
     const created = await runCli(["keys", "create", "--email", "moderator@example.com", "--json", "--db", db])
-    expect(created.code).toBe(0)
+    assert.strictEqual(created.code, 0)
     const { key } = JSON.parse(created.stdout)
     const server = await startServe(["--db", db])
     const res = await fetch(`${server.url}/v1alpha1/comments:suggestscore?key=${key}`, {
@@ -82,12 +82,12 @@ describe("decorum serve", () => {
         clientToken: "durable-1"
       })
     })
-    expect(res.status).toBe(200)
+    assert.strictEqual(res.status, 200)
     await stop(server, "SIGKILL")
     const exported = await runCli(["feedback", "export", "--format", "jsonl", "--db", db])
-    expect(exported.code).toBe(0)
+    assert.strictEqual(exported.code, 0)
     const rows = exported.stdout.trim().split("\n").map((l) => JSON.parse(l))
-    expect(rows).toHaveLength(1)
+    assert.lengthOf(rows, 1)
     expect(rows[0]).toMatchObject({
       email: "moderator@example.com",
       community_id: "site-1",
@@ -115,23 +115,23 @@ describe("decorum feedback export", () => {
           })
         })
       const before = new Date()
-      expect((await post("first, with a comma", { TOXICITY: 1, INSULT: 0.5 })).status).toBe(200)
-      expect((await post("second", { TOXICITY: 0 })).status).toBe(200)
+      assert.strictEqual((await post("first, with a comma", { TOXICITY: 1, INSULT: 0.5 })).status, 200)
+      assert.strictEqual((await post("second", { TOXICITY: 0 })).status, 200)
       const csv = await runCli(["feedback", "export", "--format", "csv", "--db", db])
-      expect(csv.code).toBe(0)
+      assert.strictEqual(csv.code, 0)
       const lines = csv.stdout.trim().split("\n")
-      expect(lines[0]).toBe("id,created_at,email,community_id,session_id,client_token,languages,attribute,value,comment_text,context_json,key_id")
-      expect(lines).toHaveLength(4)
+      assert.strictEqual(lines[0], "id,created_at,email,community_id,session_id,client_token,languages,attribute,value,comment_text,context_json,key_id")
+      assert.lengthOf(lines, 4)
       // The key that sent each correction, last (so the older columns keep their places).
-      expect(lines[1]!.endsWith(`,${key.split("_")[1]}`)).toBe(true)
-      expect(lines[1]).toContain("\"site, \"\"quoted\"\"\"")
-      expect(lines[1]).toContain("\"first, with a comma\"")
+      assert.isTrue(lines[1]!.endsWith(`,${key.split("_")[1]}`))
+      assert.include(lines[1]!, "\"site, \"\"quoted\"\"\"")
+      assert.include(lines[1]!, "\"first, with a comma\"")
       const since = await runCli(["feedback", "export", "--since", before.toISOString(), "--db", db])
       const rows = since.stdout.trim().split("\n").map((l) => JSON.parse(l))
-      expect(rows.map((r: { comment_text: string }) => r.comment_text)).toEqual(["first, with a comma", "second"])
+      assert.deepStrictEqual(rows.map((r: { comment_text: string }) => r.comment_text), ["first, with a comma", "second"])
       const future = await runCli(["feedback", "export", "--since", "2999-01-01", "--db", db])
-      expect(future.code).toBe(0)
-      expect(future.stdout).toBe("")
+      assert.strictEqual(future.code, 0)
+      assert.strictEqual(future.stdout, "")
     } finally {
       await stop(server)
     }
@@ -142,37 +142,37 @@ describe("decorum keys and topics", () => {
   it("creates, lists and revokes keys", async () => {
     const db = join(dir, "keys.db")
     const created = await runCli(["keys", "create", "--email", "Dana@Example.com", "--json", "--db", db])
-    expect(created.code).toBe(0)
+    assert.strictEqual(created.code, 0)
     const body = JSON.parse(created.stdout)
     expect(body).toEqual({ email: "dana@example.com", key: expect.stringMatching(/^dk_/), key_id: expect.any(String) })
     const listed = await runCli(["keys", "list", "--json", "--db", db])
     expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ key_id: body.key_id, email: "dana@example.com", revoked_at: null })])
-    expect(listed.stdout).not.toContain(body.key)
-    expect((await runCli(["keys", "revoke", body.key_id, "--db", db])).code).toBe(0)
+    assert.notInclude(listed.stdout, body.key)
+    assert.strictEqual((await runCli(["keys", "revoke", body.key_id, "--db", db])).code, 0)
     const again = await runCli(["keys", "revoke", body.key_id, "--db", db])
-    expect(again.code).toBe(1)
-    expect(again.stderr).toContain("No active key")
+    assert.strictEqual(again.code, 1)
+    assert.include(again.stderr, "No active key")
   })
 
   it("creates a topic from text and from a file, and lists and deletes it", async () => {
     const db = join(dir, "topics.db")
     await runCli(["keys", "create", "--email", "ed@example.com", "--db", db])
     const created = await runCli(["topics", "create", "--email", "ed@example.com", "--text", "Bees pollinate crops and wild flowers.", "--json", "--db", db])
-    expect(created.code).toBe(0)
+    assert.strictEqual(created.code, 0)
     const { article_id } = JSON.parse(created.stdout)
-    expect(article_id).toMatch(/^[0-9a-f-]{36}$/)
+    assert.match(article_id, /^[0-9a-f-]{36}$/)
     const listed = await runCli(["topics", "list", "--email", "ed@example.com", "--json", "--db", db])
-    expect(JSON.parse(listed.stdout).map((c: { article_id: string }) => c.article_id)).toEqual([article_id])
-    expect((await runCli(["topics", "delete", "--email", "ed@example.com", article_id, "--db", db])).code).toBe(0)
-    expect(JSON.parse((await runCli(["topics", "list", "--email", "ed@example.com", "--json", "--db", db])).stdout)).toEqual([])
+    assert.deepStrictEqual(JSON.parse(listed.stdout).map((c: { article_id: string }) => c.article_id), [article_id])
+    assert.strictEqual((await runCli(["topics", "delete", "--email", "ed@example.com", article_id, "--db", db])).code, 0)
+    assert.deepStrictEqual(JSON.parse((await runCli(["topics", "list", "--email", "ed@example.com", "--json", "--db", db])).stdout), [])
   })
 
   it("reports usage errors with exit code 2 and failures with exit code 1", async () => {
     const db = join(dir, "usage.db")
-    expect((await runCli(["keys", "create", "--db", db])).code).toBe(2)
-    expect((await runCli(["nonsense"])).code).toBe(2)
-    expect((await runCli(["keys", "create", "--email", "x@y", "--bogus", "--db", db])).code).toBe(2)
-    expect((await runCli(["topics", "create", "--email", "nobody@example.com", "--text", "x", "--db", db])).code).toBe(1)
-    expect((await runCli(["feedback", "export", "--format", "xml", "--db", db])).code).toBe(2)
+    assert.strictEqual((await runCli(["keys", "create", "--db", db])).code, 2)
+    assert.strictEqual((await runCli(["nonsense"])).code, 2)
+    assert.strictEqual((await runCli(["keys", "create", "--email", "x@y", "--bogus", "--db", db])).code, 2)
+    assert.strictEqual((await runCli(["topics", "create", "--email", "nobody@example.com", "--text", "x", "--db", db])).code, 1)
+    assert.strictEqual((await runCli(["feedback", "export", "--format", "xml", "--db", db])).code, 2)
   })
 })

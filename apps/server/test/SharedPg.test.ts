@@ -8,7 +8,7 @@ import * as Reactivity from "@effect/experimental/Reactivity"
 import * as PgClient from "@effect/sql-pg/PgClient"
 import { randomUUID } from "node:crypto"
 import { Effect, Redacted } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, assert, beforeAll, describe, expect, it } from "@effect/vitest"
 import { runCli, startServe, stop } from "./process.js"
 
 const databaseUrl = process.env["DATABASE_URL"]
@@ -37,7 +37,7 @@ describe("two decorum serve processes on one PostgreSQL", () => {
 
   it.runIf(databaseUrl)("share keys, article contexts and suggestions", async () => {
     const created = await runCli(["keys", "create", "--email", "shared@example.com", "--json", "--db", url])
-    expect(created.code, created.stderr).toBe(0)
+    assert.strictEqual(created.code, 0, created.stderr)
     const { key } = JSON.parse(created.stdout) as { key: string }
     const [a, b] = await Promise.all([startServe(["--db", url]), startServe(["--db", url])])
     try {
@@ -49,18 +49,18 @@ describe("two decorum serve processes on one PostgreSQL", () => {
           body: JSON.stringify(body)
         })
       // The key the CLI made is known to both servers.
-      for (const server of [a, b]) expect((await call(server.url, "/v0.2/usercheck")).status).toBe(200)
+      for (const server of [a, b]) assert.strictEqual((await call(server.url, "/v0.2/usercheck")).status, 200)
 
       // A context created through A is read and used through B.
       const init = await call(a.url, "/v0.2/inittopic", { text: "The council extended library opening hours for students.", title: "Library hours" })
-      expect(init.status).toBe(200)
+      assert.strictEqual(init.status, 200)
       const { article_id } = (await init.json()) as { article_id: string }
       const read = await call(b.url, `/v0.2/article-contexts/${article_id}`)
-      expect(read.status).toBe(200)
-      expect(((await read.json()) as { title: string }).title).toBe("Library hours")
+      assert.strictEqual(read.status, 200)
+      assert.strictEqual(((await read.json()) as { title: string }).title, "Library hours")
       const scored = await call(b.url, "/v0.2/commentrelevance", { article_context_id: article_id, comment: "Longer library hours help students." })
-      expect(scored.status).toBe(200)
-      expect(((await scored.json()) as { on_topic: { on_topic: boolean } }).on_topic.on_topic).toBe(true)
+      assert.strictEqual(scored.status, 200)
+      assert.isTrue(((await scored.json()) as { on_topic: { on_topic: boolean } }).on_topic.on_topic)
 
       // A suggestion posted to A is exported by the CLI (from the shared store).
       const suggested = await fetch(`${a.url}/v1alpha1/comments:suggestscore?key=${key}`, {
@@ -68,15 +68,15 @@ describe("two decorum serve processes on one PostgreSQL", () => {
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ comment: { text: "this is fine" }, attributeScores: { TOXICITY: { summaryScore: { value: 0.05 } } }, clientToken: "shared-1" })
       })
-      expect(suggested.status).toBe(200)
+      assert.strictEqual(suggested.status, 200)
       const exported = await runCli(["feedback", "export", "--format", "jsonl", "--db", url])
-      expect(exported.code, exported.stderr).toBe(0)
+      assert.strictEqual(exported.code, 0, exported.stderr)
       const rows = exported.stdout.trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>)
       expect(rows).toEqual([expect.objectContaining({ email: "shared@example.com", client_token: "shared-1", attribute_scores: { TOXICITY: 0.05 } })])
 
       // And a context deleted through B is gone for A.
-      expect((await fetch(`${b.url}/v0.2/article-contexts/${article_id}`, { method: "DELETE", headers: auth })).status).toBe(200)
-      expect((await call(a.url, `/v0.2/article-contexts/${article_id}`)).status).toBe(404)
+      assert.strictEqual((await fetch(`${b.url}/v0.2/article-contexts/${article_id}`, { method: "DELETE", headers: auth })).status, 200)
+      assert.strictEqual((await call(a.url, `/v0.2/article-contexts/${article_id}`)).status, 404)
     } finally {
       await Promise.all([stop(a), stop(b)])
     }

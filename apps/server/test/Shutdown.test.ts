@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { request as httpRequest } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, afterEach, assert, beforeAll, describe, expect, it } from "@effect/vitest"
 import { type Running, runCli, startServe as start, waitForOutput, exitOf } from "./process.js"
 
 let dir: string
@@ -72,7 +72,7 @@ describe("decorum serve: graceful shutdown (issue 10, item 4)", () => {
       held.push({ kind: "suggest", ...hold(server.url, `/v1alpha1/comments:suggestscore?key=${key}`, {}, JSON.stringify({ comment: { text: `note ${i}` }, attributeScores: { TOXICITY: { summaryScore: { value: 1 } } }, clientToken: `drain-${i}` })) })
     }
     // The server has received every held request's headers once a request sent after them is answered.
-    expect((await fetch(`${server.url}/healthz`)).status).toBe(200)
+    assert.strictEqual((await fetch(`${server.url}/healthz`)).status, 200)
     server.child.kill("SIGTERM")
     await waitForOutput(server, /Shutdown: draining/)
     // A second signal while it drains (npx forwards the SIGTERM that pkill also sent; an impatient
@@ -84,13 +84,13 @@ describe("decorum serve: graceful shutdown (issue 10, item 4)", () => {
     for (const h of held) h.finish()
     const answers = await Promise.all(held.map((h) => h.answer))
     answers.forEach((answer, i) => {
-      expect(answer, `${held[i]!.kind}: ${JSON.stringify(answer)}`).toMatchObject({ status: 200 })
+      assert.deepInclude(answer, { status: 200 }, `${held[i]!.kind}: ${JSON.stringify(answer)}`)
     })
-    expect(await exited).toBe(0)
+    assert.strictEqual(await exited, 0)
     // The suggestions answered 200 are stored.
     const exported = await runCli(["feedback", "export", "--format", "jsonl", "--db", db])
     const tokens = exported.stdout.trim().split("\n").map((l) => JSON.parse(l).client_token)
-    for (let i = 0; i < 8; i++) expect(tokens).toContain(`drain-${i}`)
+    for (let i = 0; i < 8; i++) assert.include(tokens, `drain-${i}`)
   })
 
   it("does not wait past the drain timeout for a client that never finishes its body", async () => {
@@ -100,12 +100,12 @@ describe("decorum serve: graceful shutdown (issue 10, item 4)", () => {
     const server = await startServe(["--db", db], { DECORUM_DRAIN_TIMEOUT_MS: String(timeoutMs) })
     const exited = exitOf(server)
     const stuck = hold(server.url, `/v1alpha1/comments:analyze?key=${key}`, {}, JSON.stringify({ comment: { text: "never sent in full" } }))
-    expect((await fetch(`${server.url}/healthz`)).status).toBe(200)
+    assert.strictEqual((await fetch(`${server.url}/healthz`)).status, 200)
     const started = Date.now()
     server.child.kill("SIGTERM")
-    expect(await exited).toBe(0)
+    assert.strictEqual(await exited, 0)
     // Bounded by the drain timeout plus closing the store; a generous margin for a loaded machine.
-    expect(Date.now() - started).toBeLessThan(timeoutMs + 8_000)
+    assert.isBelow(Date.now() - started, timeoutMs + 8_000)
     expect(await stuck.answer).toMatchObject({ error: expect.any(String) })
   })
 

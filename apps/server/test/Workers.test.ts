@@ -11,7 +11,7 @@ import { request } from "node:http"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
-import { afterAll, describe, expect, it } from "vitest"
+import { afterAll, assert, describe, it } from "@effect/vitest"
 import { type Running, START_DEADLINE_MS, startServe, stop, waitForOutput } from "./process.js"
 
 const dir = mkdtempSync(join(tmpdir(), "decorum-workers-"))
@@ -81,17 +81,17 @@ describe.runIf(process.platform === "linux")("decorum serve --workers 2", () => 
     try {
       const pid = server.child.pid!
       // The banner comes once both workers listen.
-      expect(children(pid)).toHaveLength(2)
-      expect(server.output().match(/listening on/g)).toHaveLength(1)
-      expect(server.output()).toContain("workers: 2 processes")
-      expect((await fetch(`${server.url}/healthz`)).status).toBe(200)
+      assert.lengthOf(children(pid), 2)
+      assert.lengthOf(server.output().match(/listening on/g)!, 1)
+      assert.include(server.output(), "workers: 2 processes")
+      assert.strictEqual((await fetch(`${server.url}/healthz`)).status, 200)
 
       // A worker dies: another takes its place and the port keeps answering.
       const [victim] = children(pid)
       process.kill(victim!, "SIGKILL")
       await until(() => /starting another/.test(server.output()), "the restart message")
       await until(() => children(pid).length === 2 && !children(pid).includes(victim!), "a replacement worker")
-      for (let i = 0; i < 10; i++) expect((await fetch(`${server.url}/healthz`)).status).toBe(200)
+      for (let i = 0; i < 10; i++) assert.strictEqual((await fetch(`${server.url}/healthz`)).status, 200)
 
       // A request whose body is still arriving when SIGTERM comes is answered, then all exit 0. No
       // timer decides when the request is in flight: it asks `Expect: 100-continue`, and a worker
@@ -102,10 +102,10 @@ describe.runIf(process.platform === "linux")("decorum serve --workers 2", () => 
         server.child.kill("SIGTERM")
         await waitForOutput(server, /Shutdown: draining 1 request\(s\) in flight/)
       })
-      expect(await answered).toBe(200)
+      assert.strictEqual(await answered, 200)
       await until(() => exited !== undefined, "the primary to exit")
-      expect(exited).toBe(0)
-      expect(children(pid)).toEqual([])
+      assert.strictEqual(exited, 0)
+      assert.deepStrictEqual(children(pid), [])
     } finally {
       await stop(server)
     }
@@ -114,7 +114,7 @@ describe.runIf(process.platform === "linux")("decorum serve --workers 2", () => 
   it("answers /metrics on any worker with the whole server's figures, as valid Prometheus text", async () => {
     const server = await startServe(["--db", join(dir, "metrics.db"), "--workers", "2"], { DECORUM_METRICS: "true" })
     try {
-      expect(children(server.child.pid!)).toHaveLength(2)
+      assert.lengthOf(children(server.child.pid!), 2)
       // Each on a connection of its own, so the primary hands them to both workers in turn.
       const get = (path: string) =>
         new Promise<{ status: number; body: string }>((resolve, reject) => {
@@ -125,24 +125,24 @@ describe.runIf(process.platform === "linux")("decorum serve --workers 2", () => 
           }).on("error", reject).end()
         })
       const N = 20
-      for (let i = 0; i < N; i++) expect((await get("/healthz")).status).toBe(200)
+      for (let i = 0; i < N; i++) assert.strictEqual((await get("/healthz")).status, 200)
       for (let scrape = 0; scrape < 4; scrape++) {
         const { status, body } = await get("/metrics")
-        expect(status).toBe(200)
+        assert.strictEqual(status, 200)
         const lines = body.trimEnd().split("\n")
         // Valid exposition text: one TYPE line per family, each series once, every sample a number.
         const types = lines.filter((l) => l.startsWith("# TYPE "))
-        expect(new Set(types).size).toBe(types.length)
+        assert.strictEqual(new Set(types).size, types.length)
         const samples = lines.filter((l) => !l.startsWith("#"))
-        for (const line of samples) expect(line).toMatch(/^[a-zA-Z_:][a-zA-Z0-9_:]*(\{.*\})? (-?[0-9.e+-]+|NaN|[+-]Inf)$/)
+        for (const line of samples) assert.match(line, /^[a-zA-Z_:][a-zA-Z0-9_:]*(\{.*\})? (-?[0-9.e+-]+|NaN|[+-]Inf)$/)
         const names = samples.map((l) => l.slice(0, l.lastIndexOf(" ")))
-        expect(new Set(names).size).toBe(names.length)
+        assert.strictEqual(new Set(names).size, names.length)
         // Every request, whichever worker answered it.
         const answered = samples
           .filter((l) => l.startsWith("decorum_http_requests_total{") && l.includes("status=\"200\""))
           .reduce((sum, l) => sum + Number(l.slice(l.lastIndexOf(" ") + 1)), 0)
-        expect(answered).toBe(N)
-        expect(body).toContain("decorum_model_info{")
+        assert.strictEqual(answered, N)
+        assert.include(body, "decorum_model_info{")
       }
     } finally {
       await stop(server)
@@ -175,8 +175,8 @@ describe.runIf(process.platform === "linux")("decorum serve --workers 2", () => 
     `)
     const server = await startServe(["--db", db, "--workers", "2"], { NODE_OPTIONS: `--import=${pathToFileURL(probe).href}` })
     try {
-      expect(/fork-probe: (.*)/.exec(server.output())?.[1]).toBe("journal=wal migrated=true")
-      expect(server.output().match(/fork-probe/g)).toHaveLength(1)
+      assert.strictEqual(/fork-probe: (.*)/.exec(server.output())?.[1], "journal=wal migrated=true")
+      assert.lengthOf(server.output().match(/fork-probe/g)!, 1)
     } finally {
       await stop(server)
     }
@@ -194,11 +194,11 @@ describe.runIf(process.platform === "linux")("decorum serve --workers 2", () => 
     })
     const workers = children(server.child.pid!)
     try {
-      expect(workers).toHaveLength(2)
+      assert.lengthOf(workers, 2)
       const sent = Date.now()
-      expect(await stop(server)).toBe(0)
-      expect(Date.now() - sent).toBeGreaterThanOrEqual(2_000)
-      expect(server.output()).toMatch(/still running 2000 ms after SIGTERM; killing it/)
+      assert.strictEqual(await stop(server), 0)
+      assert.isAtLeast(Date.now() - sent, 2_000)
+      assert.match(server.output(), /still running 2000 ms after SIGTERM; killing it/)
       await until(() => !workers.some(alive), "the killed workers to be gone", 10_000)
     } finally {
       // Kept alive on purpose, these workers would outlive a failed run of this test for good.
@@ -216,7 +216,7 @@ describe.runIf(process.platform === "linux")("decorum serve --workers 2", () => 
     const server = await startServe(["--db", join(dir, "twice.db"), "--workers", "2"], {}, { detached: true })
     const pid = server.child.pid!
     const workers = children(pid)
-    expect(workers).toHaveLength(2)
+    assert.lengthOf(workers, 2)
     const closed = new Promise<void>((resolve) => server.child.once("close", () => resolve()))
     const answered = analyzeInFlight(server, async () => {
       process.kill(-pid, "SIGTERM")
@@ -226,10 +226,10 @@ describe.runIf(process.platform === "linux")("decorum serve --workers 2", () => 
       ])
       for (const p of [pid, ...workers]) process.kill(p, "SIGTERM")
     })
-    expect(await answered).toBe(200)
+    assert.strictEqual(await answered, 200)
     await closed
-    expect(server.child.exitCode).toBe(0)
-    expect(server.output()).not.toMatch(/EPIPE|ERR_IPC|Error \[|\n\s+at /)
-    expect(workers.filter(alive)).toEqual([])
+    assert.strictEqual(server.child.exitCode, 0)
+    assert.notMatch(server.output(), /EPIPE|ERR_IPC|Error \[|\n\s+at /)
+    assert.deepStrictEqual(workers.filter(alive), [])
   })
 })

@@ -7,13 +7,12 @@
  * Without a Chromium the test is reported as skipped, with the reason in its name, except under CI=true
  * (.ci/run installs one), where a missing browser fails.
  */
-import { describe, it } from "@effect/vitest"
+import { assert, describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { type BrowserContext, chromium, type Page, type Response } from "playwright-core"
-import { expect } from "vitest"
 import { START_DEADLINE_MS, startServe, stop } from "./process.js"
 
 const CANDIDATES = [process.env["DECORUM_CHROMIUM"], "/usr/lib/chromium/chromium", "/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]
@@ -103,46 +102,46 @@ const expectDrawnAsServed = async (page: Page, comment: string, answer: Served) 
   const shown = await drawn(page)
   const { perspective, comment_score: score, spam_check: spam, relevance_check: relevance } = answer.body
   const attributes = Object.keys(perspective.attributeScores)
-  expect(shown.bars.map((b) => b.name)).toEqual(attributes)
+  assert.deepStrictEqual(shown.bars.map((b) => b.name), attributes)
   for (const bar of shown.bars) {
     const value = perspective.attributeScores[bar.name].summaryScore.value
-    expect(bar.now).toBe(value)
-    expect(bar.shown).toBe(value.toFixed(2))
-    expect(parseFloat(bar.width)).toBeCloseTo(value * 100, 3)
-    expect(bar.ticks).toEqual(["50%", "70%", "90%"])
+    assert.strictEqual(bar.now, value)
+    assert.strictEqual(bar.shown, value.toFixed(2))
+    assert.closeTo(parseFloat(bar.width), value * 100, 0.0005)
+    assert.deepStrictEqual(bar.ticks, ["50%", "70%", "90%"])
   }
   // Sentences are shaded by their served TOXICITY span score (a highlight may cut one in pieces).
   const spans = perspective.attributeScores.TOXICITY.spanScores as Array<{ begin: number; end: number; score: { value: number } }>
-  expect(spans.length).toBeGreaterThan(0)
-  expect(shown.sentences.length).toBeGreaterThan(0)
+  assert.isAbove(spans.length, 0)
+  assert.isAbove(shown.sentences.length, 0)
   for (const piece of shown.sentences) {
-    expect(spans.some((s) => s.score.value === piece.score && comment.slice(s.begin, s.end).includes(piece.text)), piece.text).toBe(true)
+    assert.isTrue(spans.some((s) => s.score.value === piece.score && comment.slice(s.begin, s.end).includes(piece.text)), piece.text)
   }
-  expect(shown.comment).toBe(comment)
+  assert.strictEqual(shown.comment, comment)
   for (const { quote, explanation } of quotesOf(score)) {
     const mark = shown.marks.find((m) => m.text!.includes(quote))
-    expect(mark, `a highlight for "${quote}"`).toBeDefined()
-    if (explanation) expect(mark!.tip).toContain(explanation)
+    assert.isDefined(mark, `a highlight for "${quote}"`)
+    if (explanation) assert.include(mark!.tip, explanation)
   }
-  expect(shown.overall).toBe(String(score.overall_score))
-  expect(shown.spam).toContain(spam.is_spam ? "Spam" : "Not spam")
-  expect(shown.spam).toContain(`${Math.round(spam.confidence * 100)}%`)
-  expect(shown.onTopic).toContain(relevance.on_topic.on_topic ? "On topic" : "Off topic")
-  expect(shown.banned).toContain(`${Math.round(relevance.banned_topics.quantity_on_banned_topics * 100)}%`)
+  assert.strictEqual(shown.overall, String(score.overall_score))
+  assert.include(shown.spam!, spam.is_spam ? "Spam" : "Not spam")
+  assert.include(shown.spam!, `${Math.round(spam.confidence * 100)}%`)
+  assert.include(shown.onTopic!, relevance.on_topic.on_topic ? "On topic" : "Off topic")
+  assert.include(shown.banned!, `${Math.round(relevance.banned_topics.quantity_on_banned_topics * 100)}%`)
   // Dog whistles: the served verdict and terms; machine-written text: the served verdict, or the
   // section's failure as an alert (a local engine without the AI-text files answers it as failed).
   const dog = answer.body.dogwhistle_check
-  expect(shown.dogwhistle).toContain(dog.detection.dogwhistles_detected ? "Coded language" : "No coded language")
-  expect(shown.dogwhistle).toContain(`${Math.round(dog.detection.confidence * 100)}%`)
-  expect(shown.dogwhistleTerms).toEqual(dog.details?.dogwhistle_terms ?? [])
+  assert.include(shown.dogwhistle!, dog.detection.dogwhistles_detected ? "Coded language" : "No coded language")
+  assert.include(shown.dogwhistle!, `${Math.round(dog.detection.confidence * 100)}%`)
+  assert.deepStrictEqual(shown.dogwhistleTerms, dog.details?.dogwhistle_terms ?? [])
   for (const term of dog.details?.dogwhistle_terms ?? []) {
-    expect(shown.marks.some((m) => m.text!.includes(term) && m.kinds!.split(" ").includes("coded")), `a highlight for "${term}"`).toBe(true)
+    assert.isTrue(shown.marks.some((m) => m.text!.includes(term) && m.kinds!.split(" ").includes("coded")), `a highlight for "${term}"`)
   }
   const llm = answer.body.llm_detection
-  if (llm) expect(shown.llm).toContain(`likelihood ${Math.round(llm.llm_likelihood * 100)}%`)
-  else expect(shown.alerts).toContain(`llm_detection failed: ${answer.body.errors.llm_detection.message}`)
-  expect(shown.model).toBe(answer.headers["x-model-version"])
-  expect(shown.engine).toMatch(/^local /)
+  if (llm) assert.include(shown.llm!, `likelihood ${Math.round(llm.llm_likelihood * 100)}%`)
+  else assert.include(shown.alerts, `llm_detection failed: ${answer.body.errors.llm_detection.message}`)
+  assert.strictEqual(shown.model, answer.headers["x-model-version"])
+  assert.match(shown.engine!, /^local /)
   return shown
 }
 
@@ -226,7 +225,7 @@ describe("playground", () => {
       console.log(`playground screenshots: ${shots}`)
       const { server } = yield* withServer
       const out = server.output()
-      expect(out).toContain(`playground: ${server.url}/playground`)
+      assert.include(out, `playground: ${server.url}/playground`)
       const key = /^\s+(dk_\S+)\s*$/m.exec(out)![1]!
       const { context } = yield* withBrowser(browserPath)
       yield* Effect.promise(async () => {
@@ -242,8 +241,8 @@ describe("playground", () => {
         })
 
         const loaded = await page.goto(`${server.url}/playground`)
-        expect(loaded!.status()).toBe(200)
-        expect(loaded!.headers()["content-security-policy"]).toContain("default-src 'none'")
+        assert.strictEqual(loaded!.status(), 200)
+        assert.include(loaded!.headers()["content-security-policy"]!, "default-src 'none'")
         await page.waitForFunction(() => /engine local/.test(document.getElementById("server-info")!.textContent ?? ""))
 
         // Every control is reachable with the keyboard, in reading order.
@@ -254,8 +253,8 @@ describe("playground", () => {
           order.push(await page.evaluate(() => document.activeElement?.id ?? ""))
         }
         const reach = ["api-key", "login-button", "context-select", "comment", "run-perspective", "attr-TOXICITY", "evaluate-button"]
-        for (const id of reach) expect(order, id).toContain(id)
-        expect(reach.map((id) => order.indexOf(id))).toEqual([...reach.map((id) => order.indexOf(id))].sort((a, b) => a - b))
+        for (const id of reach) assert.include(order, id, id)
+        assert.deepStrictEqual(reach.map((id) => order.indexOf(id)), [...reach.map((id) => order.indexOf(id))].sort((a, b) => a - b))
 
         // A wrong key says so.
         await page.fill("#email", "admin@localhost")
@@ -267,8 +266,8 @@ describe("playground", () => {
         await page.fill("#api-key", key)
         await page.click("#login-button")
         await page.waitForFunction(() => /Signed in as admin@localhost/.test(document.getElementById("login-status")!.textContent ?? ""))
-        expect(await page.evaluate(() => sessionStorage.getItem("decorum.playground.credentials"))).toContain(key)
-        expect(page.url()).not.toContain(key)
+        assert.include((await page.evaluate(() => sessionStorage.getItem("decorum.playground.credentials")))!, key)
+        assert.notInclude(page.url(), key)
 
         // Create a context from text; the page selects it.
         await page.evaluate(() => ((document.getElementById("context-create-box") as HTMLDetailsElement).open = true))
@@ -277,30 +276,30 @@ describe("playground", () => {
         const [created] = await Promise.all([page.waitForResponse((r) => r.url().endsWith("/v0.2/inittopic")), page.click("#context-create")])
         const articleId = (await created.json()).article_id
         await page.waitForFunction((id) => (document.getElementById("context-select") as HTMLSelectElement).value === id, articleId)
-        expect(await page.textContent("#context-select option:checked")).toContain("Library evening hours")
+        assert.include((await page.textContent("#context-select option:checked"))!, "Library evening hours")
         await page.fill("#banned-topics", "cryptocurrency\nelections")
 
         // A toxic comment: bars, highlights, verdicts are the served values.
         const toxic = await evaluate(page, TOXIC)
-        expect(toxic.status).toBe(200)
-        expect(toxic.body.perspective.attributeScores.TOXICITY.summaryScore.value).toBeGreaterThan(0.5)
+        assert.strictEqual(toxic.status, 200)
+        assert.isAbove(toxic.body.perspective.attributeScores.TOXICITY.summaryScore.value, 0.5)
         const toxicShown = await expectDrawnAsServed(page, TOXIC, toxic)
-        expect(toxicShown.marks.length).toBeGreaterThan(0)
-        expect(toxicShown.raw).toContain(JSON.stringify(toxic.body, null, 2))
+        assert.isAbove(toxicShown.marks.length, 0)
+        assert.include(toxicShown.raw!, JSON.stringify(toxic.body, null, 2))
         // The explanation appears on keyboard focus, and on hover.
         const first = page.locator("#annotated-comment mark").first()
-        expect(await first.locator(".tip").isVisible()).toBe(false)
+        assert.isFalse(await first.locator(".tip").isVisible())
         await first.focus()
-        expect(await first.locator(".tip").isVisible()).toBe(true)
+        assert.isTrue(await first.locator(".tip").isVisible())
         await page.screenshot({ path: join(shots, "2-toxic-focused-highlight.png"), fullPage: true })
         await page.keyboard.press("Escape")
-        expect(await first.locator(".tip").isVisible()).toBe(false)
+        assert.isFalse(await first.locator(".tip").isVisible())
         await page.locator("#bars").hover()
-        expect(await first.locator(".tip").isVisible()).toBe(false)
+        assert.isFalse(await first.locator(".tip").isVisible())
         await first.hover()
-        expect(await first.locator(".tip").isVisible()).toBe(true)
+        assert.isTrue(await first.locator(".tip").isVisible())
         await page.screenshot({ path: join(shots, "3-toxic.png"), fullPage: true })
-        expect(await lowContrast(page)).toEqual([])
+        assert.deepStrictEqual(await lowContrast(page), [])
 
         // Correct the TOXICITY score: a suggestscore is sent and accepted.
         await page.selectOption("#correct-attribute", "TOXICITY")
@@ -309,7 +308,7 @@ describe("playground", () => {
           page.waitForResponse((r) => r.url().endsWith("/v0.2/external-compat/suggestscore")),
           page.click("#correct-button")
         ])
-        expect(suggested.status()).toBe(200)
+        assert.strictEqual(suggested.status(), 200)
         expect(JSON.parse(suggested.request().postData()!)).toMatchObject({
           comment: { text: TOXIC },
           attributeScores: { TOXICITY: { summaryScore: { value: 0.05 } } }
@@ -318,38 +317,38 @@ describe("playground", () => {
 
         // A clean comment.
         const clean = await evaluate(page, CLEAN)
-        expect(clean.body.perspective.attributeScores.TOXICITY.summaryScore.value).toBeLessThan(0.5)
+        assert.isBelow(clean.body.perspective.attributeScores.TOXICITY.summaryScore.value, 0.5)
         const cleanShown = await expectDrawnAsServed(page, CLEAN, clean)
-        expect(cleanShown.marks.length).toBe(quotesOf(clean.body.comment_score).length === 0 ? 0 : cleanShown.marks.length)
+        assert.strictEqual(cleanShown.marks.length, quotesOf(clean.body.comment_score).length === 0 ? 0 : cleanShown.marks.length)
         await page.screenshot({ path: join(shots, "4-clean.png"), fullPage: true })
 
         // Coded language: the terms are highlighted in the comment and listed with the verdict.
         await page.fill("#sensitive-topics", "crime")
         await page.fill("#dogwhistle-examples", "you know the type")
         const coded = await evaluate(page, CODED)
-        expect(coded.status).toBe(200)
-        expect(coded.body.dogwhistle_check.detection.dogwhistles_detected).toBe(true)
+        assert.strictEqual(coded.status, 200)
+        assert.isTrue(coded.body.dogwhistle_check.detection.dogwhistles_detected)
         const codedShown = await expectDrawnAsServed(page, CODED, coded)
-        expect(codedShown.dogwhistleTerms).toContain("you know the type")
+        assert.include(codedShown.dogwhistleTerms, "you know the type")
         await page.screenshot({ path: join(shots, "4b-coded.png"), fullPage: true })
-        expect(await lowContrast(page)).toEqual([])
+        assert.deepStrictEqual(await lowContrast(page), [])
 
         // Markup in a comment is shown verbatim and runs nothing.
         const xss = await evaluate(page, XSS)
-        expect(xss.status).toBe(200)
-        expect((await drawn(page)).comment).toBe(XSS)
-        expect(await page.evaluate(() => (window as any).__xss)).toBeUndefined()
-        expect(await page.evaluate(() => document.querySelectorAll("main img, main script").length)).toBe(0)
+        assert.strictEqual(xss.status, 200)
+        assert.strictEqual((await drawn(page)).comment, XSS)
+        assert.isUndefined(await page.evaluate(() => (window as any).__xss))
+        assert.strictEqual(await page.evaluate(() => document.querySelectorAll("main img, main script").length), 0)
         await page.screenshot({ path: join(shots, "5-markup-verbatim.png"), fullPage: true })
 
         // Usable on a phone: nothing wider than the screen.
         await page.setViewportSize({ width: 390, height: 844 })
-        expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true)
+        assert.isTrue(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth))
         await page.evaluate(() => window.scrollTo(0, 0))
         await page.screenshot({ path: join(shots, "6-phone-top.png") })
         await page.locator("#results").screenshot({ path: join(shots, "7-phone-results.png") })
 
-        expect(problems).toEqual([])
+        assert.deepStrictEqual(problems, [])
       })
     })), START_DEADLINE_MS + 120_000)
 })
