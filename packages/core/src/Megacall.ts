@@ -30,6 +30,7 @@ import * as ArticleContexts from "./ArticleContexts.js"
 import { judgedComment, validateComment } from "./Comment.js"
 import { cleanTopics, counted, dogWhistleInput, type EvaluationOptions, optionalText, withDetail } from "./Evaluations.js"
 import * as Evaluations from "./Evaluations.js"
+import { settleAll } from "./internal/settle.js"
 import { type AttributeScorer, CommentScorer, DogWhistleChecker, LlmDetector, RelevanceChecker, SpamChecker } from "./Providers.js"
 
 export const Flags = [
@@ -149,10 +150,8 @@ export const megacall = Effect.fn("Megacall.megacall", { captureStackTrace: fals
     sections.perspective = Analyze.scorePlanned(prepared, plan, account)
   }
 
-  const settled = yield* Effect.all(
-    Object.fromEntries(Object.entries(sections).map(([k, eff]) => [k, Effect.either(eff!)])),
-    { concurrency: "unbounded" }
-  )
+  // Concurrently, without a fork for a section that completes at once (the local models).
+  const settled = yield* settleAll(sections as Record<SectionName, Effect.Effect<Evaluated<unknown>, ProviderFailure, SectionProviders>>)
   const result: Record<string, unknown> = {}
   const failures: Partial<Record<SectionName, ProviderFailure>> = {}
   for (const [name, outcome] of Object.entries(settled)) {
