@@ -7,7 +7,7 @@ describe("settleAll", () => {
     Effect.gen(function*() {
       const settled = yield* settleAll({
         a: Effect.succeed(1),
-        b: Effect.fail("no" as const),
+        b: Effect.fail("no"),
         c: Effect.sync(() => 3)
       })
       assert.deepStrictEqual(settled, { a: Either.right(1), b: Either.left("no"), c: Either.right(3) })
@@ -56,9 +56,9 @@ describe("settleAll", () => {
 
   it.effect("the effects see the caller's services", () =>
     Effect.gen(function*() {
-      class Name extends Effect.Tag("Name")<Name, { readonly name: string }>() {}
-      const settled = yield* settleAll({ a: Effect.map(Name, (n) => n.name), b: Effect.zipRight(Effect.sleep("1 second"), Effect.map(Name, (n) => n.name)) }).pipe(
-        Effect.provideService(Name, { name: "decorum" }),
+      class Site extends Effect.Tag("Site")<Site, { readonly site: string }>() {}
+      const settled = yield* settleAll({ a: Effect.map(Site, (n) => n.site), b: Effect.zipRight(Effect.sleep("1 second"), Effect.map(Site, (n) => n.site)) }).pipe(
+        Effect.provideService(Site, { site: "decorum" }),
         Effect.fork,
         Effect.tap(() => TestClock.adjust("1 second")),
         Effect.flatMap(Fiber.join)
