@@ -2,7 +2,8 @@
  * The combined call analyses its comment once: every section's evaluator gets the same
  * `AnalysedComment`, and the comment's languages are identified once for all of them.
  */
-import { AttributeScorer, LanguageIdentifier, Megacall, SpamChecker } from "@decorum/core"
+import { AttributeScorer, LanguageIdentifier, Megacall, MemoryStores, SpamChecker } from "@decorum/core"
+import { TestProviders } from "@decorum/core/testing"
 import { type AnalysedComment, AccountId, type Account } from "@decorum/domain"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
@@ -13,7 +14,10 @@ const account: Account = { id: AccountId.make(1), email: "a@example.com", create
 const recording = () => {
   const handed: Array<readonly [string, AnalysedComment | undefined]> = []
   const identified: Array<string> = []
+  // The other ports as the test doubles answer them; these three record.
   const layer = Layer.mergeAll(
+    TestProviders.layer(),
+    MemoryStores.layer,
     Layer.succeed(SpamChecker, {
       check: (input) =>
         Effect.sync(() => {
