@@ -7,7 +7,8 @@
  * authentication, decoding, the model, encoding.
  *
  * Then the same Decorum server on routes that each add a step (routing only, authentication, a
- * single evaluation), to show where the time goes.
+ * single evaluation), to show where the time goes; and a megacall with the three local sections
+ * that judge the same text (comment score, spam, perspective) beside analyze with six attributes.
  *
  * Besides requests/s and latency (which move with everything else the machine runs), each row gives
  * the CPU time the server processes spent per request answered while measured (user + system, from
@@ -187,6 +188,18 @@ const main = async () => {
     await analyze(["TOXICITY"])
     const ours = await analyze(SIX)
     console.log(`\nDecorum (6 attributes) / bare throughput ratio: ${(ours.rps / base.rps).toFixed(2)}`)
+    // The megacall with the three local sections that judge the same text (comment score, spam,
+    // perspective), against analyze with six attributes on the same server.
+    const native = { "x-user-email": "admin@localhost", "x-api-key": key, "content-type": "application/json" }
+    const topic = await fetch(`${decorumUrl}/v0.2/inittopic`, { method: "POST", headers: native, body: JSON.stringify({ text: "The council's library budget." }) })
+    const { article_id } = (await topic.json()) as { article_id: string }
+    const mega = await load(decorum.pid, `${decorumUrl}/v0.2/megacall`, native, {
+      method: "POST",
+      body: JSON.stringify({ comment: TEXT, article_context_id: article_id, run_comment_score: true, run_spam_check: true, run_perspective: true })
+    })
+    if (mega.non2xx > 0 || mega.errors > 0) throw new Error(`megacall: ${mega.non2xx} non-2xx, ${mega.errors} errors`)
+    console.log(row("megacall (score, spam, perspective)", mega))
+    console.log(`megacall / analyze (6 attributes) throughput ratio: ${(mega.rps / ours.rps).toFixed(2)}`)
     if (process.env["BENCH_HTTPAPI"] !== "0" && process.env["BENCH_BIN"] === undefined) {
       // The same build and store with the fast path off: every request through HttpApi (the path
       // before the fast path), under the same machine load as the rows above.

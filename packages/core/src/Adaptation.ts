@@ -23,6 +23,7 @@
  */
 import { type Account, type AccountId, Perspective, type ProviderFailure, RefitFailure, type StoreFailure } from "@decorum/domain"
 import { Clock, Context, Duration, Effect, Layer, Option, Queue, Schedule } from "effect"
+import * as Hashing from "./Hashing.js"
 import { AttributeScorer } from "./Providers.js"
 import { AccountStore, SuggestionStore } from "./Stores.js"
 
@@ -68,14 +69,7 @@ const logit = (p: number) => {
 }
 const sigmoid = (z: number) => 1 / (1 + Math.exp(-z))
 
-const fnv1a = (s: string) => {
-  let h = 0x811c9dc5
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i)
-    h = Math.imul(h, 0x01000193)
-  }
-  return h >>> 0
-}
+const { fnv1a } = Hashing
 
 /** Hashed lower-cased word unigrams and bigrams of a text (each bucket once). */
 export const features = (text: string): ReadonlyArray<number> => {

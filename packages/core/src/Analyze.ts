@@ -5,7 +5,9 @@
  */
 import {
   type Account,
+  type AnalysedComment,
   type AttributeAnalysis,
+  type AttributeAnalysisInput,
   type AttributeResult,
   type DecorumError,
   type Evaluated,
@@ -194,9 +196,11 @@ export interface LanguagePlan {
 export const planLanguages = (
   prepared: PreparedAnalyze,
   identifier: LanguageIdentifier["Type"] | undefined,
-  scorer: AttributeScorer["Type"] | undefined
+  scorer: AttributeScorer["Type"] | undefined,
+  /** The text's languages when the caller identified them already (the combined call): not identified twice. */
+  identified?: ReadonlyArray<string>
 ): Either.Either<LanguagePlan, LanguageNotSupportedByAttribute | LanguageDetectionFailed> => {
-  const detected = identifier?.detect(prepared.text)
+  const detected = identifier === undefined ? undefined : identified ?? identifier.detect(prepared.text)
   const sent = prepared.requestedLanguages
   let languages: ReadonlyArray<string>
   if (sent.length > 0) languages = sent
@@ -245,16 +249,21 @@ const withAdapters = (
   if (adapters.size === 0) return result
   const value: Partial<Record<Perspective.Attribute, AttributeResult>> = { ...result.value }
   const used: Array<number> = []
+  // The adapters' word features of the text and of each span, hashed once for every attribute.
+  let whole: ReadonlyArray<number> | undefined
+  let perSpan: ReadonlyArray<ReadonlyArray<number>> | undefined
   for (const [attribute, scored] of Object.entries(result.value)) {
     const adapter = adapters.get(attribute as Perspective.Attribute)
     if (!adapter || !scored) continue
     used.push(adapter.id)
+    whole ??= Adaptation.features(prepared.text)
+    perSpan ??= prepared.spans.map((span) => Adaptation.features(prepared.text.slice(span.begin, span.end)))
     value[attribute as Perspective.Attribute] = {
       ...scored,
-      summary: Adaptation.adaptScore(adapter, scored.summary, prepared.text),
+      summary: Adaptation.applyParams(adapter.params, scored.summary, whole),
       spans: scored.spans.map((v, i) => {
-        const span = prepared.spans[i]
-        return span === undefined ? v : Adaptation.adaptScore(adapter, v, prepared.text.slice(span.begin, span.end))
+        const features = perSpan![i]
+        return features === undefined ? v : Adaptation.applyParams(adapter.params, v, features)
       })
     }
   }
@@ -315,19 +324,25 @@ const respond = (prepared: PreparedAnalyze, plan: LanguagePlan, adapted: Evaluat
  */
 const adaptable = (plan: LanguagePlan, account: Account | undefined): account is Account => account !== undefined && plan.scoring === "en"
 
-/** The language plan of a prepared request, with the services it reads (a request error when it fails). */
-export const plan = (prepared: PreparedAnalyze) =>
+/**
+ * The language plan of a prepared request, with the services it reads (a request error when it
+ * fails); `identified`: the text's languages as `LanguageIdentifier` gave them, when the caller has them.
+ */
+export const plan = (prepared: PreparedAnalyze, identified?: ReadonlyArray<string>) =>
   Effect.flatMap(
     Effect.all([Effect.serviceOption(LanguageIdentifier), Effect.serviceOption(AttributeScorer)]),
-    ([identifier, scorer]) => planLanguages(prepared, Option.getOrUndefined(identifier), Option.getOrUndefined(scorer))
+    ([identifier, scorer]) => planLanguages(prepared, Option.getOrUndefined(identifier), Option.getOrUndefined(scorer), identified)
   )
 
-/** Scores a prepared request in its planned language. The response keys echo the names as requested. */
-export const scorePlanned = Effect.fnUntraced(function*(prepared: PreparedAnalyze, plan: LanguagePlan, account?: Account) {
+/**
+ * Scores a prepared request in its planned language. The response keys echo the names as requested.
+ * `analysed`: the text analysed for the request's other evaluations (the combined call), when it has any.
+ */
+export const scorePlanned = Effect.fnUntraced(function*(prepared: PreparedAnalyze, plan: LanguagePlan, account?: Account, analysed?: AnalysedComment) {
   const attributes = attributesOf(plan)
   const result: Evaluated<AttributeAnalysis> = attributes.length === 0
     ? nothingScored(yield* Effect.serviceOption(EngineInfo))
-    : yield* (yield* AttributeScorer).analyze(scoringInput(prepared, plan, attributes)).pipe(
+    : yield* (yield* AttributeScorer).analyze(scoringInput(prepared, plan, attributes, analysed)).pipe(
       Effect.tap((r) => Metrics.countEvaluation("perspective", r.provenance))
     )
   const adapted = !adaptable(plan, account) ? result : withAdapters(yield* Effect.serviceOption(Adaptation.SiteAdapters), result, account, prepared)
@@ -337,12 +352,18 @@ export const scorePlanned = Effect.fnUntraced(function*(prepared: PreparedAnalyz
 /** Plans and scores a prepared request. */
 export const run = (prepared: PreparedAnalyze, account?: Account) => Effect.flatMap(plan(prepared), (p) => scorePlanned(prepared, p, account))
 
-const scoringInput = (prepared: PreparedAnalyze, plan: LanguagePlan, attributes: ReadonlyArray<Perspective.Attribute>) => ({
+const scoringInput = (
+  prepared: PreparedAnalyze,
+  plan: LanguagePlan,
+  attributes: ReadonlyArray<Perspective.Attribute>,
+  analysed?: AnalysedComment
+): AttributeAnalysisInput => ({
   text: prepared.text,
   attributes,
   spans: prepared.spans,
   context: prepared.context,
-  language: plan.scoring
+  language: plan.scoring,
+  ...(analysed !== undefined ? { analysed } : {})
 })
 
 /**

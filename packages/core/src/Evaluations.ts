@@ -42,7 +42,11 @@ const cleanTopics = (field: string, topics: ReadonlyArray<string> | null | undef
  * comment with no identifiable language is still judged (with the English methods), and says so.
  */
 export const identifyLanguage = (comment: string): Effect.Effect<string | null | undefined> =>
-  Effect.map(Effect.serviceOption(LanguageIdentifier), (identifier) => Option.isNone(identifier) ? undefined : (identifier.value.detect(comment)[0] ?? null))
+  Effect.map(identifyLanguages(comment), (languages) => languages === undefined ? undefined : (languages[0] ?? null))
+
+/** The comment's identified languages, most likely first (`LanguageIdentifier.detect`); undefined when the host identifies none. */
+export const identifyLanguages = (comment: string): Effect.Effect<ReadonlyArray<string> | undefined> =>
+  Effect.map(Effect.serviceOption(LanguageIdentifier), (identifier) => Option.isNone(identifier) ? undefined : identifier.value.detect(comment))
 
 /** The language to pass to a scorer: the identified one, none (English) when nothing was identified. */
 export const languageInput = (language: string | null | undefined): { readonly language?: string } =>

@@ -11,6 +11,7 @@
  */
 import {
   type Account,
+  AnalysedComment,
   type ArticleContext,
   type CommentScore,
   type DogwhistleCheck,
@@ -30,6 +31,7 @@ import * as ArticleContexts from "./ArticleContexts.js"
 import { judgedComment, validateComment } from "./Comment.js"
 import { cleanTopics, counted, dogWhistleInput, type EvaluationOptions, optionalText, withDetail } from "./Evaluations.js"
 import * as Evaluations from "./Evaluations.js"
+import { settleAll } from "./internal/settle.js"
 import { type AttributeScorer, CommentScorer, DogWhistleChecker, LlmDetector, RelevanceChecker, SpamChecker } from "./Providers.js"
 
 export const Flags = [
@@ -112,47 +114,52 @@ export const megacall = Effect.fn("Megacall.megacall", { captureStackTrace: fals
   const sections: Partial<
     Record<SectionName, Effect.Effect<Evaluated<unknown>, ProviderFailure, SectionProviders>>
   > = {}
-  // The comment's language, identified once for the sections that judge it (issue 28).
-  const language = runScore || runSpam ? yield* Evaluations.identifyLanguage(comment) : undefined
+  // The comment analysed once: every section's evaluator reads what the others derived from it.
+  const analysed = new AnalysedComment(comment)
+  const prepared = runPerspective
+    ? yield* Analyze.prepare({
+      comment: { text: sent, type: "PLAIN_TEXT" },
+      requestedAttributes: perspectiveAttributes(request.requested_attributes),
+      spanAnnotations: request.span_annotations === true
+    }, "compat")
+    : undefined
+  // The perspective section scores the text as sent: the same comment unless it had an author header.
+  const samePerspectiveText = prepared !== undefined && prepared.text === comment
+  // The comment's languages, identified once for the sections that judge it (issue 28).
+  const detected = runScore || runSpam || samePerspectiveText ? yield* Evaluations.identifyLanguages(comment) : undefined
+  const language = detected === undefined ? undefined : (detected[0] ?? null)
   const lang = Evaluations.languageInput(language)
   if (runScore) {
     sections.comment_score = Effect.flatMap(CommentScorer, (s) =>
-      Effect.map(counted("comment_score", s.score({ comment, article: article!, replyTo, ...detail, ...lang })), (r) => Evaluations.withLanguage(r, language)))
+      Effect.map(counted("comment_score", s.score({ comment, article: article!, replyTo, ...detail, ...lang, analysed })), (r) => Evaluations.withLanguage(r, language)))
   }
   if (runSpam) {
     sections.spam_check = Effect.flatMap(SpamChecker, (s) =>
-      Effect.map(counted("spam_check", s.check({ comment, article, ...detail, ...lang })), (r) => Evaluations.withLanguage(r, language)))
+      Effect.map(counted("spam_check", s.check({ comment, article, ...detail, ...lang, analysed })), (r) => Evaluations.withLanguage(r, language)))
   }
   if (runRelevance) {
     sections.relevance_check = Effect.flatMap(
       RelevanceChecker,
-      (s) => counted("relevance_check", s.check({ comment, article: article!, bannedTopics, replyTo, ...detail }))
+      (s) => counted("relevance_check", s.check({ comment, article: article!, bannedTopics, replyTo, ...detail, analysed }))
     )
   }
   if (runDogwhistle) {
     sections.dogwhistle_check = Effect.flatMap(
       DogWhistleChecker,
-      (s) => counted("dogwhistle_check", s.check(dogWhistle!))
+      (s) => counted("dogwhistle_check", s.check({ ...dogWhistle!, analysed }))
     )
   }
   if (runLlm) {
-    sections.llm_detection = Effect.flatMap(LlmDetector, (s) => counted("llm_detection", s.detect({ comment, ...detail })))
+    sections.llm_detection = Effect.flatMap(LlmDetector, (s) => counted("llm_detection", s.detect({ comment, ...detail, analysed })))
   }
-  if (runPerspective) {
-    const prepared = yield* Analyze.prepare({
-      comment: { text: sent, type: "PLAIN_TEXT" },
-      requestedAttributes: perspectiveAttributes(request.requested_attributes),
-      spanAnnotations: request.span_annotations === true
-    }, "compat")
+  if (prepared !== undefined) {
     // The language rules are request rules: a language without a model fails the call before any section runs.
-    const plan = yield* Analyze.plan(prepared)
-    sections.perspective = Analyze.scorePlanned(prepared, plan, account)
+    const plan = yield* Analyze.plan(prepared, samePerspectiveText ? detected : undefined)
+    sections.perspective = Analyze.scorePlanned(prepared, plan, account, samePerspectiveText ? analysed : undefined)
   }
 
-  const settled = yield* Effect.all(
-    Object.fromEntries(Object.entries(sections).map(([k, eff]) => [k, Effect.either(eff!)])),
-    { concurrency: "unbounded" }
-  )
+  // Concurrently, without a fork for a section that completes at once (the local models).
+  const settled = yield* settleAll(sections as Record<SectionName, Effect.Effect<Evaluated<unknown>, ProviderFailure, SectionProviders>>)
   const result: Record<string, unknown> = {}
   const failures: Partial<Record<SectionName, ProviderFailure>> = {}
   for (const [name, outcome] of Object.entries(settled)) {

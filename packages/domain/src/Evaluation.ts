@@ -2,6 +2,7 @@
  * Inputs and outputs of the evaluations as the core sees them, independent of any wire family.
  */
 import type { Attribute } from "./Perspective.js"
+import type { AnalysedComment } from "./AnalysedComment.js"
 import type { ArticleContext } from "./Model.js"
 import type { CommentScore, DogwhistleCheck, LlmDetection, RelevanceCheck, SpamCheck } from "./Native.js"
 
@@ -33,6 +34,13 @@ export interface CommentScoreInput {
   readonly detail?: EvaluationDetail
   /** The comment's identified language (issue 28); absent: English. */
   readonly language?: string
+  /**
+   * The comment analysed once for every evaluation of the request (its `text` is `comment`): what
+   * one evaluator derives from it, the next reads. The combined call passes the one all its sections
+   * read; absent (a single evaluation, an evaluator called directly), the evaluator analyses the
+   * comment itself.
+   */
+  readonly analysed?: AnalysedComment
 }
 
 export interface SpamCheckInput {
@@ -42,6 +50,13 @@ export interface SpamCheckInput {
   readonly detail?: EvaluationDetail
   /** The comment's identified language (issue 28); absent: English. */
   readonly language?: string
+  /**
+   * The comment analysed once for every evaluation of the request (its `text` is `comment`): what
+   * one evaluator derives from it, the next reads. The combined call passes the one all its sections
+   * read; absent (a single evaluation, an evaluator called directly), the evaluator analyses the
+   * comment itself.
+   */
+  readonly analysed?: AnalysedComment
 }
 
 export interface RelevanceInput {
@@ -51,6 +66,13 @@ export interface RelevanceInput {
   readonly replyTo: string | null
   /** Optional; `basic` when absent. See `EvaluationDetail`. */
   readonly detail?: EvaluationDetail
+  /**
+   * The comment analysed once for every evaluation of the request (its `text` is `comment`): what
+   * one evaluator derives from it, the next reads. The combined call passes the one all its sections
+   * read; absent (a single evaluation, an evaluator called directly), the evaluator analyses the
+   * comment itself.
+   */
+  readonly analysed?: AnalysedComment
 }
 
 export interface DogWhistleCheckInput {
@@ -67,6 +89,13 @@ export interface DogWhistleCheckInput {
   readonly contextComments: ReadonlyArray<string>
   /** Optional; `basic` when absent. See `EvaluationDetail`. */
   readonly detail?: EvaluationDetail
+  /**
+   * The comment analysed once for every evaluation of the request (its `text` is `comment`): what
+   * one evaluator derives from it, the next reads. The combined call passes the one all its sections
+   * read; absent (a single evaluation, an evaluator called directly), the evaluator analyses the
+   * comment itself.
+   */
+  readonly analysed?: AnalysedComment
 }
 
 export interface LlmDetectInput {
@@ -74,6 +103,13 @@ export interface LlmDetectInput {
   readonly comment: string
   /** Optional; `basic` when absent. See `EvaluationDetail`. */
   readonly detail?: EvaluationDetail
+  /**
+   * The comment analysed once for every evaluation of the request (its `text` is `comment`): what
+   * one evaluator derives from it, the next reads. The combined call passes the one all its sections
+   * read; absent (a single evaluation, an evaluator called directly), the evaluator analyses the
+   * comment itself.
+   */
+  readonly analysed?: AnalysedComment
 }
 
 /** A half-open UTF-16 range `[begin, end)` of the text being analysed. */
@@ -96,6 +132,13 @@ export interface AttributeAnalysisInput {
    * said it serves for every attribute asked (`AttributeScorer.attributesIn`). Absent: English.
    */
   readonly language?: string
+  /**
+   * The comment analysed once for every evaluation of the request (its `text` is `text`), when
+   * other evaluations judge it too (the combined call's perspective section): what they derived,
+   * the scorer reads. Absent (analyze, where the scorer is the only reader), it analyses the text
+   * itself.
+   */
+  readonly analysed?: AnalysedComment
 }
 
 export interface AttributeResult {

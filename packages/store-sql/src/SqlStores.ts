@@ -13,6 +13,7 @@ import { AccountId, ArticleContextId, StoreFailure } from "@decorum/domain"
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Clock, Context, Effect, Layer, Option, ParseResult, Schema, type Scope } from "effect"
+import * as ContextCache from "./ContextCache.js"
 import * as KeyCache from "./KeyCache.js"
 
 /** Every store port, as a layer provides them. */
@@ -470,17 +471,22 @@ export const make = Effect.gen(function*() {
 export const layer: Layer.Layer<Stores, never, SqlClient.SqlClient> = Layer.effectContext(make)
 
 /**
- * `layer` with verified keys cached in memory behind a change probe (see `KeyCache`). The probe is
- * acquired in the layer's scope, so whatever it holds (a connection, a listener) is released with it.
+ * `layer` with verified keys cached in memory behind a change probe (see `KeyCache`), and with
+ * `contexts`, article contexts too (see `ContextCache`: only for a probe that sees every commit).
+ * The probe is acquired in the layer's scope, so whatever it holds (a connection, a listener) is
+ * released with it.
  */
 export const layerWithKeyCache = <E, R>(
   probe: Effect.Effect<KeyCache.ChangeProbe, E, R | Scope.Scope>,
-  options?: KeyCache.CacheOptions
+  options?: KeyCache.CacheOptions & { readonly contexts?: ContextCache.ContextCacheOptions | undefined }
 ): Layer.Layer<Stores, E, SqlClient.SqlClient | Exclude<R, Scope.Scope>> =>
   Layer.scopedContext(
     Effect.gen(function*() {
       const stores = yield* make
       const changes = yield* probe
-      return Context.add(stores, AccountStore, KeyCache.cached(Context.get(stores, AccountStore), changes, options))
+      const withKeys = Context.add(stores, AccountStore, KeyCache.cached(Context.get(stores, AccountStore), changes, options))
+      return options?.contexts === undefined
+        ? withKeys
+        : Context.add(withKeys, ArticleContextStore, ContextCache.cached(Context.get(stores, ArticleContextStore), changes, options.contexts))
     })
   )

@@ -73,7 +73,7 @@ export const layerClient = (
 const isMemory = (filename: string) => filename === "" || filename === ":memory:" || filename.startsWith("file::memory:")
 
 /**
- * The key cache's change probe on SQLite: `PRAGMA data_version` on a read-only connection of its
+ * The key and context caches' change probe on SQLite: `PRAGMA data_version` on a read-only connection of its
  * own, which changes whenever any connection (this process's or another's) commits to the file.
  * An in-memory database has no other writer, so there the store's own revocations suffice.
  */
@@ -93,10 +93,11 @@ export const changeProbe = (filename: string): Effect.Effect<KeyCache.ChangeProb
 
 /**
  * Every store port on a SQLite file, migrated on startup; the connections close with the scope.
- * Verified keys are cached in memory and re-read after any commit to the file (see `KeyCache`).
+ * Verified keys and article contexts are cached in memory and re-read after any commit to the file
+ * (see `KeyCache`, `ContextCache`).
  */
 export const layer = (options: SqliteStoreOptions): Layer.Layer<SqlStores.Stores, StoreFailure> =>
-  SqlStores.layerWithKeyCache(changeProbe(options.filename)).pipe(Layer.provide(layerClient(options)))
+  SqlStores.layerWithKeyCache(changeProbe(options.filename), { contexts: {} }).pipe(Layer.provide(layerClient(options)))
 
 /** `layer` with the file name read from `DECORUM_DB` (or from the given config). */
 export const layerConfig = (

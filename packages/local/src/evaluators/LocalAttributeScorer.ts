@@ -13,6 +13,7 @@ import { type AttributeAnalysis, type AttributeAnalysisInput, type AttributeResu
 import { Effect, Either, Layer, Option } from "effect"
 import { AttributeModel, type AttributeModelService, type ModelLabel } from "../AttributeModel.js"
 import { LanguageModels, type LanguageModelsService } from "../LanguageModels.js"
+import { ModelAnalysis } from "../internal/analyses.js"
 import { clamp01 } from "../internal/text/words.js"
 
 /** Scores the requested attributes. Fails (as a provider failure) for an attribute the model set lacks. */
@@ -24,7 +25,10 @@ export const analyzeAttributes = (model: AttributeModelService, input: Attribute
   // model set's score-only path serves when it has one (the same numbers, less work).
   const probabilities = (text: string) =>
     model.score !== undefined ? model.score(text, input.attributes) : model.predict(model.analyse(text), input.attributes)
-  const whole = probabilities(input.text)
+  // The request's other evaluators (the combined call) may have analysed the text with this set
+  // already: the prediction reads that analysis (the same numbers as `score`, bit for bit).
+  const analysed = input.analysed?.text === input.text ? input.analysed.peek(ModelAnalysis, model) : undefined
+  const whole = analysed !== undefined ? model.predict(analysed, input.attributes) : probabilities(input.text)
   const perSpan = input.spans.map((s) =>
     s.begin === 0 && s.end === input.text.length ? whole : probabilities(input.text.slice(s.begin, s.end))
   )

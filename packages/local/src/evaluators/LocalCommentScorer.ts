@@ -5,15 +5,15 @@
  * otherwise from phrase patterns), low effort, a 1-5 quality score and the toxicity probability
  * with a sentence naming its drivers.
  */
-import { splitSentences } from "@decorum/core"
 import { CommentScorer } from "@decorum/core"
-import { type CommentScoreInput, type Evaluated, Fallacies, Native, ProviderFailure } from "@decorum/domain"
+import { analysedOf, type CommentScoreInput, type Evaluated, Fallacies, Native, ProviderFailure } from "@decorum/domain"
 import { Effect, Layer, Option } from "effect"
 import { AttributeModel, type AttributeModelService, type ModelLabel, type TextAnalysis } from "../AttributeModel.js"
 import { FallacyModel, type FallacyModelService } from "../FallacyModel.js"
 import { LanguageModels, type LanguageModelsService } from "../LanguageModels.js"
 import { SpanModel, type SpanModelService } from "../SpanModel.js"
 import { fallacyItems, fallacyName } from "./FallacyItems.js"
+import { ModelAnalysis, Sentences, Tokens } from "../internal/analyses.js"
 import { findFallacies } from "../internal/cues/fallacies.js"
 import { qualityScore, QualityWeights } from "./Quality.js"
 import { PhraseMatcher } from "../internal/cues/phrases.js"
@@ -21,7 +21,7 @@ import { EVIDENCE_PHRASES, MILD_PROFANITY, SECOND_PERSON } from "../internal/cue
 import { lowEffortForm } from "../internal/cues/patterns.js"
 import { sigmoid } from "../internal/calibration.js"
 import { findDismissive, findNegativeWords } from "../internal/cues/tone.js"
-import { clamp01, type Range, round4, type Token, tokenize, verbatimOnly } from "../internal/text/words.js"
+import { clamp01, type Range, round4, type Token, verbatimOnly } from "../internal/text/words.js"
 
 const evidencePhrases = new PhraseMatcher(EVIDENCE_PHRASES)
 
@@ -301,11 +301,13 @@ export const scoreComment = (
   spanChoice: SpanChoice = {}
 ): Native.CommentScore => {
   const text = input.comment
-  const tokens = tokenize(text)
-  const sentences = splitSentences(text)
+  // the request's analysed comment: what another evaluator derived from it is not derived again
+  const analysed = analysedOf(text, input.analysed)
+  const tokens = analysed.get(Tokens)
+  const sentences = analysed.get(Sentences)
   const labels = SCORED.filter((l) => model.labels.includes(l))
   // one analysis of the comment: every score and explanation below reads it
-  const analysis = model.analyse(text)
+  const analysis = analysed.get(ModelAnalysis, model)
   const p = model.predict(analysis, labels)
   const toxicity = clamp01(p.TOXICITY ?? 0)
   const replying = input.replyTo !== null && input.replyTo.trim().length > 0
@@ -447,7 +449,7 @@ export const inLanguage = (
   if (set === undefined) {
     return { value: { ...english, toxicity_language: "en", english_only_fields: [...ENGLISH_ONLY_FIELDS, "toxicity_score", "toxicity_explanation"] } }
   }
-  const analysis = set.analyse(input.comment)
+  const analysis = analysedOf(input.comment, input.analysed).get(ModelAnalysis, set)
   const toxicity = clamp01(set.predict(analysis, ["TOXICITY"]).TOXICITY ?? 0)
   return {
     value: {

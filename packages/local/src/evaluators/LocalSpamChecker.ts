@@ -8,13 +8,14 @@
  * is not confidently anything), and never reaches 1.
  */
 import { SpamChecker } from "@decorum/core"
-import { type Evaluated, type Native, ProviderFailure, type SpamCheckInput } from "@decorum/domain"
+import { analysedOf, type Evaluated, type Native, ProviderFailure, type SpamCheckInput } from "@decorum/domain"
 import { Effect, Layer } from "effect"
 import { AttributeModel, type AttributeModelService } from "../AttributeModel.js"
 import { CUE_MODEL_VERSION } from "../internal/cues/cues.js"
 import { detectSpam, SPAM_BIAS, type SpamSignal, type SpamSignalKind } from "../internal/cues/spam.js"
 import { logit, sigmoid } from "../internal/calibration.js"
-import { clamp01, round4, tokenize } from "../internal/text/words.js"
+import { ModelAnalysis, Tokens } from "../internal/analyses.js"
+import { clamp01, round4 } from "../internal/text/words.js"
 
 /** The highest confidence a heuristic verdict may claim. */
 const MAX_CONFIDENCE = 0.98
@@ -78,8 +79,10 @@ export const spamProbability = (signalLogit: number, modelP: number | undefined,
 /** Checks one comment. Synchronous; throws only if the model does. */
 export const checkSpam = (model: AttributeModelService, input: SpamCheckInput): Native.SpamCheck => {
   const text = input.comment
-  const evidence = detectSpam(text, tokenize(text))
-  const modelP = model.labels.includes("SPAM") ? model.predict(model.analyse(text), ["SPAM"]).SPAM : undefined
+  // the request's analysed comment: the tokens and the model set's analysis the comment scorer derived, when it ran
+  const analysed = analysedOf(text, input.analysed)
+  const evidence = detectSpam(text, analysed.get(Tokens))
+  const modelP = model.labels.includes("SPAM") ? model.predict(analysed.get(ModelAnalysis, model), ["SPAM"]).SPAM : undefined
   const p = spamProbability(evidence.logit, modelP, model.version === CUE_MODEL_VERSION ? CUE_MODEL_SPAM_BLEND : SPAM_BLEND)
   const isSpam = p >= 0.5
   // Little text to judge: shrink the confidence towards "cannot tell".

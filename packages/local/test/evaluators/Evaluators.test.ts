@@ -1,7 +1,7 @@
 import { AttributeScorer, CommentScorer, SpamChecker } from "@decorum/core"
-import { Native, Perspective, ProviderFailure } from "@decorum/domain"
-import { AttributeModel, type AttributeModelService, CUE_MODEL_VERSION, CueModel, LocalCommentScorer, LocalEvaluators, type ModelLabel, type TextAnalysis } from "@decorum/local"
-import { describe, expect, it, layer } from "@effect/vitest"
+import { AnalysedComment, Native, Perspective, ProviderFailure } from "@decorum/domain"
+import { AttributeModel, type AttributeModelService, type Contribution, CUE_MODEL_VERSION, CueModel, LocalCommentScorer, LocalEvaluators, type ModelLabel, type TextAnalysis } from "@decorum/local"
+import { assert, describe, expect, it, layer } from "@effect/vitest"
 import { Effect, Layer, Schema } from "effect"
 import { article, corpus } from "./fixtures.js"
 
@@ -236,12 +236,12 @@ describe("evaluators on another model", () => {
       expect(failure.message).toMatch(/INSULT/u)
     }).pipe(Effect.provide(LocalEvaluators.evaluators.pipe(Layer.provide(stub)))))
 
-  it.effect("analyse the comment once and read every score and explanation from that analysis", () => {
+  /** A model that records the analyses it makes and those its predictions and explanations read. */
+  const countingModel = (version: string, labels: ReadonlyArray<ModelLabel>, p: number, explained: ReadonlyArray<Contribution>) => {
     const analysed: Array<TextAnalysis> = []
     const read: Array<TextAnalysis> = []
-    const labels: ReadonlyArray<ModelLabel> = ["TOXICITY", "INSULT", "PROFANITY", "THREAT", "IDENTITY_ATTACK", "SEVERE_TOXICITY", "CONSTRUCTIVE", "LOW_EFFORT"]
-    const counting: AttributeModelService = {
-      version: "counting-1",
+    const model: AttributeModelService = {
+      version,
       labels,
       analyse: (text) => {
         const a = { text }
@@ -250,13 +250,19 @@ describe("evaluators on another model", () => {
       },
       predict: (a, ls) => {
         read.push(a)
-        return Object.fromEntries(ls.map((l) => [l, 0.9]))
+        return Object.fromEntries(ls.map((l) => [l, p]))
       },
       explain: (a) => {
         read.push(a)
-        return [{ begin: 0, end: 5, weight: 3 }]
+        return explained
       }
     }
+    return { analysed, model, read }
+  }
+
+  it.effect("analyse the comment once and read every score and explanation from that analysis", () => {
+    const labels: ReadonlyArray<ModelLabel> = ["TOXICITY", "INSULT", "PROFANITY", "THREAT", "IDENTITY_ATTACK", "SEVERE_TOXICITY", "CONSTRUCTIVE", "LOW_EFFORT"]
+    const { analysed, model: counting, read } = countingModel("counting-1", labels, 0.9, [{ begin: 0, end: 5, weight: 3 }])
     return Effect.gen(function*() {
       const comment = "idiot, you are wrong and I will find you"
       const scored = yield* Effect.flatMap(CommentScorer, (s) => s.score({ comment, article, replyTo: null }))
@@ -265,6 +271,25 @@ describe("evaluators on another model", () => {
       expect(read.length).toBeGreaterThan(2)
       for (const a of read) expect(a).toBe(analysed[0])
     }).pipe(Effect.provide(LocalCommentScorer.pipe(Layer.provide(Layer.succeed(AttributeModel, counting)))))
+  })
+
+  it.effect("share one analysis of a comment across the evaluators a request hands the same analysed comment to", () => {
+    const labels: ReadonlyArray<ModelLabel> = ["TOXICITY", "INSULT", "PROFANITY", "THREAT", "IDENTITY_ATTACK", "CONSTRUCTIVE", "LOW_EFFORT", "SPAM"]
+    const { analysed, model: counting, read } = countingModel("counting-2", labels, 0.25, [])
+    return Effect.gen(function*() {
+      const comment = "The plan is a waste of money, and the council knows it."
+      const request = new AnalysedComment(comment)
+      yield* Effect.flatMap(CommentScorer, (s) => s.score({ comment, article, replyTo: null, analysed: request }))
+      yield* Effect.flatMap(SpamChecker, (s) => s.check({ comment, article: null, analysed: request }))
+      const attributes = yield* Effect.flatMap(AttributeScorer, (s) =>
+        s.analyze({ text: comment, attributes: ["TOXICITY"], spans: [], context: { article: null, parent: null, entries: [] }, analysed: request }))
+      assert.strictEqual(analysed.length, 1)
+      for (const a of read) assert.strictEqual(a, analysed[0])
+      assert.strictEqual(attributes.value.TOXICITY?.summary, 0.25)
+      // without the request's analysed comment, each evaluator analyses the comment itself
+      yield* Effect.flatMap(SpamChecker, (s) => s.check({ comment, article: null }))
+      assert.strictEqual(analysed.length, 2)
+    }).pipe(Effect.provide(LocalEvaluators.evaluators.pipe(Layer.provide(Layer.succeed(AttributeModel, counting)))))
   })
 
   it.effect("turn a throwing model into a provider failure", () =>

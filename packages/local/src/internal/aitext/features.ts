@@ -11,12 +11,12 @@
  *
  * Slot layout of the weight table (see `model.ts`): slots `0 .. DENSE_SLOTS - 1` hold the named
  * features (standardised with the manifest's means and deviations); with a table of more than
- * 2^8 slots, three hashed blocks fill the rest (`hashString` of `internal/model/features.ts`, the
+ * 2^8 slots, three hashed blocks fill the rest (`Hashing.hashString` of `@decorum/core`, the
  * package's one hashing scheme): words, adjacent word pairs, and trigrams of the text's shape
  * (function words as themselves, other words as `_`, punctuation marks and line breaks as marks);
  * optionally a fourth, character 3- and 4-grams of each word (manifest `chars`).
  */
-import { hashString } from "../model/features.js"
+import { Hashing } from "@decorum/core"
 import { type Range, tokenize } from "../text/words.js"
 
 export type CueKind = "word_frequency" | "structural" | "stylistic" | "epistemic"
@@ -267,7 +267,7 @@ class Hashed {
   }
 
   slot(key: string, seed: number): number {
-    return DENSE_SLOTS + (hashString(key, seed) % this.span)
+    return DENSE_SLOTS + (Hashing.hashString(key, seed) % this.span)
   }
 
   word(w: string): number {

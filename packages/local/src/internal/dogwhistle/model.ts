@@ -24,7 +24,8 @@
  *   literal; the context has to carry it).
  */
 import { sigmoid } from "../calibration.js"
-import { Featurizer, type FeatureConfig, hashString } from "../model/features.js"
+import { Hashing } from "@decorum/core"
+import { Featurizer, type FeatureConfig } from "../model/features.js"
 import { decodeWeights } from "../model/format.js"
 import { type FormSpec, type MatchToken, matchTokens, type TermHit, TermMatcher } from "./matcher.js"
 
@@ -196,7 +197,7 @@ export class HitFeaturizer {
     }
     // (c) what the resource says of the term (the per-term / per-type prior)
     const meta = (s: string) => {
-      idx.push(hashString(s, SEED_META))
+      idx.push(Hashing.hashString(s, SEED_META))
       val.push(1)
     }
     meta(hit.symbol ? "kind:symbol" : "kind:word")

