@@ -5,13 +5,12 @@
  * answering exactly what the whole engine answers.
  */
 import { Analyze } from "@decorum/core"
-import { assert, it as effect } from "@effect/vitest"
+import { afterAll, assert, describe, it, it as effect } from "@effect/vitest"
 import { Effect, Layer, Redacted } from "effect"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { PassThrough, Readable } from "node:stream"
-import { afterAll, describe, expect, it } from "vitest"
 import { Engine, EngineConfig } from "../src/index.js"
 import { MAX_RECORD_CHARS, progressLine, score, scoreBatch } from "../src/Archive.js"
 
@@ -46,13 +45,14 @@ describe("Archive.score", () => {
     const output = join(dir, "bad.jsonl")
     const err = captured()
     const summary = await score({ input, output, workers: 1, stderr: err.stream })
-    expect(summary).toMatchObject({ rows: 4, scored: 2, failed: 2 })
+    assert.deepInclude(summary, { rows: 4, scored: 2, failed: 2 })
     const rows = jsonLines(output)
-    expect(rows.map((r) => r["id"])).toEqual(["a", "b", "c", "d"])
-    expect(rows[2]).toEqual({ id: "c", line: 5, error: "Comment must be non-empty." })
-    expect(rows[3]).toMatchObject({ id: "d", line: 6, error: expect.stringContaining("too long") })
-    expect(err.text()).toContain("line 5 (id c): Comment must be non-empty.")
-    expect(err.text()).toContain("line 6 (id d)")
+    assert.deepStrictEqual(rows.map((r) => r["id"]), ["a", "b", "c", "d"])
+    assert.deepStrictEqual(rows[2], { id: "c", line: 5, error: "Comment must be non-empty." })
+    assert.deepInclude(rows[3], { id: "d", line: 6 })
+    assert.include(String(rows[3]!["error"]), "too long")
+    assert.include(err.text(), "line 5 (id c): Comment must be non-empty.")
+    assert.include(err.text(), "line 6 (id d)")
   }, 30_000)
 
   it("reads JSON lines from standard input; rows without an id are named by their line", async () => {
@@ -62,11 +62,11 @@ describe("Archive.score", () => {
     const err = captured()
     await score({ input: "-", stdin, stdout: stdout.stream, stderr: err.stream, workers: 1, attributes: ["insult"] })
     const rows = stdout.text().trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>)
-    expect(rows.map((r) => r["id"])).toEqual(["7", "2", "4", "x"])
-    expect(rows[0]!["INSULT"]).toEqual(expect.any(Number))
-    expect(rows[1]).toEqual({ id: "2", line: 2, error: "not valid JSON" })
-    expect(rows[3]).toEqual({ id: "x", line: 5, error: "no \"text\" string" })
-    expect(err.text().trim().split("\n").at(-1)).toMatch(/^Scored 2 rows, 2 could not be scored/)
+    assert.deepStrictEqual(rows.map((r) => r["id"]), ["7", "2", "4", "x"])
+    assert.isNumber(rows[0]!["INSULT"])
+    assert.deepStrictEqual(rows[1], { id: "2", line: 2, error: "not valid JSON" })
+    assert.deepStrictEqual(rows[3], { id: "x", line: 5, error: "no \"text\" string" })
+    assert.match(err.text().trim().split("\n").at(-1)!, /^Scored 2 rows, 2 could not be scored/)
   }, 30_000)
 
   it("--resume skips the ids already in the output and appends the rest (CSV output)", async () => {
@@ -78,10 +78,10 @@ describe("Archive.score", () => {
     const columns = { textColumn: "body", idColumn: "comment_id", workers: 1, stderr: captured().stream }
     await score({ ...columns, input: first, output })
     const resumed = await score({ ...columns, input, output, resume: true })
-    expect(resumed).toMatchObject({ rows: 3, skipped: 2 })
+    assert.deepInclude(resumed, { rows: 3, skipped: 2 })
     const lines = readFileSync(output, "utf8").trim().split("\n")
-    expect(lines[0]).toBe("id,TOXICITY,model,error")
-    expect(lines.slice(1).map((l) => l.split(",")[0])).toEqual(["r0", "r1", "r2", "r3", "r4"])
+    assert.strictEqual(lines[0], "id,TOXICITY,model,error")
+    assert.deepStrictEqual(lines.slice(1).map((l) => l.split(",")[0]), ["r0", "r1", "r2", "r3", "r4"])
   }, 30_000)
 
 })
@@ -143,7 +143,7 @@ describe("decorum score on hostile files", () => {
     const err = captured()
     const summary = await score({ input, output, workers: 1, stderr: err.stream })
     const rows = jsonLines(output)
-    expect(rows.map((r) => [r["id"], r["line"] ?? null, r["error"] === undefined ? "scored" : "error"])).toEqual([
+    assert.deepStrictEqual(rows.map((r) => [r["id"], r["line"] ?? null, r["error"] === undefined ? "scored" : "error"]), [
       ["a", null, "scored"],
       ["3", 3, "error"],
       ["c", 4, "error"],
@@ -154,10 +154,10 @@ describe("decorum score on hostile files", () => {
       ["9", 9, "error"],
       ["i", null, "scored"]
     ])
-    expect(summary).toMatchObject({ rows: 9, scored: 4, failed: 5 })
-    expect(rows[2]!["error"]).toBe("the text is not valid UTF-8")
-    for (const line of [3, 4, 6, 7, 9]) expect(err.text()).toContain(`line ${line} `)
-    expect(err.text()).toContain("a quoted field is never closed")
+    assert.deepInclude(summary, { rows: 9, scored: 4, failed: 5 })
+    assert.strictEqual(rows[2]!["error"], "the text is not valid UTF-8")
+    for (const line of [3, 4, 6, 7, 9]) assert.include(err.text(), `line ${line} `)
+    assert.include(err.text(), "a quoted field is never closed")
   }, 30_000)
 
   it("reads a character split across two chunks as itself, and flags bytes that are not UTF-8 however the chunks fall", async () => {
@@ -172,14 +172,14 @@ describe("decorum score on hostile files", () => {
     const stdout = captured()
     const summary = await score({ input: "-", stdin, stdout: stdout.stream, workers: 1, stderr: captured().stream })
     const rows = stdout.text().trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>)
-    expect(rows.map((r) => [r["id"], r["error"] ?? "scored"])).toEqual([
+    assert.deepStrictEqual(rows.map((r) => [r["id"], r["error"] ?? "scored"]), [
       ["a", "scored"],
       ["b", "the text is not valid UTF-8"],
       ["c", "scored"],
       ["d", "scored"],
       ["e", "the text is not valid UTF-8"]
     ])
-    expect(summary).toMatchObject({ rows: 5, scored: 3, failed: 2 })
+    assert.deepInclude(summary, { rows: 5, scored: 3, failed: 2 })
   }, 30_000)
 
   it("flags a JSON line with bytes that are not UTF-8 but not one with a real U+FFFD", async () => {
@@ -191,7 +191,7 @@ describe("decorum score on hostile files", () => {
     const stdout = captured()
     await score({ input: "-", stdin, stdout: stdout.stream, workers: 1, stderr: captured().stream })
     const rows = stdout.text().trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>)
-    expect(rows.map((r) => [r["id"], r["error"] ?? "scored"])).toEqual([
+    assert.deepStrictEqual(rows.map((r) => [r["id"], r["error"] ?? "scored"]), [
       ["1", "the text is not valid UTF-8"],
       ["2", "scored"],
       ["3", "the text is not valid UTF-8"]
@@ -204,21 +204,19 @@ describe("decorum score on hostile files", () => {
     const stdout = captured()
     const summary = await score({ input: "-", stdin, stdout: stdout.stream, stderr: captured().stream, workers: 1 })
     const rows = stdout.text().trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>)
-    expect(rows.map((r) => [r["id"], r["error"] ?? "scored"])).toEqual([
+    assert.deepStrictEqual(rows.map((r) => [r["id"], r["error"] ?? "scored"]), [
       ["1", "scored"],
       ["2", `the line is longer than ${MAX_RECORD_CHARS.toLocaleString("en-US")} characters`],
       ["3", "not valid JSON"],
       ["4", "scored"]
     ])
-    expect(summary).toMatchObject({ scored: 2, failed: 2 })
+    assert.deepInclude(summary, { scored: 2, failed: 2 })
   }, 30_000)
 })
 
 describe("progressLine", () => {
   it("shows a bar, rows, rows/s and an ETA when the size is known, and rows and rows/s otherwise", () => {
-    expect(progressLine({ rows: 50_000, seconds: 2, bytes: 250, totalBytes: 1000 })).toBe(
-      "[######------------------]  25%  50,000 rows  25,000 rows/s  ETA 6s"
-    )
-    expect(progressLine({ rows: 1200, seconds: 4, bytes: 10, totalBytes: undefined })).toBe("1,200 rows  300 rows/s")
+    assert.strictEqual(progressLine({ rows: 50_000, seconds: 2, bytes: 250, totalBytes: 1000 }), "[######------------------]  25%  50,000 rows  25,000 rows/s  ETA 6s")
+    assert.strictEqual(progressLine({ rows: 1200, seconds: 4, bytes: 10, totalBytes: undefined }), "1,200 rows  300 rows/s")
   })
 })

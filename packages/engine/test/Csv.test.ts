@@ -3,7 +3,7 @@
  * 4180 fields, line numbers, chunk boundaries anywhere, and bounded, recoverable handling of
  * hostile input (over-long records, too many fields, unterminated quotes).
  */
-import { describe, expect, it } from "vitest"
+import { assert, describe, it } from "@effect/vitest"
 import { CsvReader, type CsvRecord, parseCsv } from "../src/Csv.js"
 
 const chunked = (text: string, cuts: ReadonlyArray<number>, options = {}): Array<CsvRecord> => {
@@ -20,7 +20,7 @@ const chunked = (text: string, cuts: ReadonlyArray<number>, options = {}): Array
 describe("parseCsv", () => {
   it("reads quoted fields with separators, doubled quotes and line breaks, with each record's first line", () => {
     const text = `\uFEFFid,text\r\n1,"a, ""b""\nc"\n2,plain\r3,"end"`
-    expect(parseCsv(text)).toEqual([
+    assert.deepStrictEqual(parseCsv(text), [
       { line: 1, fields: ["id", "text"] },
       { line: 2, fields: ["1", "a, \"b\"\nc"] },
       { line: 4, fields: ["2", "plain"] },
@@ -29,7 +29,7 @@ describe("parseCsv", () => {
   })
 
   it("skips blank lines but keeps a record of one empty quoted field, and counts lines across both", () => {
-    expect(parseCsv("a,b\n\n\r\n1,2\n\"\"\n,\n")).toEqual([
+    assert.deepStrictEqual(parseCsv("a,b\n\n\r\n1,2\n\"\"\n,\n"), [
       { line: 1, fields: ["a", "b"] },
       { line: 4, fields: ["1", "2"] },
       { line: 5, fields: [""] },
@@ -38,24 +38,24 @@ describe("parseCsv", () => {
   })
 
   it("reads quotes inside an unquoted field and text after a closing quote as ordinary characters", () => {
-    expect(parseCsv(`a"b,"c"d,e""\n`)).toEqual([{ line: 1, fields: ["a\"b", "cd", "e\"\""] }])
+    assert.deepStrictEqual(parseCsv(`a"b,"c"d,e""\n`), [{ line: 1, fields: ["a\"b", "cd", "e\"\""] }])
   })
 
   it("takes another separator (tab), and refuses a quote or a line break as one", () => {
-    expect(parseCsv("a\tb,c\n\"x\ty\"\tz\n", { separator: "\t" })).toEqual([
+    assert.deepStrictEqual(parseCsv("a\tb,c\n\"x\ty\"\tz\n", { separator: "\t" }), [
       { line: 1, fields: ["a", "b,c"] },
       { line: 2, fields: ["x\ty", "z"] }
     ])
-    expect(() => new CsvReader({ separator: "\"" })).toThrow(/separator/)
-    expect(() => new CsvReader({ separator: ",," })).toThrow(/separator/)
+    assert.throws(() => new CsvReader({ separator: "\"" }), /separator/)
+    assert.throws(() => new CsvReader({ separator: ",," }), /separator/)
   })
 
   it("gives the same records wherever the input is cut into chunks", () => {
     const text = `\uFEFFid,text\r\n1,"a, ""b""\r\nc"\r\n2,plain\r3,"end"\r\n\r\n4,"x""\n"`
     const whole = parseCsv(text)
-    expect(whole.at(-1)).toEqual({ line: 7, fields: ["4", "x\"\n"] })
+    assert.deepStrictEqual(whole.at(-1), { line: 7, fields: ["4", "x\"\n"] })
     for (let a = 0; a < text.length; a++) {
-      for (let b = a; b < text.length; b += 3) expect(chunked(text, [a, b]), `cut at ${a}, ${b}`).toEqual(whole)
+      for (let b = a; b < text.length; b += 3) assert.deepStrictEqual(chunked(text, [a, b]), whole, `cut at ${a}, ${b}`)
     }
   })
 
@@ -66,7 +66,7 @@ describe("parseCsv", () => {
     for (let round = 0; round < 400; round++) {
       const text = Array.from({ length: Math.floor(next() * 40) }, () => alphabet[Math.floor(next() * alphabet.length)]!).join("")
       const cuts = Array.from({ length: 3 }, () => Math.floor(next() * (text.length + 1))).sort((x, y) => x - y)
-      expect(chunked(text, cuts), JSON.stringify(text)).toEqual(parseCsv(text))
+      assert.deepStrictEqual(chunked(text, cuts), parseCsv(text), JSON.stringify(text))
     }
   })
 })
@@ -81,9 +81,9 @@ describe("CsvReader on hostile input", () => {
       { line: 3, error: "the record is longer than 1,000 characters" },
       { line: 5, fields: ["3", "fine"] }
     ]
-    expect(parseCsv(text, { maxRecordChars: 1000 })).toEqual(expected)
+    assert.deepStrictEqual(parseCsv(text, { maxRecordChars: 1000 }), expected)
     const cuts = Array.from({ length: Math.floor(text.length / 300) }, (_, k) => (k + 1) * 300)
-    expect(chunked(text, cuts, { maxRecordChars: 1000 })).toEqual(expected)
+    assert.deepStrictEqual(chunked(text, cuts, { maxRecordChars: 1000 }), expected)
   })
 
   it("reads a 16 MiB line in 64 KiB chunks in bounded memory", () => {
@@ -94,17 +94,17 @@ describe("CsvReader on hostile input", () => {
     for (let k = 0; k < 256; k++) out.push(...reader.push(chunk))
     const grown = process.memoryUsage().heapUsed - before
     out.push(...reader.push("\n2,next\n"), ...reader.end())
-    expect(out).toEqual([
+    assert.deepStrictEqual(out, [
       { line: 1, fields: ["id", "text"] },
       { line: 2, error: "the record is longer than 1,048,576 characters" },
       { line: 3, fields: ["2", "next"] }
     ])
     // 16 MiB of text went through; what stays is the bound (1 MiB of UTF-16), not the line.
-    expect(grown).toBeLessThan(16 * 1024 * 1024)
+    assert.isBelow(grown, 16 * 1024 * 1024)
   })
 
   it("turns a record with too many fields into an error and reads on", () => {
-    expect(parseCsv(`a,b\n${",".repeat(100)}\nc,d\n`, { maxFields: 10 })).toEqual([
+    assert.deepStrictEqual(parseCsv(`a,b\n${",".repeat(100)}\nc,d\n`, { maxFields: 10 }), [
       { line: 1, fields: ["a", "b"] },
       { line: 2, error: "the record has more than 10 fields" },
       { line: 3, fields: ["c", "d"] }
@@ -120,11 +120,11 @@ describe("CsvReader on hostile input", () => {
       { line: 4, fields: ["3", "also fine"] },
       { line: 5, fields: ["4", "ok"] }
     ]
-    expect(parseCsv(text)).toEqual(expected)
-    for (let cut = 1; cut < text.length; cut++) expect(chunked(text, [cut]), `cut at ${cut}`).toEqual(expected)
+    assert.deepStrictEqual(parseCsv(text), expected)
+    for (let cut = 1; cut < text.length; cut++) assert.deepStrictEqual(chunked(text, [cut]), expected, `cut at ${cut}`)
   })
 
   it("keeps NUL bytes and other control characters as field content", () => {
-    expect(parseCsv("a\u0000b,\u0001\n")).toEqual([{ line: 1, fields: ["a\u0000b", "\u0001"] }])
+    assert.deepStrictEqual(parseCsv("a\u0000b,\u0001\n"), [{ line: 1, fields: ["a\u0000b", "\u0001"] }])
   })
 })

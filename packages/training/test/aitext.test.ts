@@ -6,7 +6,7 @@
 import { readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { Effect, Logger, Option } from "effect"
-import { describe, expect, it } from "vitest"
+import { assert, describe, it } from "@effect/vitest"
 import { AiTextModel } from "@decorum/local"
 import { applyCalibration } from "@decorum/local/Calibration"
 import { AITEXT_MANIFEST, AiTextDetector, aiTextModelIn, loadAiTextWeights } from "@decorum/local"
@@ -61,38 +61,38 @@ const TEXTS = [
 describe("AI-text detector training", () => {
   it("mines LLM and human words from the training texts", () => {
     const lexicon = mineLexicon(TRAIN, HC3, { mineTop: 50, mineMinDocs: 2 })
-    expect(Object.keys(lexicon.llmWords)).toContain("fosters")
-    expect(Object.keys(lexicon.llmWords)).not.toContain("lol")
-    expect(lexicon.llmPhrases).toEqual(HC3.llm)
+    assert.include(Object.keys(lexicon.llmWords), "fosters")
+    assert.notInclude(Object.keys(lexicon.llmWords), "lol")
+    assert.deepStrictEqual(lexicon.llmPhrases, HC3.llm)
   })
 
   it("weights each source's classes equally", () => {
     const rows = [row("a", 1, 1, "train"), row("b", 1, 2, "train"), row("c", 1, 3, "train"), row("d", 0, 4, "train")]
     const w = classWeights(rows, { l2r: 1, grid: 1, tweepfake: 1 })
-    expect(w[0]! * 3).toBeCloseTo(w[3]!)
-    expect(w.reduce((a, b) => a + b, 0)).toBeCloseTo(4)
+    assert.closeTo(w[0]! * 3, w[3]!, 0.005)
+    assert.closeTo(w.reduce((a, b) => a + b, 0), 4, 0.005)
   })
 
   it("chooses the lowest threshold from 0.5 that keeps human texts of 15+ words under the rate", () => {
     const long = (label: number) => row("word ".repeat(20), label, 0, "dev")
     const rows = [long(0), long(0), long(0), long(0), row("short", 0, 1, "dev")]
-    expect(chooseThreshold([0.2, 0.3, 0.4, 0.8, 0.99], rows, 0.25)).toBe(0.5)
-    expect(chooseThreshold([0.2, 0.3, 0.7, 0.8, 0.99], rows, 0.25)).toBe(0.71)
-    expect(figures([0.9, 0.2, 0.6], [1, 0, 0], 0.5)).toMatchObject({ accuracy: 2 / 3, fpr: 0.5, auc: 1 })
+    assert.strictEqual(chooseThreshold([0.2, 0.3, 0.4, 0.8, 0.99], rows, 0.25), 0.5)
+    assert.strictEqual(chooseThreshold([0.2, 0.3, 0.7, 0.8, 0.99], rows, 0.25), 0.71)
+    assert.deepInclude(figures([0.9, 0.2, 0.6], [1, 0, 0], 0.5), { accuracy: 2 / 3, fpr: 0.5, auc: 1 })
   })
 
   it("ranks held-out LLM-style text above held-out human text", () => {
     const llm = trained.weights.analyse(HELD_OUT_LLM)
     const human = trained.weights.analyse(HELD_OUT_HUMAN)
-    expect(llm.likelihood).toBeGreaterThan(0.5)
-    expect(human.likelihood).toBeLessThan(0.5)
+    assert.isAbove(llm.likelihood, 0.5)
+    assert.isBelow(human.likelihood, 0.5)
   })
 })
 
 describe("AI-text detector at runtime", () => {
   it("reads back from its files exactly what training scored", () => {
     const loaded = loadAiTextWeights(writeModel())
-    for (const t of TEXTS) expect(loaded.analyse(t)).toEqual(trained.weights.analyse(t))
+    for (const t of TEXTS) assert.deepStrictEqual(loaded.analyse(t), trained.weights.analyse(t))
   })
 
   it("quotes verbatim, strongest first, in any script and with links, markdown and combining marks", () => {
@@ -101,36 +101,36 @@ describe("AI-text detector at runtime", () => {
     for (const t of TEXTS) {
       const a = trained.weights.analyse(t)
       for (const s of a.signals) {
-        expect(t.slice(s.begin, s.end)).toBe(s.quote)
-        expect(s.quote.trim()).not.toBe("")
-        expect(s.description).toMatch(/^[A-Z"].*\.$/)
+        assert.strictEqual(t.slice(s.begin, s.end), s.quote)
+        assert.notStrictEqual(s.quote.trim(), "")
+        assert.match(s.description, /^[A-Z"].*\.$/)
         kinds.add(s.type)
         seen++
       }
-      expect(a.signals.length).toBeLessThanOrEqual(8)
-      expect(a.reasoning.length).toBeGreaterThan(20)
+      assert.isAtMost(a.signals.length, 8)
+      assert.isAbove(a.reasoning.length, 20)
     }
-    expect(seen).toBeGreaterThan(10)
-    expect([...kinds].sort()).toEqual(["epistemic", "structural", "stylistic", "word_frequency"])
+    assert.isAbove(seen, 10)
+    assert.deepStrictEqual([...kinds].sort(), ["epistemic", "structural", "stylistic", "word_frequency"])
   })
 
   it("is not confident about short texts, however they score", () => {
     const short = ["Furthermore, it is crucial.", "Additionally, this is essential and significant overall.", "lol ok", "Thanks, great post!", "In conclusion, there are several ways to approach this issue."]
-    for (const t of short) expect(trained.weights.analyse(t).confidence, t).toBeLessThan(0.45)
-    expect(trained.weights.analyse(HELD_OUT_LLM).confidence).toBeGreaterThan(0.5)
-    expect(trained.weights.analyse("")).toMatchObject({ likelihood: 0, confidence: 0, signals: [] })
+    for (const t of short) assert.isBelow(trained.weights.analyse(t).confidence, 0.45, t)
+    assert.isAbove(trained.weights.analyse(HELD_OUT_LLM).confidence, 0.5)
+    assert.deepInclude(trained.weights.analyse(""), { likelihood: 0, confidence: 0, signals: [] })
   })
 
   it("scales a short text's log-odds down before calibration, and leaves longer texts alone", () => {
     const full = trained.manifest.fullWords!
-    expect(full).toBe(25)
+    assert.strictEqual(full, 25)
     const short = trained.weights.analyse("Additionally, it is crucial to consider this.")
-    expect(short.words).toBeLessThan(full)
-    expect(short.likelihood).toBeCloseTo(applyCalibration(trained.manifest.calibration, (short.z * short.words) / full), 12)
+    assert.isBelow(short.words, full)
+    assert.closeTo(short.likelihood, applyCalibration(trained.manifest.calibration, (short.z * short.words) / full), 5e-13)
     const long = trained.weights.analyse(HELD_OUT_LLM)
-    expect(long.words).toBeGreaterThanOrEqual(full)
-    expect(long.likelihood).toBeCloseTo(applyCalibration(trained.manifest.calibration, long.z), 12)
-    expect(trained.manifest.threshold).toBe(0.5)
+    assert.isAtLeast(long.words, full)
+    assert.closeTo(long.likelihood, applyCalibration(trained.manifest.calibration, long.z), 5e-13)
+    assert.strictEqual(trained.manifest.threshold, 0.5)
   })
 
   const serviceIn = (dir: string) =>
@@ -143,16 +143,16 @@ describe("AI-text detector at runtime", () => {
 
   it("provides the service from good files, nothing silently without them, nothing with one warning when damaged", async () => {
     const good = await serviceIn(writeModel())
-    expect(good.lines).toEqual([])
+    assert.deepStrictEqual(good.lines, [])
     const service = Option.getOrThrow(good.service)
-    expect(service.version).toBe("aitext-test")
+    assert.strictEqual(service.version, "aitext-test")
     const a = service.analyse(HELD_OUT_LLM)
-    expect(a).toEqual({ likelihood: a.likelihood, confidence: a.confidence, signals: a.signals, reasoning: a.reasoning })
-    expect(a.likelihood).toBe(trained.weights.analyse(HELD_OUT_LLM).likelihood)
+    assert.deepStrictEqual(a, { likelihood: a.likelihood, confidence: a.confidence, signals: a.signals, reasoning: a.reasoning })
+    assert.strictEqual(a.likelihood, trained.weights.analyse(HELD_OUT_LLM).likelihood)
     const none = await serviceIn(scratchDir("decorum-aitext-none-"))
-    expect(Option.isNone(none.service)).toBe(true)
-    expect(none.lines).toEqual([])
-    expect(Option.isNone(Effect.runSync(aiTextModelIn(scratchDir("decorum-aitext-none-"))))).toBe(true)
+    assert.isTrue(Option.isNone(none.service))
+    assert.deepStrictEqual(none.lines, [])
+    assert.isTrue(Option.isNone(Effect.runSync(aiTextModelIn(scratchDir("decorum-aitext-none-")))))
     const json = JSON.stringify(trained.manifest)
     const flipped = Uint8Array.from(trained.bytes)
     flipped[flipped.length - 1] = flipped[flipped.length - 1]! ^ 0xff
@@ -166,10 +166,10 @@ describe("AI-text detector at runtime", () => {
     ]
     for (const [what, j, bin] of damaged) {
       const r = await serviceIn(writeModel(j, bin))
-      expect(Option.isNone(r.service), what).toBe(true)
-      expect(r.lines.length, what).toBe(1)
-      expect(r.lines[0], what).toMatch(/^WARN AI-text detector in .* not loaded \(.+\): llmdetect has no local model/)
+      assert.isTrue(Option.isNone(r.service), what)
+      assert.strictEqual(r.lines.length, 1, what)
+      assert.match(r.lines[0]!, /^WARN AI-text detector in .* not loaded \(.+\): llmdetect has no local model/, what)
     }
-    expect(readFileSync(join(writeModel(), AITEXT_MANIFEST), "utf8")).toBe(json)
+    assert.strictEqual(readFileSync(join(writeModel(), AITEXT_MANIFEST), "utf8"), json)
   })
 })

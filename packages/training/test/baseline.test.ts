@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest"
+import { assert, describe, it } from "@effect/vitest"
 import { charWbGrams, fitLogistic, loadBaseline, ngramCounts, saveBaseline, Tfidf, trainPlainBaseline, wordTokens } from "../baseline.js"
 import { rocAuc } from "../fit.js"
 
@@ -7,12 +7,12 @@ const NEGATIVE = ["thanks for the helpful edit", "the article cites two sources"
 
 describe("plain baseline featurisation (scikit-learn's analysers)", () => {
   it("tokenises words like token_pattern \\b\\w\\w+\\b, lower-cased, dropping one-letter tokens", () => {
-    expect(wordTokens("I am A Dog, don't you-know? café_2")).toEqual(["am", "dog", "don", "you", "know", "café_2"])
+    assert.deepStrictEqual(wordTokens("I am A Dog, don't you-know? café_2"), ["am", "dog", "don", "you", "know", "café_2"])
   })
 
   it("builds char_wb n-grams inside padded words, a short word once", () => {
-    expect(charWbGrams("ab", 2, 5)).toEqual([" a", "ab", "b ", " ab", "ab ", " ab "])
-    expect(charWbGrams("a  b", 2, 3)).toEqual([" a", "a ", " a ", " b", "b ", " b "])
+    assert.deepStrictEqual(charWbGrams("ab", 2, 5), [" a", "ab", "b ", " ab", "ab ", " ab "])
+    assert.deepStrictEqual(charWbGrams("a  b", 2, 3), [" a", "a ", " a ", " b", "b ", " b "])
   })
 
   it("counts exactly the word 1-2-grams and char_wb 2-5-grams of the text", () => {
@@ -21,9 +21,9 @@ describe("plain baseline featurisation (scikit-learn's analysers)", () => {
     const distinct = new Set([...words, ...words.slice(1).map((w, i) => `${words[i]} ${w}`)].map((w) => `w:${w}`))
     for (const g of charWbGrams(text)) distinct.add(`c:${g}`)
     const counts = ngramCounts(text)
-    expect(counts.size).toBe(distinct.size)
+    assert.strictEqual(counts.size, distinct.size)
     // "you" twice as a word, " yo" twice as a character gram
-    expect([...counts.values()].filter((c) => c === 2).length).toBeGreaterThan(0)
+    assert.isAbove([...counts.values()].filter((c) => c === 2).length, 0)
   })
 
   it("weights by sublinear tf and smooth idf and L2-normalises each block", () => {
@@ -37,12 +37,12 @@ describe("plain baseline featurisation (scikit-learn's analysers)", () => {
       if (X.col[k]! < t.wordColumns) sw += v * v
       else sc += v * v
     }
-    expect(sw).toBeCloseTo(1, 5)
-    expect(sc).toBeCloseTo(1, 5)
+    assert.closeTo(sw, 1, 0.000005)
+    assert.closeTo(sc, 1, 0.000005)
     // idf of a term in one of three documents: ln(4/2) + 1; in two: ln(4/3) + 1
     const idfs = [...t.idf.subarray(0, t.wordColumns)].map((v) => v.toFixed(4)).sort()
-    expect(idfs).toContain((Math.log(2) + 1).toFixed(4))
-    expect(idfs).toContain((Math.log(4 / 3) + 1).toFixed(4))
+    assert.include(idfs, (Math.log(2) + 1).toFixed(4))
+    assert.include(idfs, (Math.log(4 / 3) + 1).toFixed(4))
     // word block of "red red red blue": red (tf 3, df 1), blue (tf 1, df 2), "red red" (tf 2, df 1), "red blue" (tf 1, df 1)
     const i1 = Math.log(2) + 1
     const i2 = Math.log(4 / 3) + 1
@@ -50,10 +50,10 @@ describe("plain baseline featurisation (scikit-learn's analysers)", () => {
     const norm = Math.sqrt(raw.reduce((a, v) => a + v * v, 0))
     const want = raw.map((v) => v / norm).sort((a, b) => b - a)
     const got = [...X.val].filter((_, k) => X.col[k]! < t.wordColumns).sort((a, b) => b - a)
-    expect(got.length).toBe(4)
-    got.forEach((v, k) => expect(v).toBeCloseTo(want[k]!, 5))
+    assert.strictEqual(got.length, 4)
+    got.forEach((v, k) => assert.closeTo(v, want[k]!, 5e-6))
     // unseen n-grams are dropped
-    expect(t.transform(["qqqq"]).val.length).toBe(0)
+    assert.strictEqual(t.transform(["qqqq"]).val.length, 0)
   })
 })
 
@@ -62,12 +62,12 @@ describe("plain baseline logistic regression", () => {
     const rows = [...POSITIVE.map((text) => ({ text, labels: { TOXICITY: 1 } })), ...NEGATIVE.map((text) => ({ text, labels: { TOXICITY: 0 } }))]
     const b = trainPlainBaseline(rows, ["TOXICITY"])
     const fit = b.heads.get("TOXICITY")!
-    expect(fit.converged).toBe(true)
-    expect(fit.gradient).toBeLessThan(1e-5)
+    assert.isTrue(fit.converged)
+    assert.isBelow(fit.gradient, 1e-5)
     const train = b.score(rows.map((r) => r.text)).get("TOXICITY")!
-    expect(rocAuc([...train], rows.map((r) => r.labels.TOXICITY))).toBe(1)
+    assert.strictEqual(rocAuc([...train], rows.map((r) => r.labels.TOXICITY)), 1)
     const [insult, neutral] = b.score(["what a stupid moron", "helpful sources on the talk page"]).get("TOXICITY")!
-    expect(insult!).toBeGreaterThan(neutral!)
+    assert.isAbove(insult!, neutral!)
   })
 
   it("stronger regularisation (smaller C) shrinks the weights", () => {
@@ -80,7 +80,7 @@ describe("plain baseline logistic regression", () => {
       const w = fitLogistic(X, rows, y, { C }).weights
       return Math.sqrt(w.reduce((a, v) => a + v * v, 0))
     }
-    expect(norm(0.1)).toBeLessThan(norm(4))
+    assert.isBelow(norm(0.1), norm(4))
   })
 
   it("skips rows that do not carry the head's label (label masking)", () => {
@@ -91,9 +91,9 @@ describe("plain baseline logistic regression", () => {
       { text: "i will help you", labels: { THREAT: 0 } }
     ]
     const b = trainPlainBaseline(rows, ["TOXICITY", "THREAT"])
-    expect(b.heads.get("THREAT")).toBeDefined()
+    assert.isDefined(b.heads.get("THREAT"))
     const s = b.score(["i will hurt you", "i will help you"]).get("THREAT")!
-    expect(s[0]!).toBeGreaterThan(s[1]!)
+    assert.isAbove(s[0]!, s[1]!)
   })
 })
 
@@ -105,6 +105,6 @@ describe("plain baseline persistence", () => {
     const texts = ["you idiot", "thanks for the sources", "zzz unseen"]
     const s1 = b.score(texts).get("TOXICITY")!
     const s2 = again.score(texts).get("TOXICITY")!
-    texts.forEach((_, i) => expect(s2[i]!).toBeCloseTo(s1[i]!, 5))
+    texts.forEach((_, i) => assert.closeTo(s2[i]!, s1[i]!, 5e-6))
   })
 })

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest"
+import { assert, describe, it } from "@effect/vitest"
 import { BALANCE_CAP, BALANCE_MIN_ROWS, blendsOf, chooseBlend, chooseReadWeight, combine, convexTrainingRows, devParts, gridOf, identityBalance, identityTermsOf, nbRatios, NB_CLIP, READ_GRID, TOXICITY_FLOOR, type DevSets } from "../convex.js"
 import { Normalizer } from "@decorum/local/Normalizer"
 
@@ -9,7 +9,7 @@ describe("local-2026.12 toxicity recipe (training/convex.ts)", () => {
       { source: "wikipedia-talk-context-toxicity-cat", text: "b" },
       { source: "paradetox", text: "c" }
     ]
-    expect(convexTrainingRows(rows).map((e) => e.text)).toEqual(["a", "c"])
+    assert.deepStrictEqual(convexTrainingRows(rows).map((e) => e.text), ["a", "c"])
   })
 
   it("chooses a blend that beats the references on every required measure over one with the best average", () => {
@@ -21,9 +21,9 @@ describe("local-2026.12 toxicity recipe (training/convex.ts)", () => {
       // same smallest margin as b, larger sum: the tie-break
       c: [["natural", 0.93, 0.9, true], ["enriched", 0.905, 0.9, true]]
     }
-    expect(chooseBlend(["a", "b"], (k) => table[k]!).blend).toBe("b")
-    expect(chooseBlend(["a", "b", "c"], (k) => table[k]!).blend).toBe("c")
-    expect(() => chooseBlend([], () => [])).toThrow()
+    assert.strictEqual(chooseBlend(["a", "b"], (k) => table[k]!).blend, "b")
+    assert.strictEqual(chooseBlend(["a", "b", "c"], (k) => table[k]!).blend, "c")
+    assert.throws(() => chooseBlend([], () => []))
   })
 
   it("uses optional measures (CAT against Perspective) only to break ties between equal required margins", () => {
@@ -35,25 +35,25 @@ describe("local-2026.12 toxicity recipe (training/convex.ts)", () => {
       d: [["enriched", 0.85, 0.9, true]],
       e: [["enriched", 0.88, 0.9, true]]
     }
-    expect(chooseBlend(["a", "b"], (k) => table[k]!).blend).toBe("b")
-    expect(chooseBlend(["a", "b", "c"], (k) => table[k]!).blend).toBe("c")
+    assert.strictEqual(chooseBlend(["a", "b"], (k) => table[k]!).blend, "b")
+    assert.strictEqual(chooseBlend(["a", "b", "c"], (k) => table[k]!).blend, "c")
     // nothing wins: the smallest loss
-    expect(chooseBlend(["d", "e"], (k) => table[k]!).blend).toBe("e")
+    assert.strictEqual(chooseBlend(["d", "e"], (k) => table[k]!).blend, "e")
   })
 
   it("tries every combination of a head's grid", () => {
     const blends = blendsOf([[["jig", "TOXICITY"], [0, 1]], [["all", "INSULT"], [0, 0.5, 1]]])
-    expect(blends).toHaveLength(6)
-    expect(blends[5]).toEqual([[["jig", "TOXICITY"], 1], [["all", "INSULT"], 1]])
+    assert.lengthOf(blends, 6)
+    assert.deepStrictEqual<unknown>(blends[5], [[["jig", "TOXICITY"], 1], [["all", "INSULT"], 1]])
   })
 
   it("sums weighted components into one linear model over the same features", () => {
     const u = { weights: Float64Array.from([1, 2, 0, -1]), bias: 0.5 }
     const v = { weights: Float64Array.from([0, 1, 4, 1]), bias: -1 }
     const m = combine([[u, 1], [v, 0.5]], 2)
-    expect(Array.from(m.weights)).toEqual([1, 2.5, 2, -0.5])
-    expect(m.bias).toBe(0)
-    expect(m.bits).toBe(2)
+    assert.deepStrictEqual(Array.from(m.weights), [1, 2.5, 2, -0.5])
+    assert.strictEqual(m.bias, 0)
+    assert.strictEqual(m.bits, 2)
   })
 
   it("with a floor, prefers the best optional measure among blends whose smallest required margin reaches it", () => {
@@ -68,11 +68,11 @@ describe("local-2026.12 toxicity recipe (training/convex.ts)", () => {
       loses: [["enriched", 0.89, 0.9, true], ["CAT", 0.8, 0.84, false]]
     }
     const blends = ["safest", "good", "thin", "loses"]
-    expect(chooseBlend(blends, (k) => table[k]!, 0.0005).blend).toBe("good")
+    assert.strictEqual(chooseBlend(blends, (k) => table[k]!, 0.0005).blend, "good")
     // without a floor the smallest margin decides, as before
-    expect(chooseBlend(blends, (k) => table[k]!).blend).toBe("safest")
+    assert.strictEqual(chooseBlend(blends, (k) => table[k]!).blend, "safest")
     // a floor nothing reaches: the largest smallest margin again
-    expect(chooseBlend(blends, (k) => table[k]!, 0.5).blend).toBe("safest")
+    assert.strictEqual(chooseBlend(blends, (k) => table[k]!, 0.5).blend, "safest")
   })
 
   it("chooses TOXICITY's blend on dev rows only: among the safe blends the natural dev set decides (12.3)", () => {
@@ -88,13 +88,13 @@ describe("local-2026.12 toxicity recipe (training/convex.ts)", () => {
     }
     const p = parts("safest")
     // every in-domain set and the cross-domain mean are required; the only optional measure is the natural dev set
-    expect(p.filter((x) => x[3]).map((x) => x[0])).toEqual(["natural", "enriched", "cross-domain"])
-    expect(p.filter((x) => !x[3]).map((x) => [x[1], x[2]])).toEqual([[0.91, 0.9]])
-    expect(p.find((x) => x[0] === "cross-domain")![1]).toBeCloseTo(0.77, 12)
-    expect(chooseBlend(Object.keys(dev), parts, TOXICITY_FLOOR).blend).toBe("natural")
+    assert.deepStrictEqual(p.filter((x) => x[3]).map((x) => x[0]), ["natural", "enriched", "cross-domain"])
+    assert.deepStrictEqual(p.filter((x) => !x[3]).map((x) => [x[1], x[2]]), [[0.91, 0.9]])
+    assert.closeTo(p.find((x) => x[0] === "cross-domain")![1], 0.77, 5e-13)
+    assert.strictEqual(chooseBlend(Object.keys(dev), parts, TOXICITY_FLOOR).blend, "natural")
     // the other heads have no optional measure: the largest smallest margin decides
-    expect(devParts("INSULT", [["natural", 0.9, 0.8]], []).every((x) => x[3])).toBe(true)
-    expect(() => devParts("TOXICITY", [["enriched", 0.9, 0.8]], [])).toThrow()
+    assert.isTrue(devParts("INSULT", [["natural", 0.9, 0.8]], []).every((x) => x[3]))
+    assert.throws(() => devParts("TOXICITY", [["enriched", 0.9, 0.8]], []))
   })
 
   it("NB-LR ratios: log-count ratio of the rows using a column, clipped, 1 for unused columns", () => {
@@ -109,24 +109,24 @@ describe("local-2026.12 toxicity recipe (training/convex.ts)", () => {
     const r = nbRatios(X, 4, [0, 1, 2, 3], y)
     // |p|_1 = 4 (column 0 twice, column 1 twice), |q|_1 = 4
     const lp = Math.log(5)
-    expect(r[0]).toBeCloseTo(Math.log(3) - lp - (Math.log(1) - lp), 12)
-    expect(r[1]).toBeCloseTo(0, 12)
-    expect(r[2]).toBeCloseTo(-(Math.log(3) - lp - (Math.log(1) - lp)), 12)
-    expect(r[3]).toBe(1)
+    assert.closeTo(r[0]!, Math.log(3) - lp - (Math.log(1) - lp), 5e-13)
+    assert.closeTo(r[1]!, 0, 5e-13)
+    assert.closeTo(r[2]!, -(Math.log(3) - lp - (Math.log(1) - lp)), 5e-13)
+    assert.strictEqual(r[3], 1)
     // sample weights count rows, and the clip bounds every ratio
     const heavy = nbRatios(X, 4, [0, 1, 2, 3], y, [1, 1, 1e9, 1e9])
-    expect(heavy[0]).toBe(NB_CLIP)
-    expect(heavy[2]).toBeCloseTo(Math.log(1) - Math.log(5) - (Math.log(2e9 + 1) - Math.log(4e9 + 1)), 9)
+    assert.strictEqual(heavy[0], NB_CLIP)
+    assert.closeTo(heavy[2]!, Math.log(1) - Math.log(5) - (Math.log(2e9 + 1) - Math.log(4e9 + 1)), 5e-10)
     // rows left out of idx do not count
     const one = nbRatios(X, 4, [0, 2], y)
-    expect(one[0]).toBeCloseTo(Math.log(2 / 3) - Math.log(1 / 3), 12)
+    assert.closeTo(one[0]!, Math.log(2 / 3) - Math.log(1 / 3), 5e-13)
   })
 
   it("reads identity terms as the identity evidence does: group words, colour words only before a people noun, no political labels", () => {
     const norm = new Normalizer()
-    expect(identityTermsOf(norm, "My wife and I are both Jewish, and Jewish friends came.")).toEqual(["jewish"])
-    expect(identityTermsOf(norm, "Black people and gay men")).toEqual(["black people", "gay"])
-    expect(identityTermsOf(norm, "a black cat voted with the liberals")).toEqual([])
+    assert.deepStrictEqual(identityTermsOf(norm, "My wife and I are both Jewish, and Jewish friends came."), ["jewish"])
+    assert.deepStrictEqual(identityTermsOf(norm, "Black people and gay men"), ["black people", "gay"])
+    assert.deepStrictEqual(identityTermsOf(norm, "a black cat voted with the liberals"), [])
   })
 
   it("balances each over-represented identity term so its toxic share matches the corpus's, by weighting its non-toxic rows up", () => {
@@ -148,16 +148,16 @@ describe("local-2026.12 toxicity recipe (training/convex.ts)", () => {
     const idx = y.map((_, r) => r)
     const { factor, k } = identityBalance(terms, idx, y)
     // p = 0.2; k = 16 * 0.8 / (0.2 * 24) = 2.667: the toxic share among "jews" rows becomes 16 / (16 + 24 k) = 0.2
-    expect(k.get("jews")).toBeCloseTo(16 * 0.8 / (0.2 * 24), 10)
-    expect(16 / (16 + 24 * factor[39]!)).toBeCloseTo(0.2, 10)
+    assert.closeTo(k.get("jews")!, 16 * 0.8 / (0.2 * 24), 5e-11)
+    assert.closeTo(16 / (16 + 24 * factor[39]!), 0.2, 5e-11)
     // toxic rows, under-represented terms and rows without a term keep weight 1
-    expect(factor[0]).toBe(1)
-    expect(k.has("gay")).toBe(false)
-    expect(factor[60]).toBe(1)
-    expect(factor[90]).toBe(1)
+    assert.strictEqual(factor[0], 1)
+    assert.isFalse(k.has("gay"))
+    assert.strictEqual(factor[60], 1)
+    assert.strictEqual(factor[90], 1)
     // sample weights count: the toxic "jews" rows at half weight make p = 12 / 92 and pos_t = 8
     const sw = y.map((_, r) => (r < 16 ? 0.5 : 1))
-    expect(identityBalance(terms, idx, y, sw).k.get("jews")).toBeCloseTo((8 * (1 - 12 / 92)) / ((12 / 92) * 24), 10)
+    assert.closeTo(identityBalance(terms, idx, y, sw).k.get("jews")!, (8 * (1 - 12 / 92)) / ((12 / 92) * 24), 5e-11)
   })
 
   it("leaves rare terms alone, caps the factor, and gives a row mentioning several terms the largest", () => {
@@ -177,28 +177,28 @@ describe("local-2026.12 toxicity recipe (training/convex.ts)", () => {
       y.push(0)
     }
     const { factor, k } = identityBalance(terms, y.map((_, r) => r), y)
-    expect(k.get("muslims")).toBe(BALANCE_CAP)
-    expect(factor[39]).toBe(BALANCE_CAP)
-    expect(k.has("rare")).toBe(false)
-    expect(factor[40]).toBe(1)
+    assert.strictEqual(k.get("muslims"), BALANCE_CAP)
+    assert.strictEqual(factor[39], BALANCE_CAP)
+    assert.isFalse(k.has("rare"))
+    assert.strictEqual(factor[40], 1)
   })
 
   it("12.6: TOXICITY's grid takes the balanced fits (its INSULT direction too) and the THREAT and IDENTITY_ATTACK directions only when asked, never below 0", () => {
     const names = (o: Parameters<typeof gridOf>[1]) => gridOf("TOXICITY", o).map(([[n, l]]) => `${n}[${l}]`)
-    expect(names({})).toContain("all[TOXICITY]")
-    expect(names({})).not.toContain("all+ev[THREAT]")
+    assert.include(names({}), "all[TOXICITY]")
+    assert.notInclude(names({}), "all+ev[THREAT]")
     const both = gridOf("TOXICITY", { balance: true, stack: true })
-    expect(both.map(([[n, l]]) => `${n}[${l}]`)).toEqual(expect.arrayContaining(["allB[TOXICITY]", "wtB[TOXICITY]", "anbB[TOXICITY]", "allB[INSULT]", "all+ev[THREAT]"]))
+    assert.includeMembers(both.map(([[n, l]]) => `${n}[${l}]`), ["allB[TOXICITY]", "wtB[TOXICITY]", "anbB[TOXICITY]", "allB[INSULT]", "all+ev[THREAT]"])
     // balanced, TOXICITY reads no unbalanced fit that has a balanced form
-    expect(both.map(([[n, l]]) => `${n}[${l}]`)).not.toContain("all[TOXICITY]")
-    expect(both.map(([[n, l]]) => `${n}[${l}]`)).not.toContain("all[INSULT]")
-    expect(names({ stack: true })).toContain("all[INSULT]")
+    assert.notInclude(both.map(([[n, l]]) => `${n}[${l}]`), "all[TOXICITY]")
+    assert.notInclude(both.map(([[n, l]]) => `${n}[${l}]`), "all[INSULT]")
+    assert.include(names({ stack: true }), "all[INSULT]")
     // balanced, TOXICITY reads the balanced IDENTITY_ATTACK direction; unbalanced, the plain one
-    expect(both.map(([[n, l]]) => `${n}[${l}]`)).toContain("allB[IDENTITY_ATTACK]")
-    expect(names({ stack: true })).toEqual(expect.arrayContaining(["all[TOXICITY]", "all+ev[THREAT]", "all[IDENTITY_ATTACK]"]))
-    for (const [[, l], values] of both) if (l === "THREAT" || l === "IDENTITY_ATTACK") expect(Math.min(...values)).toBe(0)
+    assert.include(both.map(([[n, l]]) => `${n}[${l}]`), "allB[IDENTITY_ATTACK]")
+    assert.includeMembers(names({ stack: true }), ["all[TOXICITY]", "all+ev[THREAT]", "all[IDENTITY_ATTACK]"])
+    for (const [[, l], values] of both) if (l === "THREAT" || l === "IDENTITY_ATTACK") assert.strictEqual(Math.min(...values), 0)
     // the other heads are not changed by the options
-    expect(gridOf("INSULT", { balance: true, stack: true })).toEqual(gridOf("INSULT", {}))
+    assert.deepStrictEqual(gridOf("INSULT", { balance: true, stack: true }), gridOf("INSULT", {}))
   })
 
   describe("12.7: the weight with which TOXICITY reads IDENTITY_ATTACK, chosen on dev (chooseReadWeight)", () => {
@@ -224,21 +224,21 @@ describe("local-2026.12 toxicity recipe (training/convex.ts)", () => {
       const lines: Array<string> = []
       // without the read natural dev AUC is 0.75, below the baseline's 0.8; from 0.5 on it wins, at 1 by most
       const { parts, weight } = chooseReadWeight("TOXICITY", READ_GRID, dev, score, (l) => lines.push(l))
-      expect(weight).toBe(1)
-      expect(parts.find(([n]) => n === "natural")![1]).toBe(1)
-      expect(lines).toHaveLength(READ_GRID.length)
-      expect(lines[0]).toContain("read weight 0: smallest required margin -0.05000")
+      assert.strictEqual(weight, 1)
+      assert.strictEqual(parts.find(([n]) => n === "natural")![1], 1)
+      assert.lengthOf(lines, READ_GRID.length)
+      assert.include(lines[0]!, "read weight 0: smallest required margin -0.05000")
       // the choice scores the dev sets' texts and nothing else
-      expect(new Set(asked)).toEqual(new Set(Object.keys(rows)))
+      assert.deepStrictEqual(new Set(asked), new Set(Object.keys(rows)))
     })
 
     it("leaves the read out (0) when it only lifts negatives, or changes nothing", () => {
       // the read fires on the counter-speech pair's benign side only: the pairs fall, nothing else moves
       const hurts = { ...dev, inDomain: [set("natural", ["n1", "n3", "n4", "n5"], 0.8), dev.inDomain[1]!] }
-      expect(chooseReadWeight("TOXICITY", READ_GRID, hurts, score).weight).toBe(0)
+      assert.strictEqual(chooseReadWeight("TOXICITY", READ_GRID, hurts, score).weight, 0)
       const inert = { inDomain: [set("natural", ["n1", "n3"], 0.8)], cross: [] }
-      expect(chooseReadWeight("TOXICITY", READ_GRID, inert, score).weight).toBe(0)
-      expect(READ_GRID[0]).toBe(0)
+      assert.strictEqual(chooseReadWeight("TOXICITY", READ_GRID, inert, score).weight, 0)
+      assert.strictEqual(READ_GRID[0], 0)
     })
   })
 })

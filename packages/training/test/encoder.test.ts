@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
-import { describe, expect, it } from "vitest"
+import { assert, describe, it } from "@effect/vitest"
 import { SentencePiece, type Vocabulary } from "@decorum/local/SentencePiece"
 import { loadOrt, missingEncoderPackages, missingMessage } from "../encoder/optional.js"
 
@@ -25,7 +25,7 @@ describe.skipIf(missing.length > 0)("the shipped sentence encoder (models/encode
     const sp = new SentencePiece(JSON.parse(readFileSync(join(DIR, "vocab.json"), "utf8")) as Vocabulary)
     const tokens = TEXTS.map((t) => sp.encode(t))
     const width = Math.max(...tokens.map((t) => t.length))
-    expect(tokens[0]!.length).not.toBe(tokens[1]!.length) // one row is padded
+    assert.notStrictEqual(tokens[0]!.length, tokens[1]!.length) // one row is padded
     const ids = new BigInt64Array(TEXTS.length * width)
     const mask = new Float32Array(TEXTS.length * width)
     tokens.forEach((row, b) => row.forEach((id, t) => {
@@ -34,14 +34,14 @@ describe.skipIf(missing.length > 0)("the shipped sentence encoder (models/encode
     }))
     const out = await session.run({ ids: new ort.Tensor("int64", ids, [TEXTS.length, width]), mask: new ort.Tensor("float32", mask, [TEXTS.length, width]) })
     const e = out.embedding!.data as Float32Array
-    expect(out.embedding!.dims).toEqual([2, 512])
+    assert.deepStrictEqual(out.embedding!.dims, [2, 512])
     for (let b = 0; b < TEXTS.length; b++) {
       const row = e.subarray(b * 512, (b + 1) * 512)
-      expect(Math.hypot(...row)).toBeCloseTo(1, 4)
-      REFERENCE[b]!.forEach((v, j) => expect(Math.abs(row[j]! - v)).toBeLessThan(5e-4))
+      assert.closeTo(Math.hypot(...row), 1, 0.00005)
+      REFERENCE[b]!.forEach((v, j) => assert.isBelow(Math.abs(row[j]! - v), 5e-4))
     }
     let dot = 0
     for (let j = 0; j < 512; j++) dot += e[j]! * e[512 + j]!
-    expect(dot).toBeCloseTo(0.3385, 3)
+    assert.closeTo(dot, 0.3385, 0.0005)
   })
 })

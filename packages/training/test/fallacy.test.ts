@@ -4,7 +4,7 @@
  * trained, quantised and read back by the runtime exactly as shipped.
  */
 import { splitSentences } from "@decorum/core"
-import { describe, expect, it } from "vitest"
+import { assert, describe, it } from "@effect/vitest"
 import { commentVector, FallacyFeaturizer, MAX_UNIT, units } from "@decorum/local/FallacyFormat"
 import { decodeWeights } from "@decorum/local/ModelFormat"
 import { bestF1Threshold, detection, FALLACY_DEFAULTS, splitOf, trainFallacy, typerWeights, weightsOf } from "../fallacy.js"
@@ -36,11 +36,11 @@ const CORPUS_LABELS: ReadonlyArray<readonly [string, string | undefined]> = [
 
 describe("fallacy labels", () => {
   it("maps every corpus label onto the catalogue (or marks it untyped)", () => {
-    for (const [label, type] of CORPUS_LABELS) expect({ label, type: typeOfLabel(label) }).toEqual({ label, type })
+    for (const [label, type] of CORPUS_LABELS) assert.deepStrictEqual({ label, type: typeOfLabel(label) }, { label, type })
   })
 
   it("refuses a label nobody mapped instead of dropping it silently", () => {
-    expect(() => typeOfLabel("moving the goalposts")).toThrow(/not mapped/)
+    assert.throws(() => typeOfLabel("moving the goalposts"), /not mapped/)
   })
 })
 
@@ -55,11 +55,11 @@ describe("splits", () => {
     for (const g of groups) {
       const a = splitOf(row("one", 0, undefined, "cocolofa", g))
       const b = splitOf(row("another comment", 1, "slippery_slope", "cocolofa", g))
-      expect(a).toBe(b)
+      assert.strictEqual(a, b)
       seen.add(a)
     }
-    expect([...seen].sort()).toEqual(["dev", "test", "train"])
-    expect(splitOf(row("x", 1, "ad_hominem", "argotario", "cocolofa:1"))).toBe("train")
+    assert.deepStrictEqual([...seen].sort(), ["dev", "test", "train"])
+    assert.strictEqual(splitOf(row("x", 1, "ad_hominem", "argotario", "cocolofa:1")), "train")
   })
 })
 
@@ -67,10 +67,10 @@ describe("bestF1Threshold", () => {
   it("cuts where F1 is highest, between distinct scores", () => {
     // positives at 0.9, 0.8, 0.3; negatives at 0.7, 0.1: best is all three positives (cut below 0.3)
     const t = bestF1Threshold([0.9, 0.8, 0.7, 0.3, 0.1], [1, 1, 0, 1, 0])
-    expect(t.f1).toBeCloseTo((2 * 3) / (4 + 3), 10)
-    expect(t.threshold).toBeCloseTo(0.2, 10)
+    assert.closeTo(t.f1, (2 * 3) / (4 + 3), 5e-11)
+    assert.closeTo(t.threshold, 0.2, 5e-11)
     const d = detection([row("a", 1), row("b", 1), row("c", 0), row("d", 1), row("e", 0)], [0.9, 0.8, 0.7, 0.3, 0.1], [], t.threshold)
-    expect([d.precision, d.recall]).toEqual([0.75, 1])
+    assert.deepStrictEqual([d.precision, d.recall], [0.75, 1])
   })
 })
 
@@ -106,28 +106,28 @@ describe("trainFallacy", () => {
   const analyse = (text: string) => w.analyse(text, splitSentences(text), undefined, true)
 
   it("gives the detector and a head per type with enough rows, in one weight file", () => {
-    expect(trained.heads).toEqual(["fallacy", "appeal_to_majority", "slippery_slope"])
-    expect(w.types).toEqual(["appeal_to_majority", "slippery_slope"])
+    assert.deepStrictEqual<unknown>(trained.heads, ["fallacy", "appeal_to_majority", "slippery_slope"])
+    assert.deepStrictEqual<unknown>(w.types, ["appeal_to_majority", "slippery_slope"])
   })
 
   it("separates and types its training rows after quantisation", () => {
-    for (const t of SLOPES) expect(analyse(t)).toMatchObject({ type: "slippery_slope" })
-    for (const t of MAJORITY) expect(analyse(t)).toMatchObject({ type: "appeal_to_majority" })
+    for (const t of SLOPES) assert.deepInclude(analyse(t), { type: "slippery_slope" })
+    for (const t of MAJORITY) assert.deepInclude(analyse(t), { type: "appeal_to_majority" })
     const low = Math.max(...PLAIN.map((t) => analyse(t).score))
     const high = Math.min(...[...SLOPES, ...MAJORITY].map((t) => analyse(t).score))
-    expect(high).toBeGreaterThan(low)
+    assert.isAbove(high, low)
   })
 
   it("finds the sentence that drives the score in a longer comment", () => {
     const text = `${PLAIN[0]} ${SLOPES[2]} ${PLAIN[3]}`
     const a = analyse(text)
-    expect(a.units).toHaveLength(3)
+    assert.lengthOf(a.units, 3)
     const lead = a.units.reduce((x, y) => (y.drive > x.drive ? y : x))
-    expect(text.slice(lead.begin, lead.end)).toBe(SLOPES[2])
+    assert.strictEqual(text.slice(lead.begin, lead.end), SLOPES[2])
     // shares add up to the comment's score above the bias
     const sum = a.units.reduce((s, u) => s + u.drive, 0)
     const bias = w.analyse("", []).score
-    expect(sum).toBeCloseTo(a.score - bias, 3)
+    assert.closeTo(sum, a.score - bias, 0.0005)
   })
 })
 
@@ -145,18 +145,18 @@ describe("typerWeights", () => {
 
   it("weights typed fallacious rows by corpus, and reads no other row", () => {
     const { types, weight } = typerWeights(rows, { ...options, typerBalance: "none" })
-    expect(types).toEqual(["appeal_to_majority", "slippery_slope"])
-    expect([...weight]).toEqual([1, 1, 1, 1, 2, 2, 10, 0, 0])
+    assert.deepStrictEqual<unknown>(types, ["appeal_to_majority", "slippery_slope"])
+    assert.deepStrictEqual([...weight], [1, 1, 1, 1, 2, 2, 10, 0, 0])
   })
 
   it("with balance by type, gives every type the same total weight, keeping the corpus weights within a type", () => {
     const { weight } = typerWeights(rows, { ...options, typerBalance: "type" })
-    expect(mass(weight, "slippery_slope")).toBeCloseTo(mass(weight, "appeal_to_majority"), 9)
+    assert.closeTo(mass(weight, "slippery_slope"), mass(weight, "appeal_to_majority"), 5e-10)
     // the total is kept: 4 + 2 + 2 + 10
-    expect(mass(weight, "slippery_slope") + mass(weight, "appeal_to_majority")).toBeCloseTo(18, 9)
-    expect(weight[6]! / weight[4]!).toBeCloseTo(5, 9)
-    expect(weight[0]!).toBeCloseTo(9 / 4, 9)
-    expect([weight[7], weight[8]]).toEqual([0, 0])
+    assert.closeTo(mass(weight, "slippery_slope") + mass(weight, "appeal_to_majority"), 18, 5e-10)
+    assert.closeTo(weight[6]! / weight[4]!, 5, 5e-10)
+    assert.closeTo(weight[0]!, 9 / 4, 5e-10)
+    assert.deepStrictEqual([weight[7], weight[8]], [0, 0])
   })
 })
 
@@ -165,11 +165,11 @@ describe("fallacy features", () => {
     const long = `${"The plan, which the council published after months of consultation with residents, ".repeat(3)}will cost more than anyone said; and if we let it pass, next they will raise every fee in town.`
     const text = `Short one. ${long}`
     const parts = units(text, splitSentences(text))
-    expect(text.slice(parts[0]!.begin, parts[0]!.end)).toBe("Short one.")
-    expect(parts.length).toBeGreaterThan(2)
+    assert.strictEqual(text.slice(parts[0]!.begin, parts[0]!.end), "Short one.")
+    assert.isAbove(parts.length, 2)
     for (const p of parts.slice(1)) {
-      expect(p.end - p.begin).toBeLessThanOrEqual(MAX_UNIT)
-      expect(long.includes(text.slice(p.begin, p.end))).toBe(true)
+      assert.isAtMost(p.end - p.begin, MAX_UNIT)
+      assert.isTrue(long.includes(text.slice(p.begin, p.end)))
     }
   })
 
@@ -183,7 +183,7 @@ describe("fallacy features", () => {
       const v = commentVector(f.run(text, splitSentences(text)))
       let z = table.bias[0]!
       for (let k = 0; k < v.slots.length; k++) z += table.weights[v.slots[k]! * table.labels]! * v.values[k]!
-      expect(w.analyse(text, splitSentences(text)).score).toBeCloseTo(z, 4)
+      assert.closeTo(w.analyse(text, splitSentences(text)).score, z, 0.00005)
     }
   })
 })

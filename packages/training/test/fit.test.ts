@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest"
+import { assert, describe, it } from "@effect/vitest"
 import { Featurizer } from "@decorum/local/Featurizer"
 import { decodeWeights, encodeWeights } from "@decorum/local/ModelFormat"
 import {
@@ -29,14 +29,14 @@ describe("trainLogistic", () => {
     for (const nbAlpha of [undefined, 1]) {
       const m = trainLogistic(X, y, w, { ...options, nbAlpha })
       const scores = Array.from({ length: X.rows }, (_, r) => scoreRow(X, r, m))
-      expect(rocAuc(scores, y)).toBe(1)
+      assert.strictEqual(rocAuc(scores, y), 1)
       const score = (t: string) => {
         const Y = new SparseMatrix()
         f.run(t)
         Y.pushFeatures(f)
         return scoreRow(Y, 0, m)
       }
-      expect(score("what a stupid moron")).toBeGreaterThan(score("helpful sources on the talk page"))
+      assert.isAbove(score("what a stupid moron"), score("helpful sources on the talk page"))
     }
   })
 
@@ -44,10 +44,10 @@ describe("trainLogistic", () => {
     const { X, y, w } = fixture()
     const a = trainLogistic(X, y, w, { ...options, nbAlpha: 1 })
     const b = trainLogistic(X, y, w, { ...options, nbAlpha: 1 })
-    expect(Buffer.from(a.weights.buffer).equals(Buffer.from(b.weights.buffer))).toBe(true)
-    expect(a.bias).toBe(b.bias)
-    expect(Array.from(shuffled(10, 3))).toEqual(Array.from(shuffled(10, 3)))
-    expect(Array.from(shuffled(10, 3))).not.toEqual(Array.from(shuffled(10, 4)))
+    assert.isTrue(Buffer.from(a.weights.buffer).equals(Buffer.from(b.weights.buffer)))
+    assert.strictEqual(a.bias, b.bias)
+    assert.deepStrictEqual(Array.from(shuffled(10, 3)), Array.from(shuffled(10, 3)))
+    assert.notDeepEqual(Array.from(shuffled(10, 3)), Array.from(shuffled(10, 4)))
   })
 
   it("averages the weights and bias of the epochs from averageFrom on", () => {
@@ -57,16 +57,16 @@ describe("trainLogistic", () => {
     const second = trainLogistic(X, y, w, { ...short, epochs: 2 })
     const third = trainLogistic(X, y, w, short)
     const averaged = trainLogistic(X, y, w, { ...short, averageFrom: 1 })
-    expect(averaged.bias).toBeCloseTo((second.bias + third.bias) / 2, 6)
+    assert.closeTo(averaged.bias, (second.bias + third.bias) / 2, 5e-7)
     let moved = 0
     for (let j = 0; j < averaged.weights.length; j++) {
-      expect(averaged.weights[j]!).toBeCloseTo((second.weights[j]! + third.weights[j]!) / 2, 6)
+      assert.closeTo(averaged.weights[j]!, (second.weights[j]! + third.weights[j]!) / 2, 5e-7)
       if (Math.abs(averaged.weights[j]! - third.weights[j]!) > 1e-4) moved++
     }
-    expect(moved).toBeGreaterThan(0)
+    assert.isAbove(moved, 0)
     // averaging the last epoch alone is the last iterate
     const last = trainLogistic(X, y, w, { ...short, averageFrom: 2 })
-    expect(Buffer.from(last.weights.buffer).equals(Buffer.from(third.weights.buffer))).toBe(true)
+    assert.isTrue(Buffer.from(last.weights.buffer).equals(Buffer.from(third.weights.buffer)))
   })
 
   it("masks labels: rows whose target is NaN do not move the model", () => {
@@ -82,8 +82,8 @@ describe("trainLogistic", () => {
     dropped[POSITIVE.length] = Number.NaN
     const a = trainLogistic(X, flipped, w, options)
     const b = trainLogistic(X, dropped, w, options)
-    expect(Array.from(a.weights)).toEqual(Array.from(b.weights))
-    expect(Array.from(a.weights)).not.toEqual(Array.from(base.weights))
+    assert.deepStrictEqual(Array.from(a.weights), Array.from(b.weights))
+    assert.notDeepEqual(Array.from(a.weights), Array.from(base.weights))
   })
 })
 
@@ -97,10 +97,10 @@ describe("calibration and metrics", () => {
       y.push(1 / (1 + Math.exp(-(2 * x - 1)))) // soft targets
     }
     const c = fitPlatt(z, y)
-    expect(c.kind).toBe("platt")
+    assert.strictEqual(c.kind, "platt")
     if (c.kind === "platt") {
-      expect(c.a).toBeCloseTo(2, 3)
-      expect(c.b).toBeCloseTo(-1, 3)
+      assert.closeTo(c.a, 2, 0.0005)
+      assert.closeTo(c.b, -1, 0.0005)
     }
   })
 
@@ -111,20 +111,20 @@ describe("calibration and metrics", () => {
     let last = -1
     for (let x = -1; x <= 11; x += 0.25) {
       const v = applyCalibration(c, x)
-      expect(v).toBeGreaterThanOrEqual(last)
+      assert.isAtLeast(v, last)
       last = v
     }
-    expect(applyCalibration(c, -100)).toBeLessThan(0.2)
-    expect(applyCalibration(c, 100)).toBeGreaterThan(0.8)
+    assert.isBelow(applyCalibration(c, -100), 0.2)
+    assert.isAbove(applyCalibration(c, 100), 0.8)
   })
 
   it("computes AUC with ties, Spearman, agreement and accuracy", () => {
-    expect(rocAuc([0.1, 0.4, 0.35, 0.8], [0, 0, 1, 1])).toBe(0.75)
-    expect(rocAuc([0.5, 0.5], [0, 1])).toBe(0.5)
-    expect(spearman([1, 2, 3, 4], [10, 20, 30, 40])).toBeCloseTo(1, 10)
-    expect(spearman([1, 2, 3, 4], [4, 3, 2, 1])).toBeCloseTo(-1, 10)
-    expect(agreement([0.1, 0.6, 0.9], [0.2, 0.4, 0.95], 0.5)).toBeCloseTo(2 / 3, 10)
-    expect(accuracy([0.1, 0.6, 0.9], [0, 1, 0])).toBeCloseTo(2 / 3, 10)
+    assert.strictEqual(rocAuc([0.1, 0.4, 0.35, 0.8], [0, 0, 1, 1]), 0.75)
+    assert.strictEqual(rocAuc([0.5, 0.5], [0, 1]), 0.5)
+    assert.closeTo(spearman([1, 2, 3, 4], [10, 20, 30, 40]), 1, 5e-11)
+    assert.closeTo(spearman([1, 2, 3, 4], [4, 3, 2, 1]), -1, 5e-11)
+    assert.closeTo(agreement([0.1, 0.6, 0.9], [0.2, 0.4, 0.95], 0.5), 2 / 3, 5e-11)
+    assert.closeTo(accuracy([0.1, 0.6, 0.9], [0, 1, 0]), 2 / 3, 5e-11)
   })
 })
 
@@ -134,16 +134,16 @@ describe("weight file format", () => {
     const cols = [0, 1].map((l) => Float32Array.from({ length: 1 << bits }, (_, j) => Math.sin(j + l) * (l + 1)))
     const bytes = encodeWeights(bits, cols, [0.5, -1.25])
     const t = decodeWeights(bytes)
-    expect(t.bits).toBe(bits)
-    expect(t.labels).toBe(2)
-    expect(Array.from(t.bias)).toEqual([0.5, -1.25])
+    assert.strictEqual(t.bits, bits)
+    assert.strictEqual(t.labels, 2)
+    assert.deepStrictEqual(Array.from(t.bias), [0.5, -1.25])
     for (let j = 0; j < 1 << bits; j++) {
-      for (let l = 0; l < 2; l++) expect(Math.abs(t.weights[j * 2 + l]! - cols[l]![j]!)).toBeLessThan(((l + 1) / 32767) * 1.01)
+      for (let l = 0; l < 2; l++) assert.isBelow(Math.abs(t.weights[j * 2 + l]! - cols[l]![j]!), ((l + 1) / 32767) * 1.01)
     }
-    expect(() => decodeWeights(bytes.slice(0, bytes.length - 2))).toThrow(/truncated/)
+    assert.throws(() => decodeWeights(bytes.slice(0, bytes.length - 2)), /truncated/)
     const bad = bytes.slice()
     bad[0] = 0
-    expect(() => decodeWeights(bad)).toThrow(/not a Decorum/)
+    assert.throws(() => decodeWeights(bad), /not a Decorum/)
   })
 })
 
@@ -155,7 +155,7 @@ describe("quantile mapping", () => {
     const c = fitQuantileMap(z, target)
     const mapped = z.map((v) => applyCalibration(c, v))
     const above = (a: Array<number>, t: number) => a.filter((v) => v >= t).length
-    expect(Math.abs(above(mapped, 0.5) - above(target, 0.5))).toBeLessThanOrEqual(10)
-    for (let i = 1; i < mapped.length; i++) expect(mapped[i]).toBeGreaterThanOrEqual(mapped[i - 1]!)
+    assert.isAtMost(Math.abs(above(mapped, 0.5) - above(target, 0.5)), 10)
+    for (let i = 1; i < mapped.length; i++) assert.isAtLeast(mapped[i]!, mapped[i - 1]!)
   })
 })

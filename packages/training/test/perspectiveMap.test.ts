@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest"
+import { assert, describe, it } from "@effect/vitest"
 import { applyCalibration } from "@decorum/local/Calibration"
 import { crossFitError, perspectiveMap, quantileMap, tailMap } from "../perspectiveMap.js"
 
@@ -22,11 +22,11 @@ describe("the map onto Perspective's scale (training/perspectiveMap.ts)", () => 
     let prev = -1
     for (let x = -15; x <= 14; x += 0.25) {
       const p = applyCalibration(map, x)
-      expect(p).toBeGreaterThanOrEqual(prev)
-      expect(p).toBeLessThanOrEqual(1)
+      assert.isAtLeast(p, prev)
+      assert.isAtMost(p, 1)
       prev = p
     }
-    expect(applyCalibration(map, 10)).toBeGreaterThan(applyCalibration(map, 8))
+    assert.isAbove(applyCalibration(map, 10), applyCalibration(map, 8))
   })
 
   it("above the 0.95 quantile it follows a logistic through the whole tail (Perspective's shape at the top), continuous with the quantile knots below", () => {
@@ -34,9 +34,9 @@ describe("the map onto Perspective's scale (training/perspectiveMap.ts)", () => 
     const map = tailMap(z, y)
     const truth = (x: number) => 1 / (1 + Math.exp(-(0.6 * x - 1)))
     // the top 5% of raw scores lie above 7; the map recovers the generating logistic there and past the largest score
-    for (const x of [7.2, 7.6, 7.9, 9]) expect(Math.abs(applyCalibration(map, x) - truth(x))).toBeLessThan(0.02)
+    for (const x of [7.2, 7.6, 7.9, 9]) assert.isBelow(Math.abs(applyCalibration(map, x) - truth(x)), 0.02)
     // below the tail it is the quantile map
-    for (const x of [-8, -2, 3]) expect(applyCalibration(map, x)).toBeCloseTo(applyCalibration(quantileMap(z, y), x), 6)
+    for (const x of [-8, -2, 3]) assert.closeTo(applyCalibration(map, x), applyCalibration(quantileMap(z, y), x), 5e-7)
   })
 
   it("perspectiveMap ships the map with the smaller cross-fitted error and logs both", () => {
@@ -44,8 +44,8 @@ describe("the map onto Perspective's scale (training/perspectiveMap.ts)", () => 
     const lines: Array<string> = []
     const chosen = perspectiveMap(z, y, fold, (s) => lines.push(s))
     const tailWins = crossFitError(tailMap, z, y, fold) < crossFitError(quantileMap, z, y, fold)
-    expect(chosen).toEqual(tailWins ? tailMap(z, y) : quantileMap(z, y))
-    expect(lines).toHaveLength(1)
-    expect(lines[0]).toMatch(/quantile map \d\.\d{4}, logistic tail above q=0\.95 \d\.\d{4}/)
+    assert.deepStrictEqual(chosen, tailWins ? tailMap(z, y) : quantileMap(z, y))
+    assert.lengthOf(lines, 1)
+    assert.match(lines[0]!, /quantile map \d\.\d{4}, logistic tail above q=0\.95 \d\.\d{4}/)
   })
 })

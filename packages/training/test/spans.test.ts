@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto"
 import { writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { describe, expect, it } from "vitest"
+import { assert, describe, it } from "@effect/vitest"
 import { hashString } from "@decorum/local/Featurizer"
 import { decodeSpans, SpanWeights, WordFeatureHashes, wordFeatures } from "@decorum/local/SpanFormat"
 import { tokenize } from "@decorum/local/Words"
@@ -18,14 +18,14 @@ import { scratchDir } from "../../local/test/scratch.js"
 
 describe("SemEval-2021 character F1 of one post", () => {
   it("scores 1 for quoting nothing in a post without a gold span, and 0 for quoting anything", () => {
-    expect(postSpanF1(new Set(), new Set())).toBe(1)
-    expect(postSpanF1(new Set([1]), new Set())).toBe(0)
-    expect(postSpanF1(new Set(), new Set([1]))).toBe(0)
+    assert.strictEqual(postSpanF1(new Set(), new Set()), 1)
+    assert.strictEqual(postSpanF1(new Set([1]), new Set()), 0)
+    assert.strictEqual(postSpanF1(new Set(), new Set([1])), 0)
   })
 
   it("is the F1 of the character offsets", () => {
     // 2 of 4 predicted are gold, 2 of 2 gold found: P 0.5, R 1
-    expect(postSpanF1(new Set([0, 1, 2, 3]), new Set([2, 3]))).toBeCloseTo(2 / 3, 10)
+    assert.closeTo(postSpanF1(new Set([0, 1, 2, 3]), new Set([2, 3])), 2 / 3, 5e-11)
   })
 })
 
@@ -36,27 +36,27 @@ describe("decoding word scores into spans", () => {
     decodeSpans(tokens, scores, { ...d, confident: 2, contextMax: 99 }).map((r) => text.slice(r.begin, r.end))
 
   it("joins neighbouring words into one phrase and keeps the others apart", () => {
-    expect(quote([-3, 2, 1, 3, -2, -4], { threshold: 0, gap: 99, none: -99 })).toEqual(["stupid lying idiot"])
-    expect(quote([-3, 2, -1, 3, -2, -4], { threshold: 0, gap: 99, none: -99 })).toEqual(["stupid", "idiot"])
+    assert.deepStrictEqual(quote([-3, 2, 1, 3, -2, -4], { threshold: 0, gap: 99, none: -99 }), ["stupid lying idiot"])
+    assert.deepStrictEqual(quote([-3, 2, -1, 3, -2, -4], { threshold: 0, gap: 99, none: -99 }), ["stupid", "idiot"])
   })
 
   it("fills a one-word gap only when that word reaches the gap level", () => {
-    expect(quote([-3, 2, -1, 3, -2, -4], { threshold: 0, gap: -1.5, none: -99 })).toEqual(["stupid lying idiot"])
-    expect(quote([-3, 2, -2, 3, -2, -4], { threshold: 0, gap: -1.5, none: -99 })).toEqual(["stupid", "idiot"])
+    assert.deepStrictEqual(quote([-3, 2, -1, 3, -2, -4], { threshold: 0, gap: -1.5, none: -99 }), ["stupid lying idiot"])
+    assert.deepStrictEqual(quote([-3, 2, -2, 3, -2, -4], { threshold: 0, gap: -1.5, none: -99 }), ["stupid", "idiot"])
   })
 
   it("leaves out words far below the strongest one when a relative limit is set, and not otherwise", () => {
     // "idiot" at 4 is the offence; "stupid" at 0.5 passes the threshold but is 3.5 below it
-    expect(quote([-3, 0.5, -2, 4, -2, -4], { threshold: -1, relative: 2, gap: 99, none: -99 })).toEqual(["idiot"])
-    expect(quote([-3, 0.5, -2, 4, -2, -4], { threshold: -1, gap: 99, none: -99 })).toEqual(["stupid", "idiot"])
+    assert.deepStrictEqual(quote([-3, 0.5, -2, 4, -2, -4], { threshold: -1, relative: 2, gap: 99, none: -99 }), ["idiot"])
+    assert.deepStrictEqual(quote([-3, 0.5, -2, 4, -2, -4], { threshold: -1, gap: 99, none: -99 }), ["stupid", "idiot"])
     // the threshold still applies below the limit, and the strongest word is always in
-    expect(quote([-3, 2.5, 1, 3, -2, -4], { threshold: 2, relative: 2, gap: 99, none: -99 })).toEqual(["stupid", "idiot"])
-    expect(quote([-3, -2, -2, -1.5, -2, -4], { threshold: 0, relative: 2, gap: 99, none: -99 })).toEqual(["idiot"])
+    assert.deepStrictEqual(quote([-3, 2.5, 1, 3, -2, -4], { threshold: 2, relative: 2, gap: 99, none: -99 }), ["stupid", "idiot"])
+    assert.deepStrictEqual(quote([-3, -2, -2, -1.5, -2, -4], { threshold: 0, relative: 2, gap: 99, none: -99 }), ["idiot"])
   })
 
   it("quotes the best word when none reaches the threshold, and nothing below the post-level level", () => {
-    expect(quote([-3, -1, -2, -0.5, -2, -4], { threshold: 0, gap: 99, none: -1 })).toEqual(["idiot"])
-    expect(quote([-3, -1, -2, -1.5, -2, -4], { threshold: 0, gap: 99, none: -0.5 })).toEqual([])
+    assert.deepStrictEqual(quote([-3, -1, -2, -0.5, -2, -4], { threshold: 0, gap: 99, none: -1 }), ["idiot"])
+    assert.deepStrictEqual(quote([-3, -1, -2, -1.5, -2, -4], { threshold: 0, gap: 99, none: -0.5 }), [])
   })
 })
 
@@ -101,8 +101,8 @@ describe("a word's own features", () => {
       actual.push(`${w.key}: ${hashes.subarray(0, count).join(" ")}`)
       lexicon += names.filter((f) => /^(afinn|insult)\||^(profanity|sexual|violent)$/.test(f)).length
     }
-    expect(actual).toEqual(expected)
-    expect(lexicon).toBeGreaterThan(20)
+    assert.deepStrictEqual(actual, expected)
+    assert.isAbove(lexicon, 20)
   })
 })
 
@@ -116,7 +116,7 @@ describe("the tagger", () => {
     const { tagger } = buildTagger(train, dev, recipe, "spans-test")
     const text = "Frankly, only a moron or an idiot — écoute 🙂 — would write this."
     const quotes = tagger.spans(text, tokenize(text)).map((r) => text.slice(r.begin, r.end))
-    expect(quotes).toEqual(["moron", "idiot"])
+    assert.deepStrictEqual(quotes, ["moron", "idiot"])
   })
 
   it("chooses its decoding on dev, where it beats the lexicon baseline or ties it", () => {
@@ -125,21 +125,21 @@ describe("the tagger", () => {
     let lexicon = 0
     const baseline = lexiconBaseline(train)
     for (const p of dev) lexicon += postSpanF1(baseline(p.text), p.offsets)
-    expect(f1).toBeGreaterThanOrEqual(lexicon / dev.length - 1e-9)
-    expect(f1).toBeGreaterThan(0.8)
+    assert.isAtLeast(f1, lexicon / dev.length - 1e-9)
+    assert.isAbove(f1, 0.8)
   })
 
   it("is rebuilt bit for bit, and the runtime reads back what training wrote", () => {
     const a = buildTagger(train, dev, recipe, "spans-test")
     const b = buildTagger(train, dev, recipe, "spans-test")
-    expect(createHash("sha256").update(b.bytes).digest("hex")).toBe(a.manifest.sha256)
-    expect(b.manifest).toEqual(a.manifest)
+    assert.strictEqual(createHash("sha256").update(b.bytes).digest("hex"), a.manifest.sha256)
+    assert.deepStrictEqual(b.manifest, a.manifest)
     const dir = scratchDir("decorum-spans-test-")
     writeFileSync(join(dir, a.manifest.file), a.bytes)
     writeFileSync(join(dir, SPAN_MANIFEST), JSON.stringify(a.manifest))
     const loaded = loadSpanWeights(dir)
     const text = "What a scumbag, honestly."
-    expect(Array.from(loaded.score(text, tokenize(text)))).toEqual(Array.from(a.tagger.score(text, tokenize(text))))
+    assert.deepStrictEqual(Array.from(loaded.score(text, tokenize(text))), Array.from(a.tagger.score(text, tokenize(text))))
   })
 
   it("quotes only confident words, the same with or without the pruning by own features", () => {
@@ -151,11 +151,11 @@ describe("the tagger", () => {
       const tokens = tokenize(text)
       const scores = tagger.score(text, tokens)
       const expected = tokens.filter((_, i) => scores[i]! >= manifest.decode.confident).map((t) => ({ begin: t.begin, end: t.end }))
-      expect(tagger.confidentSpans(text, tokens), text).toEqual(expected)
-      expect(unpruned.confidentSpans(text, tokens), text).toEqual(expected)
+      assert.deepStrictEqual(tagger.confidentSpans(text, tokens), expected, text)
+      assert.deepStrictEqual(unpruned.confidentSpans(text, tokens), expected, text)
       quoted += expected.length
     }
-    expect(quoted).toBeGreaterThan(0)
+    assert.isAbove(quoted, 0)
   })
 
   it("learns from comments with no offence that a word is not one there", () => {
@@ -165,7 +165,7 @@ describe("the tagger", () => {
     const taught = buildTagger(train, dev, recipe, "spans-test", circus).tagger
     const text = "What a clown, honestly."
     const at = tokenize(text).findIndex((t) => t.key === "clown")
-    expect(taught.score(text, tokenize(text))[at]!).toBeLessThan(plain.score(text, tokenize(text))[at]! - 0.5)
+    assert.isBelow(taught.score(text, tokenize(text))[at]!, plain.score(text, tokenize(text))[at]! - 0.5)
   })
 
   it("refuses a weight file that does not match its manifest", () => {
@@ -175,6 +175,6 @@ describe("the tagger", () => {
     bytes[0] = bytes[0]! ^ 1
     writeFileSync(join(dir, a.manifest.file), bytes)
     writeFileSync(join(dir, SPAN_MANIFEST), JSON.stringify(a.manifest))
-    expect(() => loadSpanWeights(dir)).toThrow(/sha256/)
+    assert.throws(() => loadSpanWeights(dir), /sha256/)
   })
 })
