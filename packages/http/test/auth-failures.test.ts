@@ -5,7 +5,7 @@
  * successful requests take nothing; other addresses are not affected. Batch parts count against
  * the batch's client; X-Forwarded-For is believed only from a trusted proxy.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, assert, beforeAll, describe, expect, it } from "@effect/vitest"
 import { startHttpHost, type TestHost } from "./harness.js"
 
 const BURST = 3
@@ -45,49 +45,49 @@ const nativeCall = (host: TestHost, path: string, apiKey: string, forwardedFor: 
 
 describe("failed authentication limited per client address", () => {
   it("Google family: 429 RESOURCE_EXHAUSTED with Retry-After after the burst, even for a valid key; other addresses unaffected", async () => {
-    for (let i = 0; i < BURST; i++) expect((await analyze(proxied, WRONG, "203.0.113.1")).status).toBe(400)
+    for (let i = 0; i < BURST; i++) assert.strictEqual((await analyze(proxied, WRONG, "203.0.113.1")).status, 400)
     const refused = await analyze(proxied, WRONG, "203.0.113.1")
-    expect(refused.status).toBe(429)
-    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1)
-    expect((await refused.json()).error).toMatchObject({ code: 429, status: "RESOURCE_EXHAUSTED" })
+    assert.strictEqual(refused.status, 429)
+    assert.isAtLeast(Number(refused.headers.get("retry-after")), 1)
+    assert.deepInclude((await refused.json()).error, { code: 429, status: "RESOURCE_EXHAUSTED" })
     // Refused before the key is looked up: the valid key is refused from this address too.
-    expect((await analyze(proxied, key, "203.0.113.1")).status).toBe(429)
+    assert.strictEqual((await analyze(proxied, key, "203.0.113.1")).status, 429)
     // Another address (and the proxy's own) is not affected.
-    expect((await analyze(proxied, key, "203.0.113.2")).status).toBe(200)
-    expect((await analyze(proxied, WRONG, "203.0.113.2")).status).toBe(400)
-    expect((await analyze(proxied, key)).status).toBe(200)
+    assert.strictEqual((await analyze(proxied, key, "203.0.113.2")).status, 200)
+    assert.strictEqual((await analyze(proxied, WRONG, "203.0.113.2")).status, 400)
+    assert.strictEqual((await analyze(proxied, key)).status, 200)
   })
 
   it("native and compat families answer 429 in their own envelopes", async () => {
     const client = "198.51.100.7"
-    for (let i = 0; i < BURST; i++) expect((await nativeCall(proxied, "/v0.2/antispam", WRONG, client)).status).toBe(401)
+    for (let i = 0; i < BURST; i++) assert.strictEqual((await nativeCall(proxied, "/v0.2/antispam", WRONG, client)).status, 401)
     const native = await nativeCall(proxied, "/v0.2/antispam", WRONG, client)
-    expect(native.status).toBe(429)
-    expect(Number(native.headers.get("retry-after"))).toBeGreaterThanOrEqual(1)
+    assert.strictEqual(native.status, 429)
+    assert.isAtLeast(Number(native.headers.get("retry-after")), 1)
     expect(await native.json()).toEqual({ error: "Too Many Requests", message: expect.stringMatching(/failed authentications/), code: 429 })
     const compat = await nativeCall(proxied, "/v0.2/external-compat/analyse", key, client)
-    expect(compat.status).toBe(429)
-    expect(compat.headers.get("retry-after")).not.toBeNull()
-    expect((await compat.json()).error).toMatchObject({ code: 429, status: "RESOURCE_EXHAUSTED" })
+    assert.strictEqual(compat.status, 429)
+    assert.isNotNull(compat.headers.get("retry-after"))
+    assert.deepInclude((await compat.json()).error, { code: 429, status: "RESOURCE_EXHAUSTED" })
   })
 
   it("successful requests take nothing, and a missing key is not a guess", async () => {
     const client = "192.0.2.44"
-    for (let i = 0; i < 4 * BURST; i++) expect((await analyze(proxied, key, client)).status).toBe(200)
-    for (let i = 0; i < 4 * BURST; i++) expect((await analyze(proxied, "", client)).status).toBe(403)
-    for (let i = 0; i < BURST; i++) expect((await analyze(proxied, WRONG, client)).status).toBe(400)
-    expect((await analyze(proxied, key, client)).status).toBe(429)
+    for (let i = 0; i < 4 * BURST; i++) assert.strictEqual((await analyze(proxied, key, client)).status, 200)
+    for (let i = 0; i < 4 * BURST; i++) assert.strictEqual((await analyze(proxied, "", client)).status, 403)
+    for (let i = 0; i < BURST; i++) assert.strictEqual((await analyze(proxied, WRONG, client)).status, 400)
+    assert.strictEqual((await analyze(proxied, key, client)).status, 429)
   })
 
   it("believes X-Forwarded-For only from a trusted proxy, and only its right-most untrusted entry", async () => {
     // A client prepending addresses of its own choosing stays itself: the proxy appended the real one.
-    for (let i = 0; i < BURST; i++) expect((await analyze(proxied, WRONG, `10.${i}.0.1, 203.0.113.90`)).status).toBe(400)
-    expect((await analyze(proxied, WRONG, "10.99.0.1, 203.0.113.90")).status).toBe(429)
+    for (let i = 0; i < BURST; i++) assert.strictEqual((await analyze(proxied, WRONG, `10.${i}.0.1, 203.0.113.90`)).status, 400)
+    assert.strictEqual((await analyze(proxied, WRONG, "10.99.0.1, 203.0.113.90")).status, 429)
     // A trusted hop on the right is skipped.
-    expect((await analyze(proxied, key, "203.0.113.90, 127.0.0.1")).status).toBe(429)
+    assert.strictEqual((await analyze(proxied, key, "203.0.113.90, 127.0.0.1")).status, 429)
     // Without a trusted proxy, X-Forwarded-For changes nothing: the socket's peer is the client.
-    for (let i = 0; i < BURST; i++) expect((await analyze(direct, WRONG, `203.0.113.${100 + i}`)).status).toBe(400)
-    expect((await analyze(direct, directKey, "203.0.113.200")).status).toBe(429)
+    for (let i = 0; i < BURST; i++) assert.strictEqual((await analyze(direct, WRONG, `203.0.113.${100 + i}`)).status, 400)
+    assert.strictEqual((await analyze(direct, directKey, "203.0.113.200")).status, 429)
   })
 
   it("batch parts count against the batch's client, whatever their own headers say", async () => {
@@ -102,14 +102,14 @@ describe("failed authentication limited per client address", () => {
       headers: { "content-type": `multipart/mixed; boundary=${boundary}`, "x-forwarded-for": "198.51.100.200" },
       body
     })
-    expect(res.status).toBe(200)
+    assert.strictEqual(res.status, 200)
     const statuses = [...(await res.text()).matchAll(/^HTTP\/1\.1 (\d{3})/gm)].map((m) => Number(m[1]))
-    expect(statuses).toHaveLength(parts)
+    assert.lengthOf(statuses, parts)
     // Up to 4 parts run at once, so a few may be admitted before the failures of their siblings land.
-    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(parts - BURST - 3)
-    expect(statuses.every((s) => s === 400 || s === 429)).toBe(true)
+    assert.isAtLeast(statuses.filter((s) => s === 429).length, parts - BURST - 3)
+    assert.isTrue(statuses.every((s) => s === 400 || s === 429))
     // The batch's client is now refused on a direct request too; the batch's proxy is not.
-    expect((await analyze(proxied, key, "198.51.100.200")).status).toBe(429)
-    expect((await analyze(proxied, key, "10.0.9.1")).status).toBe(200)
+    assert.strictEqual((await analyze(proxied, key, "198.51.100.200")).status, 429)
+    assert.strictEqual((await analyze(proxied, key, "10.0.9.1")).status, 200)
   })
 })

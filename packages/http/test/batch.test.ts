@@ -5,7 +5,7 @@
  */
 import { Batch } from "@decorum/http"
 import { Effect } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, assert, beforeAll, describe, expect, it } from "@effect/vitest"
 import { startHttpHost, type TestHost } from "./harness.js"
 
 let host: TestHost
@@ -56,23 +56,23 @@ interface Answer {
 
 /** Reads a multipart/mixed batch answer, checking its framing strictly (CRLF, boundary, status lines). */
 const readAnswer = async (res: Response): Promise<ReadonlyArray<Answer>> => {
-  expect(res.status).toBe(200)
+  assert.strictEqual(res.status, 200)
   const type = res.headers.get("content-type") ?? ""
   const boundary = /^multipart\/mixed; boundary=([^;]+)$/.exec(type)?.[1]
-  expect(boundary, type).toBeTruthy()
+  assert.isOk(boundary, type)
   const text = await res.text()
-  expect(text.endsWith(`\r\n--${boundary}--\r\n`)).toBe(true)
+  assert.isTrue(text.endsWith(`\r\n--${boundary}--\r\n`))
   const chunks = text.slice(0, text.lastIndexOf(`--${boundary}--`)).split(`--${boundary}\r\n`).slice(1)
   return chunks.map((chunk) => {
     const [partHead, rest] = [chunk.slice(0, chunk.indexOf("\r\n\r\n")), chunk.slice(chunk.indexOf("\r\n\r\n") + 4)]
     const partHeaders = Object.fromEntries(partHead.split("\r\n").map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]))
-    expect(partHeaders["content-type"]).toBe("application/http")
+    assert.strictEqual(partHeaders["content-type"], "application/http")
     const [head, body] = [rest.slice(0, rest.indexOf("\r\n\r\n")), rest.slice(rest.indexOf("\r\n\r\n") + 4).replace(/\r\n$/, "")]
     const [statusLine, ...headerLines] = head.split("\r\n")
     const m = /^HTTP\/1\.1 (\d{3}) \S/.exec(statusLine!)
-    expect(m, statusLine).toBeTruthy()
+    assert.isOk(m, statusLine)
     const headers = Object.fromEntries(headerLines.map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]))
-    expect(Number(headers["content-length"])).toBe(Buffer.byteLength(body))
+    assert.strictEqual(Number(headers["content-length"]), Buffer.byteLength(body))
     return { contentId: partHeaders["content-id"] ?? null, status: Number(m![1]), headers, body: JSON.parse(body) }
   })
 }
@@ -98,19 +98,19 @@ describe("POST /batch", () => {
         { eol }
       )
       const answers = await readAnswer(res)
-      expect(answers.map((a) => a.contentId)).toEqual(["<response-b29c5de2 + 1>", "<response-b29c5de2 + 2>", "<response-b29c5de2 + 3>"])
-      expect(answers.map((a) => a.status)).toEqual([200, 200, 200])
-      expect(answers[0]!.body.clientToken).toBe("one")
-      expect(answers[1]!.body.clientToken).toBe("two")
-      expect(answers[1]!.body.attributeScores.TOXICITY.summaryScore.value).toBeGreaterThan(answers[0]!.body.attributeScores.TOXICITY.summaryScore.value)
-      expect(answers[2]!.body.attributeScores.TOXICITY.spanScores.map((s: any) => [s.begin, s.end])).toEqual([[0, 4], [5, 8]])
-      expect(answers[2]!.body.languages).toEqual(["de"])
+      assert.deepStrictEqual(answers.map((a) => a.contentId), ["<response-b29c5de2 + 1>", "<response-b29c5de2 + 2>", "<response-b29c5de2 + 3>"])
+      assert.deepStrictEqual(answers.map((a) => a.status), [200, 200, 200])
+      assert.strictEqual(answers[0]!.body.clientToken, "one")
+      assert.strictEqual(answers[1]!.body.clientToken, "two")
+      assert.isAbove(answers[1]!.body.attributeScores.TOXICITY.summaryScore.value, answers[0]!.body.attributeScores.TOXICITY.summaryScore.value)
+      assert.deepStrictEqual(answers[2]!.body.attributeScores.TOXICITY.spanScores.map((s: any) => [s.begin, s.end]), [[0, 4], [5, 8]])
+      assert.deepStrictEqual(answers[2]!.body.languages, ["de"])
       // Each part carries the headers of a direct answer, engine names included (the German part's
       // model is the German one: issue 28).
       answers.forEach((a, i) => {
-        expect(a.headers["content-type"]).toContain("application/json")
-        expect(a.headers["x-engine-version"]).toBe("0.1.0")
-        expect(a.headers["x-model-version"]).toBe(i === 2 ? "test-model-1-de" : "test-model-1")
+        assert.include(a.headers["content-type"]!, "application/json")
+        assert.strictEqual(a.headers["x-engine-version"], "0.1.0")
+        assert.strictEqual(a.headers["x-model-version"], i === 2 ? "test-model-1-de" : "test-model-1")
       })
     }
   })
@@ -129,7 +129,7 @@ describe("POST /batch", () => {
         { id: "h", target: `/v1alpha1/comments:analyze?key=${key}`, body: analyzeBody("fine") }
       ])
     )
-    expect(answers.map((a) => [a.contentId, a.status])).toEqual([
+    assert.deepStrictEqual(answers.map((a) => [a.contentId, a.status]), [
       ["<response-a>", 400],
       ["<response-b>", 400],
       ["<response-c>", 400],
@@ -141,12 +141,12 @@ describe("POST /batch", () => {
       ["<response-h>", 200]
     ])
     expect(answers[0]!.body.error).toMatchObject({ message: "Unknown requested attribute: NOPE", details: [{ errorType: "INVALID_REQUEST" }] })
-    expect(answers[1]!.body.error.details).toEqual([{ "@type": "type.googleapis.com/google.commentanalyzer.v1alpha1.Error", errorType: "COMMENT_EMPTY" }])
-    expect(answers[2]!.body.error.details[0].reason).toBe("API_KEY_INVALID")
-    expect(answers[3]!.body.error.status).toBe("PERMISSION_DENIED")
-    expect(answers[4]!.body.error.status).toBe("NOT_FOUND")
-    expect(answers[6]!.body.error.message).toContain("cannot itself be a batch")
-    expect(answers[8]!.body.attributeScores.TOXICITY).toBeDefined()
+    assert.deepStrictEqual(answers[1]!.body.error.details, [{ "@type": "type.googleapis.com/google.commentanalyzer.v1alpha1.Error", errorType: "COMMENT_EMPTY" }])
+    assert.strictEqual(answers[2]!.body.error.details[0].reason, "API_KEY_INVALID")
+    assert.strictEqual(answers[3]!.body.error.status, "PERMISSION_DENIED")
+    assert.strictEqual(answers[4]!.body.error.status, "NOT_FOUND")
+    assert.include(answers[6]!.body.error.message, "cannot itself be a batch")
+    assert.isDefined(answers[8]!.body.attributeScores.TOXICITY)
   })
 
   it("runs compat and suggestscore parts too; a part without credentials inherits the batch's headers", async () => {
@@ -160,31 +160,31 @@ describe("POST /batch", () => {
         { headers: { "x-user-email": email, "x-api-key": key, "x-goog-api-key": key } }
       )
     )
-    expect(answers.map((a) => a.status)).toEqual([200, 401, 200])
-    expect(answers[0]!.body.attributeScores.TOXICITY).toBeDefined()
-    expect(answers[1]!.body.error.status).toBe("UNAUTHENTICATED")
-    expect(answers[2]!.body).toEqual({ clientToken: "bs-1", detectedLanguages: ["en"] })
-    expect((await host.listSuggestions(email)).some((s) => s.clientToken === "bs-1")).toBe(true)
+    assert.deepStrictEqual(answers.map((a) => a.status), [200, 401, 200])
+    assert.isDefined(answers[0]!.body.attributeScores.TOXICITY)
+    assert.strictEqual(answers[1]!.body.error.status, "UNAUTHENTICATED")
+    assert.deepStrictEqual(answers[2]!.body, { clientToken: "bs-1", detectedLanguages: ["en"] })
+    assert.isTrue((await host.listSuggestions(email)).some((s) => s.clientToken === "bs-1"))
   })
 
   it("takes ?key= on the batch URL for parts that carry no key of their own", async () => {
     const answers = await readAnswer(await sendBatch([{ id: "k", target: "/v1alpha1/comments:analyze", body: analyzeBody("hi") }], { path: `/batch?key=${key}` }))
-    expect(answers[0]!.status).toBe(200)
+    assert.strictEqual(answers[0]!.status, 200)
   })
 
   it("accepts absolute request targets and a part without Content-ID", async () => {
     const answers = await readAnswer(await sendBatch([{ target: `http://moderation.example/v1alpha1/comments:analyze?key=${key}`, body: analyzeBody("hi") }]))
-    expect(answers).toHaveLength(1)
-    expect(answers[0]!.contentId).toBeNull()
-    expect(answers[0]!.status).toBe(200)
+    assert.lengthOf(answers, 1)
+    assert.isNull(answers[0]!.contentId)
+    assert.strictEqual(answers[0]!.status, 200)
   })
 
   it("rejects a batch that is not multipart/mixed, has no boundary, no parts, or too many parts, in Google's envelope", async () => {
     const expectError = async (res: Response, status: number) => {
-      expect(res.status).toBe(status)
+      assert.strictEqual(res.status, status)
       const body = (await res.json()) as { error: { code: number; message: string } }
-      expect(body.error.code).toBe(status)
-      expect(res.headers.get("x-engine-version")).toBe("0.1.0")
+      assert.strictEqual(body.error.code, status)
+      assert.strictEqual(res.headers.get("x-engine-version"), "0.1.0")
       return body
     }
     await expectError(await fetch(`${host.url}/batch`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }), 415)
@@ -193,17 +193,17 @@ describe("POST /batch", () => {
     await expectError(await fetch(`${host.url}/batch`, { method: "POST", headers: { "content-type": "multipart/mixed; boundary=b" }, body: "no delimiter" }), 400)
     const tooMany = Array.from({ length: Batch.MAX_PARTS + 1 }, (_, i) => ({ id: String(i), target: `/v1alpha1/comments:analyze?key=${key}`, body: analyzeBody("hi") }))
     const body = await expectError(await sendBatch(tooMany), 400)
-    expect(body.error.message).toContain(String(Batch.MAX_PARTS))
+    assert.include(body.error.message, String(Batch.MAX_PARTS))
     const exactly = await readAnswer(await sendBatch(tooMany.slice(0, Batch.MAX_PARTS)))
-    expect(exactly).toHaveLength(Batch.MAX_PARTS)
-    expect(new Set(exactly.map((a) => a.status))).toEqual(new Set([200]))
+    assert.lengthOf(exactly, Batch.MAX_PARTS)
+    assert.deepStrictEqual(new Set(exactly.map((a) => a.status)), new Set([200]))
   })
 
   it("rejects a batch over the body limit with 413", async () => {
     const big = [{ id: "1", target: `/v1alpha1/comments:analyze?key=${key}`, body: analyzeBody("x", { padding: "y".repeat(300 * 1024) }) }]
     const res = await sendBatch(big)
-    expect(res.status).toBe(413)
-    expect(((await res.json()) as { error: { code: number } }).error.code).toBe(413)
+    assert.strictEqual(res.status, 413)
+    assert.strictEqual(((await res.json()) as { error: { code: number } }).error.code, 413)
   })
 })
 
@@ -223,9 +223,9 @@ describe("POST /batch nesting and bounds (issue 10, item 2)", () => {
       const answers = await readAnswer(
         await sendBatch([nested(target, [{ id: "x", target: `/v1alpha1/comments:analyze?key=${key}`, body: analyzeBody("hi") }])])
       )
-      expect(answers, target).toHaveLength(1)
-      expect(answers[0]!.status, target).toBe(400)
-      expect(answers[0]!.body.error.message, target).toContain("cannot itself be a batch")
+      assert.lengthOf(answers, 1, target)
+      assert.strictEqual(answers[0]!.status, 400, target)
+      assert.include(answers[0]!.body.error.message, "cannot itself be a batch", target)
     }
   })
 
@@ -233,8 +233,8 @@ describe("POST /batch nesting and bounds (issue 10, item 2)", () => {
     let body: Part = { id: "leaf", target: "/v1alpha1/comments:suggestscore", body: { comment: { text: "nested leaf" }, attributeScores: { TOXICITY: { summaryScore: { value: 1 } } }, clientToken: "nested-leaf" } }
     for (let i = 0; i < 5; i++) body = nested(SPELLINGS[i % SPELLINGS.length]!, [body])
     const answers = await readAnswer(await sendBatch([body], { headers: { "x-goog-api-key": key } }))
-    expect(answers.map((a) => a.status)).toEqual([400])
-    expect((await host.listSuggestions(email)).some((s) => s.clientToken === "nested-leaf")).toBe(false)
+    assert.deepStrictEqual(answers.map((a) => a.status), [400])
+    assert.isFalse((await host.listSuggestions(email)).some((s) => s.clientToken === "nested-leaf"))
   })
 
   it("routes a part by its normalised path", async () => {
@@ -245,16 +245,16 @@ describe("POST /batch nesting and bounds (issue 10, item 2)", () => {
         { id: "3", target: `//v1alpha1//comments:analyze/?key=${key}`, body: analyzeBody("hi") }
       ])
     )
-    expect(answers.map((a) => a.status)).toEqual([200, 200, 200])
+    assert.deepStrictEqual(answers.map((a) => a.status), [200, 200, 200])
   })
 
   it("normalises paths as the router reads them", () => {
-    expect(Batch.normalizePath("/x/../batch")).toBe("/batch")
-    expect(Batch.normalizePath("/%62atch/")).toBe("/batch")
-    expect(Batch.normalizePath("//batch")).toBe("/batch")
-    expect(Batch.normalizePath("/a%2fb/%C3%A9")).toBe("/a%2Fb/é")
-    expect(Batch.normalizePath("/%E0%A4%A")).toBe("/%E0%A4%A")
-    expect(Batch.normalizePath("/%ff")).toBe("/%ff")
+    assert.strictEqual(Batch.normalizePath("/x/../batch"), "/batch")
+    assert.strictEqual(Batch.normalizePath("/%62atch/"), "/batch")
+    assert.strictEqual(Batch.normalizePath("//batch"), "/batch")
+    assert.strictEqual(Batch.normalizePath("/a%2fb/%C3%A9"), "/a%2Fb/é")
+    assert.strictEqual(Batch.normalizePath("/%E0%A4%A"), "/%E0%A4%A")
+    assert.strictEqual(Batch.normalizePath("/%ff"), "/%ff")
   })
 })
 
@@ -280,13 +280,13 @@ describe("POST /batch time limit (issue 10, item 2)", () => {
       ])
     })
     const answers = await readAnswer(res)
-    expect(answers[0]!.status).toBe(200)
+    assert.strictEqual(answers[0]!.status, 200)
     for (const a of answers.slice(1)) {
-      expect(a.status).toBe(503)
-      expect(a.body.error.status).toBe("UNAVAILABLE")
+      assert.strictEqual(a.status, 503)
+      assert.strictEqual(a.body.error.status, "UNAVAILABLE")
     }
     // The server is free again: a direct request is answered.
-    expect((await fetch(`${timed.url}/healthz`)).status).toBe(200)
+    assert.strictEqual((await fetch(`${timed.url}/healthz`)).status, 200)
   })
 })
 
@@ -294,31 +294,31 @@ describe("Batch parsing", () => {
   const run = <A, E>(effect: Effect.Effect<A, E>) => Effect.runPromise(Effect.either(effect))
 
   it("reads the boundary, quoted or not, and refuses other media types", async () => {
-    expect(await run(Batch.boundaryOf("multipart/mixed; boundary=\"=====x==\""))).toMatchObject({ right: "=====x==" })
-    expect(await run(Batch.boundaryOf("Multipart/Mixed;boundary=abc; charset=utf-8"))).toMatchObject({ right: "abc" })
+    assert.deepInclude(await run(Batch.boundaryOf("multipart/mixed; boundary=\"=====x==\"")), { right: "=====x==" })
+    assert.deepInclude(await run(Batch.boundaryOf("Multipart/Mixed;boundary=abc; charset=utf-8")), { right: "abc" })
     expect(await run(Batch.boundaryOf("multipart/form-data; boundary=abc"))).toMatchObject({ left: { _tag: "UnsupportedMediaType" } })
     expect(await run(Batch.boundaryOf("multipart/mixed"))).toMatchObject({ left: { _tag: "InvalidRequest" } })
   })
 
-  it("ignores a boundary string inside a part unless it starts a line, and keeps the body verbatim", async () => {
+  it.effect("ignores a boundary string inside a part unless it starts a line, and keeps the body verbatim", () => Effect.gen(function*() {
     const body = "preamble\r\n--b\r\nContent-Type: application/http\r\n\r\nPOST /x HTTP/1.1\r\n\r\n{\"a\":\"--b inside\"}\r\n--b--\r\nepilogue"
-    const parts = await Effect.runPromise(Batch.parseMultipart(body, "b"))
-    expect(parts).toHaveLength(1)
-    const inner = await Effect.runPromise(Batch.parseInnerRequest(parts[0]!.content))
-    expect(inner).toEqual({ method: "POST", target: "/x", headers: [], body: "{\"a\":\"--b inside\"}" })
-  })
+    const parts = yield* Batch.parseMultipart(body, "b")
+    assert.lengthOf(parts, 1)
+    const inner = yield* Batch.parseInnerRequest(parts[0]!.content)
+    assert.deepStrictEqual(inner, { method: "POST", target: "/x", headers: [], body: "{\"a\":\"--b inside\"}" })
+  }))
 
   it("maps request targets to paths of this server, stripping a configured base path", () => {
-    expect(Batch.innerTarget("/v1alpha1/comments:analyze?key=k", null)).toBe("/v1alpha1/comments:analyze?key=k")
-    expect(Batch.innerTarget("https://h.example/v1alpha1/comments:analyze", null)).toBe("/v1alpha1/comments:analyze")
-    expect(Batch.innerTarget("/decorum/v1alpha1/comments:analyze?alt=json", "https://h.example/decorum/")).toBe("/v1alpha1/comments:analyze?alt=json")
-    expect(Batch.innerTarget("comments:analyze", null)).toBeNull()
+    assert.strictEqual(Batch.innerTarget("/v1alpha1/comments:analyze?key=k", null), "/v1alpha1/comments:analyze?key=k")
+    assert.strictEqual(Batch.innerTarget("https://h.example/v1alpha1/comments:analyze", null), "/v1alpha1/comments:analyze")
+    assert.strictEqual(Batch.innerTarget("/decorum/v1alpha1/comments:analyze?alt=json", "https://h.example/decorum/"), "/v1alpha1/comments:analyze?alt=json")
+    assert.isNull(Batch.innerTarget("comments:analyze", null))
   })
 
   it("answers <response-ID> for <ID>", () => {
-    expect(Batch.responseContentId("<abc + 1>")).toBe("<response-abc + 1>")
-    expect(Batch.responseContentId("item1")).toBe("<response-item1>")
-    expect(Batch.responseContentId(undefined)).toBeNull()
+    assert.strictEqual(Batch.responseContentId("<abc + 1>"), "<response-abc + 1>")
+    assert.strictEqual(Batch.responseContentId("item1"), "<response-item1>")
+    assert.isNull(Batch.responseContentId(undefined))
   })
 })
 
@@ -335,7 +335,7 @@ describe("POST /batch behind a public base URL with a path", () => {
 
   it("serves discovery with the configured rootUrl, and resolves part paths under it", async () => {
     const doc = (await (await fetch(`${prefixed.url}/$discovery/rest?version=v1alpha1`, { headers: { host: "ignored.example" } })).json()) as { rootUrl: string }
-    expect(doc.rootUrl).toBe("https://moderation.example/decorum/")
+    assert.strictEqual(doc.rootUrl, "https://moderation.example/decorum/")
     // A client built from this document writes part targets under /decorum/ (the proxy strips it
     // from the outer request only).
     const boundary = "p"
@@ -345,6 +345,6 @@ describe("POST /batch behind a public base URL with a path", () => {
       body: batchBody(boundary, [{ id: "1", target: `/decorum/v1alpha1/comments:analyze?key=${prefixedKey}`, body: analyzeBody("hi") }])
     })
     const answers = await readAnswer(res)
-    expect(answers[0]!.status).toBe(200)
+    assert.strictEqual(answers[0]!.status, 200)
   })
 })

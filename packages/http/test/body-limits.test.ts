@@ -6,7 +6,7 @@
 import type { ErrorMapping } from "@decorum/http"
 import { Agent } from "node:http"
 import { connect } from "node:net"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, assert, beforeAll, describe, expect, it } from "@effect/vitest"
 import { JSON_ROUTES, startHttpHost, type TestHost } from "./harness.js"
 import { bigBody, heapAfterGc, send, type WireAnswer } from "./wire.js"
 
@@ -37,13 +37,13 @@ const headersFor = (path: string): Record<string, string> => ({
 })
 
 const expectEnvelope = (answer: WireAnswer, family: Family, status: number) => {
-  expect(answer.status).toBe(status)
+  assert.strictEqual(answer.status, status)
   if (family === "native") {
     expect(answer.json).toEqual({ error: expect.any(String), message: expect.any(String), code: status })
   } else {
-    expect(answer.json?.error?.code).toBe(status)
-    expect(typeof answer.json?.error?.message).toBe("string")
-    expect(typeof answer.json?.error?.status).toBe("string")
+    assert.strictEqual(answer.json?.error?.code, status)
+    assert.strictEqual(typeof answer.json?.error?.message, "string")
+    assert.strictEqual(typeof answer.json?.error?.status, "string")
   }
 }
 
@@ -70,7 +70,7 @@ describe("oversize bodies (issue 10, item 1)", () => {
       chunks: pieces,
       framing: "chunked"
     })
-    expect(answer.status).toBe(200)
+    assert.strictEqual(answer.status, 200)
     expect(answer.json.attributeScores.TOXICITY.summaryScore.value).toEqual(expect.any(Number))
   })
 
@@ -81,7 +81,7 @@ describe("oversize bodies (issue 10, item 1)", () => {
       const refused = await send(host.url, { path, headers: headersFor(path), chunks: bigBody(LIMIT + 1024), framing: "chunked", agent })
       expectEnvelope(refused, "native", 413)
       const next = await send(host.url, { path, headers: headersFor(path), chunks: [JSON.stringify({ comment: "hello there" })], agent })
-      expect(next.status).toBe(200)
+      assert.strictEqual(next.status, 200)
       expect(next.json.is_spam).toEqual(expect.any(Boolean))
     } finally {
       agent.destroy()
@@ -116,11 +116,11 @@ describe("oversize bodies (issue 10, item 1)", () => {
       const answers = await Promise.all(
         Array.from({ length: 10 }, () => send(host.url, { path, headers: headersFor(path), chunks: bigBody(LIMIT + 4096), framing: "chunked" }))
       )
-      for (const a of answers) expect(a.status).toBe(413)
+      for (const a of answers) assert.strictEqual(a.status, 413)
     }
     const grown = heapAfterGc() - before
     // 200 kept bodies would be over 50 MB; allow a few MB of noise.
-    expect(grown).toBeLessThan(8 * 1024 * 1024)
+    assert.isBelow(grown, 8 * 1024 * 1024)
   })
 })
 
@@ -182,26 +182,26 @@ describe("a large body left unread is not read (issue 25, item 4)", () => {
   for (const [path, family] of [["/v1alpha1/comments:analyze", "google"], ["/v0.2/megacall", "native"]] as const) {
     it(`${path}: a declared length over the limit is answered 413 and the connection closed, before any of the body arrives`, async () => {
       const { text, ended } = await headOnly(host.url, head(path, { ...headersFor(path), "Content-Length": String(10 * 1024 * 1024) }))
-      expect(text).toMatch(/^HTTP\/1\.1 413 /)
-      expect(text).toMatch(/\r\nConnection: close\r\n/i)
-      expect(ended).toBe(true)
+      assert.match(text, /^HTTP\/1\.1 413 /)
+      assert.match(text, /\r\nConnection: close\r\n/i)
+      assert.isTrue(ended)
       const json = JSON.parse(text.slice(text.indexOf("\r\n\r\n") + 4))
-      expect(family === "native" ? json.code : json.error.code).toBe(413)
+      assert.strictEqual(family === "native" ? json.code : json.error.code, 413)
     })
 
     it(`${path}: a keyless request with a large declared body is refused without reading it`, async () => {
       const { text, ended } = await headOnly(host.url, head(path, { "Content-Length": String(10 * 1024 * 1024) }))
-      expect(text).toMatch(/^HTTP\/1\.1 40[13] /)
-      expect(text).toMatch(/\r\nConnection: close\r\n/i)
-      expect(ended).toBe(true)
+      assert.match(text, /^HTTP\/1\.1 40[13] /)
+      assert.match(text, /\r\nConnection: close\r\n/i)
+      assert.isTrue(ended)
     })
 
     it(`${path}: a keyless chunked body without end is not read on after its refusal: the connection is cut`, async () => {
       // Before, Node read and threw away the body after the answer for as long as it came.
       const total = 64 * 1024 * 1024
       const { text, written } = await endlessChunked(host.url, head(path, { "Transfer-Encoding": "chunked" }), total)
-      expect(text).toMatch(/^HTTP\/1\.1 40[13] /)
-      expect(written).toBeLessThan(total)
+      assert.match(text, /^HTTP\/1\.1 40[13] /)
+      assert.isBelow(written, total)
     })
   }
 
@@ -211,10 +211,10 @@ describe("a large body left unread is not read (issue 25, item 4)", () => {
     const agent = new Agent({ keepAlive: true, maxSockets: 1 })
     try {
       const refused = await send(host.url, { path, headers: { "content-type": "application/json" }, chunks: [body], agent })
-      expect(refused.status).toBe(401)
-      expect(refused.headers["connection"]).toBe("keep-alive")
+      assert.strictEqual(refused.status, 401)
+      assert.strictEqual(refused.headers["connection"], "keep-alive")
       const next = await send(host.url, { path, headers: headersFor(path), chunks: [body], agent })
-      expect(next.status).toBe(200)
+      assert.strictEqual(next.status, 200)
     } finally {
       agent.destroy()
     }

@@ -3,7 +3,7 @@
  * socket, the Lambda handler through API Gateway events. `start` gives a client that speaks HTTP to
  * the host under test, plus key management on the host's store.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, assert, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as Respectify from "./respectify.js"
 
 export interface ContractHost {
@@ -25,9 +25,9 @@ export const expectOfficialClientParses = async (path: string, res: Response): P
   const model = (Respectify.modelFor as Record<string, typeof Respectify.modelFor[keyof typeof Respectify.modelFor]>)[route]
   if (res.status !== 200 || model === undefined) return null
   const body = await res.clone().json()
-  expect(Respectify.parseError(model, body), `${route} as the official client parses it`).toBeNull()
+  assert.isNull(Respectify.parseError(model, body), `${route} as the official client parses it`)
   const score = route === "/v0.2/commentscore" ? body : route === "/v0.2/megacall" ? body.comment_score : undefined
-  if (score) expect(Respectify.fallacyAliasErrors(score)).toEqual([])
+  if (score) assert.deepStrictEqual(Respectify.fallacyAliasErrors(score), [])
   return route
 }
 
@@ -65,20 +65,20 @@ export const describeContract = (name: string, start: () => Promise<ContractHost
       host.request(path, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) })
 
     const expectNativeError = async (res: Response, status: number) => {
-      expect(res.status).toBe(status)
+      assert.strictEqual(res.status, status)
       const body = await res.json()
       expect(body).toEqual({ error: expect.any(String), message: expect.any(String), code: status })
       return body as { error: string; message: string; code: number }
     }
 
     const expectGoogleError = async (res: Response, status: number, errorType?: string) => {
-      expect(res.status).toBe(status)
+      assert.strictEqual(res.status, status)
       const body = await res.json()
-      expect(body.error.code).toBe(status)
-      expect(typeof body.error.message).toBe("string")
-      expect(typeof body.error.status).toBe("string")
+      assert.strictEqual(body.error.code, status)
+      assert.strictEqual(typeof body.error.message, "string")
+      assert.strictEqual(typeof body.error.status, "string")
       if (errorType) {
-        expect(body.error.details).toContainEqual({
+        assert.deepInclude(body.error.details, {
           "@type": "type.googleapis.com/google.commentanalyzer.v1alpha1.Error",
           errorType
         })
@@ -105,7 +105,7 @@ export const describeContract = (name: string, start: () => Promise<ContractHost
         text: "The city council approved a new budget for public parks and libraries. Residents debated library hours.",
         title: "Council budget"
       })
-      expect(res.status).toBe(200)
+      assert.strictEqual(res.status, 200)
       articleId = (await res.json()).article_id
     })
     afterAll(async () => {
@@ -114,40 +114,40 @@ export const describeContract = (name: string, start: () => Promise<ContractHost
 
     describe("operational endpoints", () => {
       it("answers /healthz and /readyz", async () => {
-        expect(await (await host.request("/healthz")).json()).toEqual({ status: "ok" })
+        assert.deepStrictEqual(await (await host.request("/healthz")).json(), { status: "ok" })
         const ready = await host.request("/readyz")
-        expect(ready.status).toBe(200)
-        expect((await ready.json()).status).toBe("ready")
+        assert.strictEqual(ready.status, 200)
+        assert.strictEqual((await ready.json()).status, "ready")
       })
 
       it("serves the OpenAPI document with the colon paths as clients call them", async () => {
         const spec = await (await host.request("/openapi.json")).json()
-        expect(spec.openapi).toMatch(/^3\./)
+        assert.match(spec.openapi, /^3\./)
         expect(Object.keys(spec.paths)).toEqual(
           expect.arrayContaining(["/v0.2/megacall", "/v1alpha1/comments:analyze", "/v0.2/external-compat/analyse"])
         )
-        expect(spec.info.version).toBe("0.1.0")
-        expect(spec.paths["/v0.2/megacall"].post.security).toEqual([{ userEmail: [], apiKey: [] }])
-        expect(spec.paths["/v1alpha1/comments:analyze"].post.security).toEqual([{ googleKey: [] }, { googleKeyHeader: [] }])
-        expect(spec.paths["/healthz"].get.security).toEqual([])
+        assert.strictEqual(spec.info.version, "0.1.0")
+        assert.deepStrictEqual(spec.paths["/v0.2/megacall"].post.security, [{ userEmail: [], apiKey: [] }])
+        assert.deepStrictEqual(spec.paths["/v1alpha1/comments:analyze"].post.security, [{ googleKey: [] }, { googleKeyHeader: [] }])
+        assert.deepStrictEqual(spec.paths["/healthz"].get.security, [])
       })
 
       it("serves the interactive reference at /docs, inline (offline), the same page twice", async () => {
         const res = await host.request("/docs")
-        expect(res.status).toBe(200)
-        expect(res.headers.get("content-type")).toContain("text/html")
+        assert.strictEqual(res.status, 200)
+        assert.include(res.headers.get("content-type")!, "text/html")
         const page = await res.text()
         // The spec, and the reference's script inline (not a <script src> to a CDN).
-        expect(page.includes("id=\"api-reference\"") && page.includes("/v1alpha1/comments:analyze")).toBe(true)
-        expect(/<script src=/.test(page)).toBe(false)
-        expect(page.length).toBeGreaterThan(1_000_000)
-        expect((await (await host.request("/docs")).text()) === page).toBe(true)
+        assert.isTrue(page.includes("id=\"api-reference\"") && page.includes("/v1alpha1/comments:analyze"))
+        assert.isFalse(/<script src=/.test(page))
+        assert.isAbove(page.length, 1_000_000)
+        assert.isTrue((await (await host.request("/docs")).text()) === page)
       })
 
       it("names the engine and the model on every response, errors included", async () => {
         for (const res of [await host.request("/healthz"), await native("/v0.2/antispam", { comment: "" })]) {
-          expect(res.headers.get("x-engine-version")).toBe("0.1.0")
-          expect(res.headers.get("x-model-version")).toBeTruthy()
+          assert.strictEqual(res.headers.get("x-engine-version"), "0.1.0")
+          assert.isOk(res.headers.get("x-model-version"))
         }
       })
 
@@ -179,13 +179,13 @@ export const describeContract = (name: string, start: () => Promise<ContractHost
           const body = await expectNativeError(res, 401)
           messages.add(body.message)
         }
-        expect(messages.size).toBe(1)
+        assert.strictEqual(messages.size, 1)
       })
 
       it("401s a revoked key", async () => {
         const revoked = await host.createKey("carol@example.com")
         const ok = await host.request("/v0.2/usercheck", { headers: { "x-user-email": "carol@example.com", "x-api-key": revoked } })
-        expect(ok.status).toBe(200)
+        assert.strictEqual(ok.status, 200)
         await host.revokeKey(revoked)
         const res = await host.request("/v0.2/usercheck", { headers: { "x-user-email": "carol@example.com", "x-api-key": revoked } })
         await expectNativeError(res, 401)
@@ -194,16 +194,16 @@ export const describeContract = (name: string, start: () => Promise<ContractHost
       it("401s compat calls in Google's envelope", async () => {
         const res = await google("/v0.2/external-compat/analyse", { comment: { text: "hi" } }, { "x-user-email": email })
         const body = await expectGoogleError(res, 401)
-        expect(body.error.status).toBe("UNAUTHENTICATED")
+        assert.strictEqual(body.error.status, "UNAUTHENTICATED")
       })
 
       it("answers 403 for a missing key and 400 API_KEY_INVALID for a wrong key on Google-shaped paths", async () => {
         const body = { comment: { text: "hi" }, requestedAttributes: { TOXICITY: {} } }
         const missing = await expectGoogleError(await google("/v1alpha1/comments:analyze", body), 403)
-        expect(missing.error.status).toBe("PERMISSION_DENIED")
+        assert.strictEqual(missing.error.status, "PERMISSION_DENIED")
         const wrong = await expectGoogleError(await google("/v1alpha1/comments:analyze?key=dk_aaaaaaaaaa_bad", body), 400)
-        expect(wrong.error.status).toBe("INVALID_ARGUMENT")
-        expect(wrong.error.details).toContainEqual({
+        assert.strictEqual(wrong.error.status, "INVALID_ARGUMENT")
+        assert.deepInclude(wrong.error.details!, {
           "@type": "type.googleapis.com/google.rpc.ErrorInfo",
           reason: "API_KEY_INVALID",
           domain: "googleapis.com"
@@ -212,16 +212,16 @@ export const describeContract = (name: string, start: () => Promise<ContractHost
 
       it("accepts the key as ?key= or X-Goog-Api-Key", async () => {
         const body = { comment: { text: "hi there" }, requestedAttributes: { TOXICITY: {} } }
-        expect((await google(`/v1alpha1/comments:analyze?key=${key}&alt=json&prettyPrint=false`, body)).status).toBe(200)
-        expect((await google("/v1alpha1/comments:analyze", body, { "x-goog-api-key": key })).status).toBe(200)
+        assert.strictEqual((await google(`/v1alpha1/comments:analyze?key=${key}&alt=json&prettyPrint=false`, body)).status, 200)
+        assert.strictEqual((await google("/v1alpha1/comments:analyze", body, { "x-goog-api-key": key })).status, 200)
       })
 
       it("reports the account on /v0.2/usercheck", async () => {
         const res = await host.request("/v0.2/usercheck", { headers: { "x-user-email": email, "x-api-key": key } })
-        expect(res.status).toBe(200)
+        assert.strictEqual(res.status, 200)
         const body = await res.json()
-        expect(body).toMatchObject({ active: true, status: "ACTIVE", error: null })
-        expect(body.allowed_endpoints).toContain("megacall")
+        assert.deepInclude(body, { active: true, status: "ACTIVE", error: null })
+        assert.include(body.allowed_endpoints, "megacall")
       })
     })
 
@@ -233,7 +233,7 @@ export const describeContract = (name: string, start: () => Promise<ContractHost
       it("rejects text and url together, and neither", async () => {
         await expectNativeError(await native("/v0.2/inittopic", { text: "a", url: "https://example.com" }), 400)
         const body = await expectNativeError(await native("/v0.2/inittopic", {}), 400)
-        expect(body.message).toMatch(/text|url/)
+        assert.match(body.message, /text|url/)
       })
 
       it("reads and deletes a context for its owner only", async () => {
@@ -244,9 +244,9 @@ export const describeContract = (name: string, start: () => Promise<ContractHost
         await expectNativeError(await host.request(`/v0.2/article-contexts/${id}`, { method: "DELETE", headers: asOther }), 404)
         const mine = { "x-user-email": email, "x-api-key": key }
         const read = await host.request(`/v0.2/article-contexts/${id}`, { headers: mine })
-        expect(read.status).toBe(200)
-        expect((await read.json()).article_id).toBe(id)
-        expect((await host.request(`/v0.2/article-contexts/${id}`, { method: "DELETE", headers: mine })).status).toBe(200)
+        assert.strictEqual(read.status, 200)
+        assert.strictEqual((await read.json()).article_id, id)
+        assert.strictEqual((await host.request(`/v0.2/article-contexts/${id}`, { method: "DELETE", headers: mine })).status, 200)
         await expectNativeError(await host.request(`/v0.2/article-contexts/${id}`, { headers: mine }), 404)
       })
 
@@ -254,11 +254,11 @@ export const describeContract = (name: string, start: () => Promise<ContractHost
         const created = await (await native("/v0.2/inittopic", { text: "Bees pollinate the orchard in spring.", title: "Orchard" })).json()
         const mine = { "x-user-email": email, "x-api-key": key }
         const res = await host.request("/v0.2/article-contexts", { headers: mine })
-        expect(res.status).toBe(200)
+        assert.strictEqual(res.status, 200)
         const { article_contexts } = await res.json()
         const ids = article_contexts.map((c: { article_id: string }) => c.article_id)
-        expect(ids.indexOf(articleId)).toBeGreaterThanOrEqual(0)
-        expect(ids.indexOf(created.article_id)).toBeGreaterThan(ids.indexOf(articleId))
+        assert.isAtLeast(ids.indexOf(articleId), 0)
+        assert.isAbove(ids.indexOf(created.article_id), ids.indexOf(articleId))
         expect(article_contexts.find((c: { article_id: string }) => c.article_id === created.article_id)).toEqual({
           article_id: created.article_id,
           title: "Orchard",
@@ -267,10 +267,10 @@ export const describeContract = (name: string, start: () => Promise<ContractHost
           created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/)
         })
         const theirs = await (await host.request("/v0.2/article-contexts", { headers: { "x-user-email": otherEmail, "x-api-key": otherKey } })).json()
-        expect(theirs.article_contexts.map((c: { article_id: string }) => c.article_id)).not.toContain(created.article_id)
+        assert.notInclude(theirs.article_contexts.map((c: { article_id: string }) => c.article_id), created.article_id)
         await expectNativeError(await host.request("/v0.2/article-contexts"), 401)
         const spec = await (await host.request("/openapi.json")).json()
-        expect(spec.paths["/v0.2/article-contexts"].get.security).toEqual([{ userEmail: [], apiKey: [] }])
+        assert.deepStrictEqual(spec.paths["/v0.2/article-contexts"].get.security, [{ userEmail: [], apiKey: [] }])
       })
     })
 
@@ -278,52 +278,52 @@ export const describeContract = (name: string, start: () => Promise<ContractHost
       it("scores a comment with the documented shape", async () => {
         const comment = "You are an idiot and this plan is stupid."
         const res = await native("/v0.2/commentscore", { article_context_id: articleId, comment })
-        expect(res.status).toBe(200)
+        assert.strictEqual(res.status, 200)
         const body = await res.json()
-        expect(Array.isArray(body.logical_fallacies)).toBe(true)
-        expect(Array.isArray(body.negative_tone_phrases)).toBe(true)
-        expect(body.objectionable_phrases.length).toBeGreaterThan(0)
-        for (const p of body.objectionable_phrases) expect(comment).toContain(p.quoted_objectionable_phrase)
-        expect(Number.isInteger(body.overall_score)).toBe(true)
-        expect(body.overall_score).toBeGreaterThanOrEqual(1)
-        expect(body.overall_score).toBeLessThanOrEqual(5)
-        expect(body.toxicity_score).toBeGreaterThanOrEqual(0)
-        expect(body.toxicity_score).toBeLessThanOrEqual(1)
-        expect(typeof body.toxicity_explanation).toBe("string")
-        expect(typeof body.appears_low_effort).toBe("boolean")
-        expect(body.detected_language).toBe("en")
-        expect(res.headers.get("x-model-version")).toBe("test-model-1")
+        assert.isTrue(Array.isArray(body.logical_fallacies))
+        assert.isTrue(Array.isArray(body.negative_tone_phrases))
+        assert.isAbove(body.objectionable_phrases.length, 0)
+        for (const p of body.objectionable_phrases) assert.include(comment, p.quoted_objectionable_phrase)
+        assert.isTrue(Number.isInteger(body.overall_score))
+        assert.isAtLeast(body.overall_score, 1)
+        assert.isAtMost(body.overall_score, 5)
+        assert.isAtLeast(body.toxicity_score, 0)
+        assert.isAtMost(body.toxicity_score, 1)
+        assert.strictEqual(typeof body.toxicity_explanation, "string")
+        assert.strictEqual(typeof body.appears_low_effort, "boolean")
+        assert.strictEqual(body.detected_language, "en")
+        assert.strictEqual(res.headers.get("x-model-version"), "test-model-1")
       })
 
       it("reports the language it judged a comment in, and megacall's sections too (issue 28)", async () => {
         const res = await native("/v0.2/commentscore", { article_context_id: articleId, comment: "[lang:fr] Tu es un idiot" })
-        expect(res.status).toBe(200)
-        expect((await res.json()).detected_language).toBe("fr")
+        assert.strictEqual(res.status, 200)
+        assert.strictEqual((await res.json()).detected_language, "fr")
         const mega = await native("/v0.2/megacall", { article_context_id: articleId, comment: "[lang:fr] Tu es un idiot", run_comment_score: true, run_spam_check: true })
         const body = await mega.json()
-        expect(body.comment_score.detected_language).toBe("fr")
-        expect(body.spam_check.detected_language).toBe("fr")
+        assert.strictEqual(body.comment_score.detected_language, "fr")
+        assert.strictEqual(body.spam_check.detected_language, "fr")
       })
 
       it("passes X-Decorum-Detail: full through to the evaluation", async () => {
         const res = await native("/v0.2/commentscore", { article_context_id: articleId, comment: "Library hours." }, { "x-decorum-detail": "full" })
-        expect(res.status).toBe(200)
-        expect(res.headers.get("x-model-version")).toBe("test-model-1+full")
+        assert.strictEqual(res.status, 200)
+        assert.strictEqual(res.headers.get("x-model-version"), "test-model-1+full")
       })
 
       it("checks spam without an article context", async () => {
         const res = await native("/v0.2/antispam", { comment: "Buy cheap watches at https://spam.example" })
-        expect(res.status).toBe(200)
+        assert.strictEqual(res.status, 200)
         const body = await res.json()
         // detected_language: the language judged (issue 28), a field the official client ignores.
         expect(body).toEqual({ reasoning: expect.any(String), confidence: expect.any(Number), is_spam: true, detected_language: "en" })
-        expect(body.confidence).toBeGreaterThanOrEqual(0)
-        expect(body.confidence).toBeLessThanOrEqual(1)
+        assert.isAtLeast(body.confidence, 0)
+        assert.isAtMost(body.confidence, 1)
         const german = await native("/v0.2/antispam", { comment: "[lang:de] Billige Uhren kaufen" })
-        expect((await german.json()).detected_language).toBe("de")
+        assert.strictEqual((await german.json()).detected_language, "de")
         const none = await native("/v0.2/antispam", { comment: "👍👍 123" })
-        expect(none.status).toBe(200)
-        expect((await none.json()).detected_language).toBeNull()
+        assert.strictEqual(none.status, 200)
+        assert.isNull((await none.json()).detected_language)
       })
 
       it("checks relevance with banned topics", async () => {
@@ -332,20 +332,20 @@ export const describeContract = (name: string, start: () => Promise<ContractHost
           comment: "The library hours matter, but politics ruins everything.",
           banned_topics: ["politics", "sports"]
         })
-        expect(res.status).toBe(200)
+        assert.strictEqual(res.status, 200)
         const body = await res.json()
         expect(body.on_topic).toEqual({ reasoning: expect.any(String), on_topic: true, confidence: expect.any(Number) })
-        expect(body.banned_topics.banned_topics).toEqual(["politics"])
-        expect(body.banned_topics.quantity_on_banned_topics).toBeGreaterThanOrEqual(0)
-        expect(body.banned_topics.quantity_on_banned_topics).toBeLessThanOrEqual(1)
+        assert.deepStrictEqual(body.banned_topics.banned_topics, ["politics"])
+        assert.isAtLeast(body.banned_topics.quantity_on_banned_topics, 0)
+        assert.isAtMost(body.banned_topics.quantity_on_banned_topics, 1)
       })
 
       it("400s a missing article context, naming the parameter and the evaluation", async () => {
         const body = await expectNativeError(await native("/v0.2/commentscore", { comment: "hello" }), 400)
-        expect(body.message).toContain("article_context_id")
-        expect(body.message).toContain("comment scoring")
+        assert.include(body.message, "article_context_id")
+        assert.include(body.message, "comment scoring")
         const rel = await expectNativeError(await native("/v0.2/commentrelevance", { comment: "hello" }), 400)
-        expect(rel.message).toContain("relevance")
+        assert.include(rel.message, "relevance")
       })
 
       it("400s a malformed and an unknown article context id", async () => {
@@ -354,7 +354,7 @@ export const describeContract = (name: string, start: () => Promise<ContractHost
           await native("/v0.2/commentscore", { comment: "hello", article_context_id: "00000000-0000-4000-8000-000000000000" }),
           400
         )
-        expect(unknown.message).toContain("Unknown article_context_id")
+        assert.include(unknown.message, "Unknown article_context_id")
       })
 
       it("treats another account's article context exactly like an unknown one", async () => {
@@ -364,7 +364,7 @@ export const describeContract = (name: string, start: () => Promise<ContractHost
           { "x-user-email": otherEmail, "x-api-key": otherKey }
         )
         const body = await expectNativeError(res, 400)
-        expect(body.message).toBe(`Unknown article_context_id: ${articleId}`)
+        assert.strictEqual(body.message, `Unknown article_context_id: ${articleId}`)
       })
 
       it("400s empty, whitespace-only and over-long comments; accepts exactly 20,480 UTF-16 units", async () => {
@@ -373,13 +373,13 @@ export const describeContract = (name: string, start: () => Promise<ContractHost
         await expectNativeError(await native("/v0.2/antispam", {}), 400)
         await expectNativeError(await native("/v0.2/antispam", { comment: "a".repeat(20_481) }), 400)
         // 10,240 astral characters are 20,480 UTF-16 code units.
-        expect((await native("/v0.2/antispam", { comment: "😀".repeat(10_240) })).status).toBe(200)
+        assert.strictEqual((await native("/v0.2/antispam", { comment: "😀".repeat(10_240) })).status, 200)
         await expectNativeError(await native("/v0.2/antispam", { comment: "😀".repeat(10_240) + "a" }), 400)
       })
 
       it("400s a field of the wrong type, and malformed JSON", async () => {
         const wrongType = await expectNativeError(await native("/v0.2/antispam", { comment: 42 }), 400)
-        expect(wrongType.message).toContain("comment")
+        assert.include(wrongType.message, "comment")
         const res = await host.request("/v0.2/antispam", {
           method: "POST",
           headers: { "content-type": "application/json", "x-user-email": email, "x-api-key": key },
@@ -423,8 +423,8 @@ export const describeContract = (name: string, start: () => Promise<ContractHost
           "/v0.2/commentrelevance",
           `article_context_id=${articleId}&comment=${encodeURIComponent("Politics again.")}&banned_topics[]=politics`
         )
-        expect(res.status).toBe(200)
-        expect((await res.json()).banned_topics.banned_topics).toEqual(["politics"])
+        assert.strictEqual(res.status, 200)
+        assert.deepStrictEqual((await res.json()).banned_topics.banned_topics, ["politics"])
       })
 
       it("accepts several banned_topics[] (encoded brackets too) and boolean strings", async () => {
@@ -433,11 +433,11 @@ export const describeContract = (name: string, start: () => Promise<ContractHost
           `article_context_id=${articleId}&comment=${encodeURIComponent("Sports and politics, nothing else.")}` +
             `&banned_topics%5B%5D=politics&banned_topics[]=sports&run_relevance_check=true&run_spam_check=false&run_comment_score=false`
         )
-        expect(res.status).toBe(200)
+        assert.strictEqual(res.status, 200)
         const body = await res.json()
-        expect(body.relevance_check.banned_topics.banned_topics).toEqual(["politics", "sports"])
-        expect(body.spam_check).toBeUndefined()
-        expect(body.comment_score).toBeUndefined()
+        assert.deepStrictEqual(body.relevance_check.banned_topics.banned_topics, ["politics", "sports"])
+        assert.isUndefined(body.spam_check)
+        assert.isUndefined(body.comment_score)
       })
 
       it("rejects a mix of plain and [] forms, a non-boolean flag, and a repeated scalar", async () => {
@@ -457,9 +457,9 @@ export const describeContract = (name: string, start: () => Promise<ContractHost
     describe("combined evaluation", () => {
       it("400s when no flag is true, naming the flags (flags default to false)", async () => {
         const body = await expectNativeError(await native("/v0.2/megacall", { comment: "hello", article_context_id: articleId }), 400)
-        expect(body.message).toContain("run_comment_score")
-        expect(body.message).toContain("run_spam_check")
-        expect(body.message).toContain("run_relevance_check")
+        assert.include(body.message, "run_comment_score")
+        assert.include(body.message, "run_spam_check")
+        assert.include(body.message, "run_relevance_check")
         await expectNativeError(
           await native("/v0.2/megacall", { comment: "hello", run_spam_check: false, run_comment_score: false }),
           400
@@ -468,11 +468,11 @@ export const describeContract = (name: string, start: () => Promise<ContractHost
 
       it("400s a missing article context for scoring and for relevance, not for spam alone", async () => {
         const score = await expectNativeError(await native("/v0.2/megacall", { comment: "hello", run_comment_score: true }), 400)
-        expect(score.message).toContain("article_context_id")
-        expect(score.message).toContain("comment scoring")
+        assert.include(score.message, "article_context_id")
+        assert.include(score.message, "comment scoring")
         const rel = await expectNativeError(await native("/v0.2/megacall", { comment: "hello", run_relevance_check: true }), 400)
-        expect(rel.message).toContain("relevance")
-        expect((await native("/v0.2/megacall", { comment: "hello", run_spam_check: true })).status).toBe(200)
+        assert.include(rel.message, "relevance")
+        assert.strictEqual((await native("/v0.2/megacall", { comment: "hello", run_spam_check: true })).status, 200)
       })
 
       it("answers one section per requested evaluation", async () => {
@@ -484,12 +484,12 @@ export const describeContract = (name: string, start: () => Promise<ContractHost
           run_spam_check: true,
           run_relevance_check: true
         })
-        expect(res.status).toBe(200)
+        assert.strictEqual(res.status, 200)
         const body = await res.json()
-        expect(Object.keys(body).sort()).toEqual(["comment_score", "relevance_check", "spam_check"])
-        expect(body.comment_score.overall_score).toBeGreaterThanOrEqual(1)
-        expect(body.spam_check.is_spam).toBe(false)
-        expect(body.relevance_check.on_topic.on_topic).toBe(true)
+        assert.deepStrictEqual(Object.keys(body).sort(), ["comment_score", "relevance_check", "spam_check"])
+        assert.isAtLeast(body.comment_score.overall_score, 1)
+        assert.isFalse(body.spam_check.is_spam)
+        assert.isTrue(body.relevance_check.on_topic.on_topic)
       })
 
       it("runs the requested evaluations concurrently", async () => {
@@ -502,10 +502,10 @@ export const describeContract = (name: string, start: () => Promise<ContractHost
           run_spam_check: true,
           run_relevance_check: true
         })
-        expect(res.status).toBe(200)
+        assert.strictEqual(res.status, 200)
         const body = await res.json()
-        expect(body.errors).toBeUndefined()
-        expect(Object.keys(body).sort()).toEqual(["comment_score", "relevance_check", "spam_check"])
+        assert.isUndefined(body.errors)
+        assert.deepStrictEqual(Object.keys(body).sort(), ["comment_score", "relevance_check", "spam_check"])
       })
 
       it("keeps the other sections when one provider fails, and reports the failure", async () => {
@@ -516,12 +516,12 @@ export const describeContract = (name: string, start: () => Promise<ContractHost
           run_spam_check: true,
           run_relevance_check: true
         })
-        expect(res.status).toBe(200)
-        expect(res.headers.get("x-decorum-partial")).toBe("spam_check")
+        assert.strictEqual(res.status, 200)
+        assert.strictEqual(res.headers.get("x-decorum-partial"), "spam_check")
         const body = await res.json()
-        expect(body.spam_check).toBeUndefined()
-        expect(body.comment_score).toBeDefined()
-        expect(body.relevance_check).toBeDefined()
+        assert.isUndefined(body.spam_check)
+        assert.isDefined(body.comment_score)
+        assert.isDefined(body.relevance_check)
         expect(body.errors.spam_check).toEqual({ error: "Bad Gateway", message: expect.any(String), code: 502 })
       })
 
@@ -537,11 +537,11 @@ export const describeContract = (name: string, start: () => Promise<ContractHost
           run_llm_detect: false,
           something_new: { nested: true }
         })
-        expect(res.status).toBe(200)
-        expect(Object.keys(await res.json())).toEqual(["spam_check"])
+        assert.strictEqual(res.status, 200)
+        assert.deepStrictEqual(Object.keys(await res.json()), ["spam_check"])
         const none = await expectNativeError(await native("/v0.2/megacall", { comment: "hello", run_dogwhistle_check: false, run_llm_detect: false }), 400)
-        expect(none.message).toContain("run_dogwhistle_check")
-        expect(none.message).toContain("run_llm_detect")
+        assert.include(none.message, "run_dogwhistle_check")
+        assert.include(none.message, "run_llm_detect")
       })
 
       it("refuses over-long lists (topics, examples, thread) with a 400 naming the field, on every route that reads them", async () => {
@@ -557,11 +557,11 @@ export const describeContract = (name: string, start: () => Promise<ContractHost
         ]
         for (const [path, body, field] of cases) {
           const error = await expectNativeError(await native(path, body), 400)
-          expect(error.message).toContain(field)
+          assert.include(error.message, field)
         }
         // At the limits, the same requests are answered.
         const fits = Array.from({ length: 200 }, (_, i) => `term ${i}`)
-        expect((await native("/v0.2/dogwhistle", { comment: "hello", sensitive_topics: fits, dogwhistle_examples: fits })).status).toBe(200)
+        assert.strictEqual((await native("/v0.2/dogwhistle", { comment: "hello", sensitive_topics: fits, dogwhistle_examples: fits })).status, 200)
       })
 
       it("answers all six sections when the official client sets every flag", async () => {
@@ -580,22 +580,22 @@ export const describeContract = (name: string, start: () => Promise<ContractHost
           reply_to_comment: "What about the budget?",
           context_comments: ["First comment"]
         })
-        expect(res.status).toBe(200)
+        assert.strictEqual(res.status, 200)
         const body = await res.json()
-        expect(Object.keys(body).sort()).toEqual(["comment_score", "dogwhistle_check", "llm_detection", "perspective", "relevance_check", "spam_check"])
-        expect(body.dogwhistle_check.detection.dogwhistles_detected).toBe(true)
-        expect(body.dogwhistle_check.details.dogwhistle_terms).toEqual(["globalist"])
-        expect(body.llm_detection.signals_detected.map((s: { quoted_text: string }) => s.quoted_text)).toEqual(["delve"])
-        expect(res.headers.get("x-decorum-partial")).toBeNull()
+        assert.deepStrictEqual(Object.keys(body).sort(), ["comment_score", "dogwhistle_check", "llm_detection", "perspective", "relevance_check", "spam_check"])
+        assert.isTrue(body.dogwhistle_check.detection.dogwhistles_detected)
+        assert.deepStrictEqual(body.dogwhistle_check.details.dogwhistle_terms, ["globalist"])
+        assert.deepStrictEqual(body.llm_detection.signals_detected.map((s: { quoted_text: string }) => s.quoted_text), ["delve"])
+        assert.isNull(res.headers.get("x-decorum-partial"))
       })
 
       it("keeps the other sections when the LLM-text section fails (X-Decorum-Partial)", async () => {
         const res = await native("/v0.2/megacall", { comment: "A globalist plot [fail-llmdetect]", run_dogwhistle_check: true, run_llm_detect: true })
-        expect(res.status).toBe(200)
-        expect(res.headers.get("x-decorum-partial")).toBe("llm_detection")
+        assert.strictEqual(res.status, 200)
+        assert.strictEqual(res.headers.get("x-decorum-partial"), "llm_detection")
         const body = await res.json()
-        expect(body.llm_detection).toBeUndefined()
-        expect(body.dogwhistle_check.details.dogwhistle_terms).toEqual(["globalist"])
+        assert.isUndefined(body.llm_detection)
+        assert.deepStrictEqual(body.dogwhistle_check.details.dogwhistle_terms, ["globalist"])
         expect(body.errors.llm_detection).toEqual({ error: "Bad Gateway", message: expect.any(String), code: 502 })
       })
 
@@ -618,17 +618,17 @@ export const describeContract = (name: string, start: () => Promise<ContractHost
           run_perspective: false,
           run_llm_detect: false
         })
-        expect(res.status).toBe(200)
+        assert.strictEqual(res.status, 200)
         const body = await res.json()
-        expect(Object.keys(body).sort()).toEqual(["comment_score", "dogwhistle_check", "relevance_check", "spam_check"])
+        assert.deepStrictEqual(Object.keys(body).sort(), ["comment_score", "dogwhistle_check", "relevance_check", "spam_check"])
         const terms: Array<string> = body.dogwhistle_check.details.dogwhistle_terms
         // "Thug" of the author's name is not the commenter's words; the site's example is watched for at once.
-        expect(terms.sort()).toEqual(["globalist", "scheme from the council"])
+        assert.deepStrictEqual(terms.sort(), ["globalist", "scheme from the council"])
         for (const t of terms) {
-          expect(text).toContain(t)
-          expect(comment).toContain(t)
+          assert.include(text, t)
+          assert.include(comment, t)
         }
-        expect(body.dogwhistle_check.details.categories.sort()).toEqual(["antisemitic", "site example"])
+        assert.deepStrictEqual(body.dogwhistle_check.details.categories.sort(), ["antisemitic", "site example"])
       })
 
 
@@ -642,21 +642,21 @@ export const describeContract = (name: string, start: () => Promise<ContractHost
           run_perspective: true,
           requested_attributes: ["TOXICITY", "INSULT"]
         })
-        expect(res.status).toBe(200)
+        assert.strictEqual(res.status, 200)
         const body = await res.json()
         expect(body.perspective.attributeScores.TOXICITY.summaryScore).toEqual({ value: expect.any(Number), type: "PROBABILITY" })
-        expect(body.perspective.attributeScores.INSULT).toBeDefined()
+        assert.isDefined(body.perspective.attributeScores.INSULT)
       })
 
       it("scores each sentence in the perspective section when span_annotations is true", async () => {
         const comment = "The budget looks fine. You are an idiot."
         const res = await native("/v0.2/megacall", { comment, run_perspective: true, requested_attributes: ["TOXICITY"], span_annotations: true })
-        expect(res.status).toBe(200)
+        assert.strictEqual(res.status, 200)
         const spans = (await res.json()).perspective.attributeScores.TOXICITY.spanScores
-        expect(spans.map((s: { begin: number; end: number }) => comment.slice(s.begin, s.end))).toEqual(["The budget looks fine.", "You are an idiot."])
+        assert.deepStrictEqual(spans.map((s: { begin: number; end: number }) => comment.slice(s.begin, s.end)), ["The budget looks fine.", "You are an idiot."])
         for (const s of spans) expect(s.score).toEqual({ value: expect.any(Number), type: "PROBABILITY" })
         const without = await (await native("/v0.2/megacall", { comment, run_perspective: true, requested_attributes: ["TOXICITY"] })).json()
-        expect(without.perspective.attributeScores.TOXICITY.spanScores).toBeUndefined()
+        assert.isUndefined(without.perspective.attributeScores.TOXICITY.spanScores)
       })
     })
 
@@ -669,32 +669,32 @@ export const describeContract = (name: string, start: () => Promise<ContractHost
           sensitive_topics: ["finance"],
           dogwhistle_examples: ["Shadow Money"]
         })
-        expect(res.status).toBe(200)
-        expect(res.headers.get("x-model-version")).toBe("test-model-1")
+        assert.strictEqual(res.status, 200)
+        assert.strictEqual(res.headers.get("x-model-version"), "test-model-1")
         const body = await res.json()
         expect(body.detection).toEqual({ reasoning: expect.any(String), dogwhistles_detected: true, confidence: expect.any(Number) })
-        expect(body.details.dogwhistle_terms).toEqual(["globalist", "shadow money"])
-        for (const t of body.details.dogwhistle_terms) expect(comment).toContain(t)
-        expect(body.details.categories).toEqual(["antisemitic", "site example"])
+        assert.deepStrictEqual(body.details.dogwhistle_terms, ["globalist", "shadow money"])
+        for (const t of body.details.dogwhistle_terms) assert.include(comment, t)
+        assert.deepStrictEqual(body.details.categories, ["antisemitic", "site example"])
       })
 
       it("answers details: null for a clean comment, with or without an article context", async () => {
         for (const extra of [{ article_context_id: articleId }, {}]) {
           const res = await native("/v0.2/dogwhistle", { comment: "The library should open on Sundays.", ...extra })
-          expect(res.status).toBe(200)
+          assert.strictEqual(res.status, 200)
           const body = await res.json()
-          expect(body.details).toBeNull()
-          expect(body.detection.dogwhistles_detected).toBe(false)
+          assert.isNull(body.details)
+          assert.isFalse(body.detection.dogwhistles_detected)
         }
       })
 
       it("does not judge the WordPress plugin's author header", async () => {
         const res = await native("/v0.2/dogwhistle", { comment: "Author: Sam\nAuthor email: sam@globalist.example\n\nThe library should open on Sundays." })
-        expect(res.status).toBe(200)
-        expect((await res.json()).details).toBeNull()
+        assert.strictEqual(res.status, 200)
+        assert.isNull((await res.json()).details)
         // Without the header's shape, the same words are the comment's own and are judged.
         const judged = await native("/v0.2/dogwhistle", { comment: "Author email: sam@globalist.example\nThe library should open on Sundays." })
-        expect((await judged.json()).detection.dogwhistles_detected).toBe(true)
+        assert.isTrue((await judged.json()).detection.dogwhistles_detected)
         // Nothing but a header is an empty comment.
         await expectNativeError(await native("/v0.2/llmdetect", { comment: "Author: Sam\n\n   " }), 400)
       })
@@ -702,16 +702,16 @@ export const describeContract = (name: string, start: () => Promise<ContractHost
       it("answers /v0.2/llmdetect with verbatim quotes and an honest confidence", async () => {
         const comment = "Furthermore, we must delve into the budget. Moreover, the tapestry of library hours matters to every resident here."
         const res = await native("/v0.2/llmdetect", { comment })
-        expect(res.status).toBe(200)
+        assert.strictEqual(res.status, 200)
         const body = await res.json()
-        expect(body.signals_detected.length).toBe(4)
+        assert.strictEqual(body.signals_detected.length, 4)
         for (const s of body.signals_detected) {
-          expect(comment).toContain(s.quoted_text)
-          expect(["word_frequency", "structural", "stylistic", "epistemic"]).toContain(s.signal_type)
+          assert.include(comment, s.quoted_text)
+          assert.include(["word_frequency", "structural", "stylistic", "epistemic"], s.signal_type)
         }
-        expect(body.llm_likelihood).toBeGreaterThan(0.5)
+        assert.isAbove(body.llm_likelihood, 0.5)
         const short = await (await native("/v0.2/llmdetect", { comment: "me too" })).json()
-        expect(short.confidence).toBeLessThan(0.5)
+        assert.isBelow(short.confidence, 0.5)
       })
 
       it("takes form encoding with list fields as name[]", async () => {
@@ -719,22 +719,22 @@ export const describeContract = (name: string, start: () => Promise<ContractHost
           "/v0.2/dogwhistle",
           `comment=${encodeURIComponent("Those thugs and their shadow money.")}&sensitive_topics[]=crime&dogwhistle_examples[]=shadow%20money`
         )
-        expect(res.status).toBe(200)
-        expect((await res.json()).details.dogwhistle_terms).toEqual(["shadow money"])
+        assert.strictEqual(res.status, 200)
+        assert.deepStrictEqual((await res.json()).details.dogwhistle_terms, ["shadow money"])
         const llm = await form("/v0.2/llmdetect", `comment=${encodeURIComponent("We delve.")}`)
-        expect(llm.status).toBe(200)
+        assert.strictEqual(llm.status, 200)
         const mega = await form("/v0.2/megacall", `comment=${encodeURIComponent("A globalist, moreover.")}&run_dogwhistle_check=true&run_llm_detect=true`)
-        expect(Object.keys(await mega.json()).sort()).toEqual(["dogwhistle_check", "llm_detection"])
+        assert.deepStrictEqual(Object.keys(await mega.json()).sort(), ["dogwhistle_check", "llm_detection"])
       })
 
       it("answers bad input in the native envelope", async () => {
-        expect((await expectNativeError(await native("/v0.2/dogwhistle", { article_context_id: articleId }), 400)).error).toBe("Missing Parameter")
+        assert.strictEqual((await expectNativeError(await native("/v0.2/dogwhistle", { article_context_id: articleId }), 400)).error, "Missing Parameter")
         await expectNativeError(await native("/v0.2/llmdetect", { comment: "   " }), 400)
         await expectNativeError(await native("/v0.2/llmdetect", { comment: 42 }), 400)
         await expectNativeError(await native("/v0.2/dogwhistle", { comment: "hi", dogwhistle_examples: "not a list" }), 400)
         await expectNativeError(await native("/v0.2/dogwhistle", { comment: "hi", article_context_id: "nope" }), 400)
         const unknown = await expectNativeError(await native("/v0.2/dogwhistle", { comment: "hi", article_context_id: "00000000-0000-4000-8000-000000000000" }), 400)
-        expect(unknown.message).toContain("article_context_id")
+        assert.include(unknown.message, "article_context_id")
         await expectNativeError(await native("/v0.2/llmdetect", { comment: "x".repeat(20_481) }), 400)
         await expectNativeError(
           await host.request("/v0.2/dogwhistle", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ comment: "hi" }) }),
@@ -755,26 +755,26 @@ export const describeContract = (name: string, start: () => Promise<ContractHost
     describe("the official Python client (respectify-python)", () => {
       it("rejects the dog-whistle and LLM answers the client rejects (the checks can fail)", () => {
         const dog = { detection: { reasoning: "r", dogwhistles_detected: false, confidence: 0.9 }, details: null }
-        expect(Respectify.parseError(Respectify.DogwhistleResult, dog)).toBeNull()
-        expect(Respectify.parseError(Respectify.DogwhistleResult, { ...dog, details: undefined })).toBeNull()
-        expect(Respectify.parseError(Respectify.DogwhistleResult, { detection: { ...dog.detection, confidence: 1.5 }, details: null })).not.toBeNull()
-        expect(Respectify.parseError(Respectify.DogwhistleResult, { ...dog, details: { dogwhistle_terms: [], categories: [], subtlety_level: 0.5 } })).not.toBeNull()
+        assert.isNull(Respectify.parseError(Respectify.DogwhistleResult, dog))
+        assert.isNull(Respectify.parseError(Respectify.DogwhistleResult, { ...dog, details: undefined }))
+        assert.isNotNull(Respectify.parseError(Respectify.DogwhistleResult, { detection: { ...dog.detection, confidence: 1.5 }, details: null }))
+        assert.isNotNull(Respectify.parseError(Respectify.DogwhistleResult, { ...dog, details: { dogwhistle_terms: [], categories: [], subtlety_level: 0.5 } }))
         const llm = { llm_likelihood: 0.2, confidence: 0.5, signals_detected: [{ signal_type: "stylistic", description: "d", quoted_text: "q" }], reasoning: "r" }
-        expect(Respectify.parseError(Respectify.LlmDetectionResult, llm)).toBeNull()
-        expect(Respectify.parseError(Respectify.LlmDetectionResult, { ...llm, llm_likelihood: -0.1 })).not.toBeNull()
-        expect(Respectify.parseError(Respectify.LlmDetectionResult, { ...llm, reasoning: undefined })).not.toBeNull()
-        expect(Respectify.parseError(Respectify.MegaCallResult, { llm_detection: { ...llm, confidence: 2 } })).not.toBeNull()
+        assert.isNull(Respectify.parseError(Respectify.LlmDetectionResult, llm))
+        assert.isNotNull(Respectify.parseError(Respectify.LlmDetectionResult, { ...llm, llm_likelihood: -0.1 }))
+        assert.isNotNull(Respectify.parseError(Respectify.LlmDetectionResult, { ...llm, reasoning: undefined }))
+        assert.isNotNull(Respectify.parseError(Respectify.MegaCallResult, { llm_detection: { ...llm, confidence: 2 } }))
       })
 
       it("parses a comment score whose every item carries explanation and suggested_rewrite", async () => {
         const comment = "You always say this, you idiot."
         const res = await native("/v0.2/commentscore", { article_context_id: articleId, comment })
-        expect(res.status).toBe(200)
+        assert.strictEqual(res.status, 200)
         const body = await res.json()
         // The test providers find one item of each kind here, so none of the checks is vacuous.
-        expect(body.logical_fallacies).toHaveLength(1)
-        expect(body.objectionable_phrases).toHaveLength(1)
-        expect(body.negative_tone_phrases).toHaveLength(1)
+        assert.lengthOf(body.logical_fallacies, 1)
+        assert.lengthOf(body.objectionable_phrases, 1)
+        assert.lengthOf(body.negative_tone_phrases, 1)
         const [fallacy] = body.logical_fallacies
         expect(fallacy).toEqual({
           fallacy_name: expect.any(String),
@@ -784,24 +784,24 @@ export const describeContract = (name: string, start: () => Promise<ContractHost
           suggested_rewrite: ""
         })
         for (const item of [...body.objectionable_phrases, ...body.negative_tone_phrases]) {
-          expect(typeof item.explanation).toBe("string")
-          expect(item.suggested_rewrite).toBe("")
+          assert.strictEqual(typeof item.explanation, "string")
+          assert.strictEqual(item.suggested_rewrite, "")
         }
         const combined = await native("/v0.2/megacall", { comment, article_context_id: articleId, run_comment_score: true })
-        expect((await combined.json()).comment_score).toEqual(body)
+        assert.deepStrictEqual((await combined.json()).comment_score, body)
       })
 
       it("parses the compat service's analyse and suggestscore answers", async () => {
         const auth = { "x-user-email": email, "x-api-key": key }
         const analysed = await google("/v0.2/perspective-compat/analyse", { comment: { text: "you idiot" }, requestedAttributes: { TOXICITY: {} }, spanAnnotations: true }, auth)
-        expect(analysed.status).toBe(200)
+        assert.strictEqual(analysed.status, 200)
         const suggested = await google(
           "/v0.2/perspective-compat/suggestscore",
           { comment: { text: "fine" }, attributeScores: { TOXICITY: { summaryScore: { value: 0 } } }, clientToken: "r-1" },
           auth
         )
-        expect(suggested.status).toBe(200)
-        expect((await suggested.json()).clientToken).toBe("r-1")
+        assert.strictEqual(suggested.status, 200)
+        assert.strictEqual((await suggested.json()).clientToken, "r-1")
       })
 
       it("rejects what the client rejects (the checks can fail)", () => {
@@ -814,7 +814,7 @@ export const describeContract = (name: string, start: () => Promise<ContractHost
           toxicity_score: 0.5,
           toxicity_explanation: "x"
         }
-        expect(Respectify.parseError(Respectify.CommentScore, good)).toBeNull()
+        assert.isNull(Respectify.parseError(Respectify.CommentScore, good))
         const bad: Array<Record<string, unknown>> = [
           { ...good, objectionable_phrases: [{ quoted_objectionable_phrase: "idiot", explanation: "insult" }] },
           { ...good, objectionable_phrases: [{ quoted_objectionable_phrase: "idiot", suggested_rewrite: "" }] },
@@ -824,10 +824,10 @@ export const describeContract = (name: string, start: () => Promise<ContractHost
           { ...good, toxicity_explanation: undefined },
           { ...good, appears_low_effort: "no" }
         ]
-        for (const body of bad) expect(Respectify.parseError(Respectify.CommentScore, body)).not.toBeNull()
-        expect(Respectify.parseError(Respectify.MegaCallResult, { spam_check: { reasoning: "r", is_spam: true, confidence: -0.1 } })).not.toBeNull()
-        expect(Respectify.parseError(Respectify.InitTopicResponse, { article_id: "not-a-uuid" })).not.toBeNull()
-        expect(Respectify.fallacyAliasErrors({ logical_fallacies: [{ explanation: "a", explanation_and_suggestions: "b" }] })).toHaveLength(1)
+        for (const body of bad) assert.isNotNull(Respectify.parseError(Respectify.CommentScore, body))
+        assert.isNotNull(Respectify.parseError(Respectify.MegaCallResult, { spam_check: { reasoning: "r", is_spam: true, confidence: -0.1 } }))
+        assert.isNotNull(Respectify.parseError(Respectify.InitTopicResponse, { article_id: "not-a-uuid" }))
+        assert.lengthOf(Respectify.fallacyAliasErrors({ logical_fallacies: [{ explanation: "a", explanation_and_suggestions: "b" }] }), 1)
       })
     })
 
@@ -839,13 +839,13 @@ export const describeContract = (name: string, start: () => Promise<ContractHost
             { comment: { text: "what kind of idiot name is foo?" }, requestedAttributes: { TOXICITY: {} }, clientToken: "t-1" },
             { "x-user-email": email, "x-api-key": key }
           )
-          expect(res.status).toBe(200)
+          assert.strictEqual(res.status, 200)
           const body = await res.json()
-          expect(body.attributeScores.TOXICITY.summaryScore.type).toBe("PROBABILITY")
-          expect(body.attributeScores.TOXICITY.spanScores).toBeUndefined()
-          expect(body.languages).toEqual(["en"])
-          expect(body.detectedLanguages).toEqual(["en"])
-          expect(body.clientToken).toBe("t-1")
+          assert.strictEqual(body.attributeScores.TOXICITY.summaryScore.type, "PROBABILITY")
+          assert.isUndefined(body.attributeScores.TOXICITY.spanScores)
+          assert.deepStrictEqual(body.languages, ["en"])
+          assert.deepStrictEqual(body.detectedLanguages, ["en"])
+          assert.strictEqual(body.clientToken, "t-1")
         }
       })
 
@@ -856,11 +856,11 @@ export const describeContract = (name: string, start: () => Promise<ContractHost
           languages: ["en"],
           requestedAttributes: { TOXICITY: {} }
         })
-        expect(res.status).toBe(200)
+        assert.strictEqual(res.status, 200)
         const body = await res.json()
         const tox = body.attributeScores.TOXICITY
-        expect(tox.spanScores).toEqual([{ begin: 0, end: 31, score: { value: tox.summaryScore.value, type: "PROBABILITY" } }])
-        expect(body.languages).toEqual(["en"])
+        assert.deepStrictEqual(tox.spanScores, [{ begin: 0, end: 31, score: { value: tox.summaryScore.value, type: "PROBABILITY" } }])
+        assert.deepStrictEqual(body.languages, ["en"])
       })
 
       it("uses Google's errors for empty comments, missing and unknown attributes", async () => {
@@ -871,7 +871,7 @@ export const describeContract = (name: string, start: () => Promise<ContractHost
           400,
           "INVALID_REQUEST"
         )
-        expect(unknown.error.message).toBe("Unknown requested attribute: NOPE")
+        assert.strictEqual(unknown.error.message, "Unknown requested attribute: NOPE")
         await expectGoogleError(
           await google(`/v1alpha1/comments:analyze?key=${key}`, { comment: { text: "x".repeat(20_481) }, requestedAttributes: { TOXICITY: {} } }),
           400,
@@ -886,8 +886,8 @@ export const describeContract = (name: string, start: () => Promise<ContractHost
           clientToken: "c-9",
           languages: ["en"]
         })
-        expect(res.status).toBe(200)
-        expect(await res.json()).toEqual({ clientToken: "c-9", detectedLanguages: ["en"], requestedLanguages: ["en"] })
+        assert.strictEqual(res.status, 200)
+        assert.deepStrictEqual(await res.json(), { clientToken: "c-9", detectedLanguages: ["en"], requestedLanguages: ["en"] })
         await expectGoogleError(
           await google(`/v1alpha1/comments:suggestscore?key=${key}`, { comment: { text: "x" }, attributeScores: { TOXICITY: { summaryScore: { value: 2 } } } }),
           400
@@ -911,28 +911,28 @@ export const describeContract = (name: string, start: () => Promise<ContractHost
           headers: { "content-type": "multipart/mixed; boundary=B" },
           body: `${part("x + 1", "hello there")}\r\n${part("x + 2", "")}\r\n--B--\r\n`
         })
-        expect(res.status).toBe(200)
+        assert.strictEqual(res.status, 200)
         const boundary = /boundary=(\S+)/.exec(res.headers.get("content-type") ?? "")?.[1]
-        expect(boundary).toBeTruthy()
+        assert.isOk(boundary)
         const text = await res.text()
         const parts = text.split(`--${boundary}`).slice(1, -1)
-        expect(parts).toHaveLength(2)
-        expect(parts[0]).toContain("Content-ID: <response-x + 1>")
-        expect(parts[0]).toMatch(/\r\n\r\nHTTP\/1\.1 200 OK\r\n/)
-        expect(parts[0]).toContain("\"summaryScore\"")
-        expect(parts[1]).toContain("Content-ID: <response-x + 2>")
-        expect(parts[1]).toMatch(/HTTP\/1\.1 400 Bad Request/)
-        expect(parts[1]).toContain("COMMENT_EMPTY")
+        assert.lengthOf(parts, 2)
+        assert.include(parts[0]!, "Content-ID: <response-x + 1>")
+        assert.match(parts[0]!, /\r\n\r\nHTTP\/1\.1 200 OK\r\n/)
+        assert.include(parts[0]!, "\"summaryScore\"")
+        assert.include(parts[1]!, "Content-ID: <response-x + 2>")
+        assert.match(parts[1]!, /HTTP\/1\.1 400 Bad Request/)
+        assert.include(parts[1]!, "COMMENT_EMPTY")
       })
 
       it("serves the discovery document with rootUrl from the request, ignoring forwarded headers of an untrusted peer", async () => {
         const res = await host.request("/$discovery/rest?version=v1alpha1", { headers: { "x-forwarded-host": "attacker.example:8443", "x-forwarded-proto": "https" } })
-        expect(res.status).toBe(200)
+        assert.strictEqual(res.status, 200)
         const doc = await res.json()
-        expect(doc).toMatchObject({ id: "commentanalyzer:v1alpha1", name: "commentanalyzer", version: "v1alpha1", servicePath: "", batchPath: "batch" })
-        expect(doc.rootUrl).toMatch(/^https?:\/\/[^/]+\/$/)
-        expect(doc.rootUrl).not.toContain("attacker.example")
-        expect(doc.resources.comments.methods.analyze).toMatchObject({ path: "v1alpha1/comments:analyze", httpMethod: "POST" })
+        assert.deepInclude(doc, { id: "commentanalyzer:v1alpha1", name: "commentanalyzer", version: "v1alpha1", servicePath: "", batchPath: "batch" })
+        assert.match(doc.rootUrl, /^https?:\/\/[^/]+\/$/)
+        assert.notInclude(doc.rootUrl, "attacker.example")
+        assert.deepInclude(doc.resources.comments.methods.analyze, { path: "v1alpha1/comments:analyze", httpMethod: "POST" })
         await expectGoogleError(await host.request("/$discovery/rest?version=v9"), 404)
       })
     })
@@ -957,34 +957,34 @@ export const describeContract = (name: string, start: () => Promise<ContractHost
           const envelope = seen.path.startsWith("/v0.2/") && !seen.path.includes("-compat/") ? "NativeError" : "GoogleError"
           if (ref !== `#/components/schemas/${envelope}`) undeclared.push(`${seen.method} ${seen.path} ${seen.status}: ${JSON.stringify(response)}`)
         }
-        expect(undeclared).toEqual([])
+        assert.deepStrictEqual(undeclared, [])
         // Only unknown routes have no operation to declare them on.
-        expect([...unrouted]).toEqual([404])
+        assert.deepStrictEqual([...unrouted], [404])
         // The suite met the statuses beyond 400/401/415 that the document once left out.
-        expect(new Set(errorsSeen.map((e) => e.status))).toEqual(new Set([400, 401, 403, 404, 413, 415, 502]))
+        assert.deepStrictEqual(new Set(errorsSeen.map((e) => e.status)), new Set([400, 401, 403, 404, 413, 415, 502]))
       })
 
       it("declares nothing the handlers cannot answer: no platform decode error, and every declared status in the table", async () => {
         const spec = await (await host.request("/openapi.json")).json()
         const text = JSON.stringify(spec.paths)
-        expect(text).not.toContain("HttpApiDecodeError")
+        assert.notInclude(text, "HttpApiDecodeError")
         const usercheck = Object.keys(spec.paths["/v0.2/usercheck"].get.responses).sort()
-        expect(usercheck).toEqual(["200", "401", "429", "500", "503"])
+        assert.deepStrictEqual(usercheck, ["200", "401", "429", "500", "503"])
         const megacall = spec.paths["/v0.2/megacall"].post.responses
-        expect(Object.keys(megacall).sort()).toEqual(["200", "400", "401", "413", "415", "429", "500", "502", "503"])
-        expect(megacall["502"].description).toBe("Bad Gateway")
+        assert.deepStrictEqual(Object.keys(megacall).sort(), ["200", "400", "401", "413", "415", "429", "500", "502", "503"])
+        assert.strictEqual(megacall["502"].description, "Bad Gateway")
         const analyze = spec.paths["/v1alpha1/comments:analyze"].post.responses
-        expect(Object.keys(analyze).sort()).toEqual(["200", "400", "403", "413", "415", "429", "500", "502", "503"])
-        expect(analyze["400"].description).toContain("API_KEY_INVALID")
-        expect(analyze["403"].description).toContain("PERMISSION_DENIED")
+        assert.deepStrictEqual(Object.keys(analyze).sort(), ["200", "400", "403", "413", "415", "429", "500", "502", "503"])
+        assert.include(analyze["400"].description, "API_KEY_INVALID")
+        assert.include(analyze["403"].description, "PERMISSION_DENIED")
         // The two evaluations of issue 29, with their own request and answer schemas.
         for (const path of ["/v0.2/dogwhistle", "/v0.2/llmdetect"]) {
           const op = spec.paths[path].post
           expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(["200", "400", "401", "502"]))
-          expect(op.security).toEqual([{ userEmail: [], apiKey: [] }])
+          assert.deepStrictEqual(op.security, [{ userEmail: [], apiKey: [] }])
         }
-        expect(spec.paths["/v0.2/dogwhistle"].post.responses["200"].content["application/json"].schema.$ref).toBe("#/components/schemas/DogwhistleCheck")
-        expect(spec.paths["/v0.2/llmdetect"].post.responses["200"].content["application/json"].schema.$ref).toBe("#/components/schemas/LlmDetection")
+        assert.strictEqual(spec.paths["/v0.2/dogwhistle"].post.responses["200"].content["application/json"].schema.$ref, "#/components/schemas/DogwhistleCheck")
+        assert.strictEqual(spec.paths["/v0.2/llmdetect"].post.responses["200"].content["application/json"].schema.$ref, "#/components/schemas/LlmDetection")
         expect(Object.keys(spec.components.schemas.MegacallResponse.properties)).toEqual(
           expect.arrayContaining(["dogwhistle_check", "llm_detection"])
         )
@@ -993,7 +993,7 @@ export const describeContract = (name: string, start: () => Promise<ContractHost
 
     describe("coverage of the official client's checks", () => {
       it("held a 200 answer of every path the client parses to its model", () => {
-        expect([...parsedByClient.keys()].sort()).toEqual(Object.keys(Respectify.modelFor).sort())
+        assert.deepStrictEqual([...parsedByClient.keys()].sort(), Object.keys(Respectify.modelFor).sort())
       })
     })
   })

@@ -7,7 +7,7 @@
  * logs and lets the comment through, so a failure here must be visible as a non-2xx status.
  */
 import path from "node:path"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, assert, beforeAll, describe, expect, it } from "@effect/vitest"
 import { startHttpHost, type TestHost } from "./harness.js"
 
 /** Coral's locale -> Perspective language mapping (everything else is "en"). */
@@ -89,34 +89,34 @@ describe("Coral Talk's Perspective integration against Decorum", () => {
   it("withholds a toxic comment and lets a civil one through, within 800 ms, with either joining rule", async () => {
     for (const joining of ["path.join", "template"] as const) {
       const toxic = await coralToxicPhase(settings({ joining }), "You stupid idiot, nobody wants you here.")
-      expect(toxic.failure).toBeUndefined()
-      expect(toxic).toMatchObject({ withheld: true })
+      assert.isUndefined(toxic.failure)
+      assert.deepInclude(toxic, { withheld: true })
       const civil = await coralToxicPhase(settings({ joining }), "Thanks for the thoughtful article.")
-      expect(civil.failure).toBeUndefined()
-      expect(civil.withheld).toBe(false)
-      expect(civil.score).toBeLessThan(0.8)
+      assert.isUndefined(civil.failure)
+      assert.isFalse(civil.withheld)
+      assert.isBelow(civil.score!, 0.8)
     }
   })
 
   it("accepts the endpoint with a trailing slash and whitespace (path.join and trim normalise it)", async () => {
     const result = await coralToxicPhase(settings({ endpoint: ` ${host.url}/v1alpha1/ ` }), "You idiot.")
-    expect(result.failure).toBeUndefined()
-    expect(result.score).toBeGreaterThan(0)
+    assert.isUndefined(result.failure)
+    assert.isAbove(result.score!, 0)
   })
 
   it("honours the tenant's threshold and doNotStore setting, and answers for every Coral language", async () => {
     const low = await coralToxicPhase(settings({ threshold: 0.3, doNotStore: false }), "What an idiot.")
-    expect(low).toMatchObject({ withheld: true })
+    assert.deepInclude(low, { withheld: true })
     for (const locale of ["es", "fr-FR", "de", "pt-BR", "en-US"]) {
       const r = await coralToxicPhase(settings({ locale }), "Un comentario amable.")
-      expect(r.failure).toBeUndefined()
-      expect(typeof r.score).toBe("number")
+      assert.isUndefined(r.failure)
+      assert.strictEqual(typeof r.score, "number")
     }
   })
 
   it("makes a wrong key visible as a non-2xx answer (Coral then lets the comment through)", async () => {
     const r = await coralToxicPhase(settings({ key: "not-a-key" }), "You idiot.")
-    expect(r).toEqual({ withheld: false, failure: "status 400" })
+    assert.deepStrictEqual(r, { withheld: false, failure: "status 400" })
   })
 
   it("stores the moderator's feedback with Coral's community id, client token and context", async () => {
@@ -127,9 +127,9 @@ describe("Coral Talk's Perspective integration against Decorum", () => {
       tenantURL: "https://news.example",
       rejected: true
     })
-    expect(ok).toBe(true)
+    assert.isTrue(ok)
     const stored = (await host.listSuggestions(email)).find((s) => s.clientToken === "comment:c-123")
     expect(stored).toMatchObject({ communityId: "Coral:https://news.example", attributeScores: { TOXICITY: 1 }, languages: ["en"], commentText: "You idiot." })
-    expect(JSON.parse(JSON.parse(stored!.contextJson!).entries[0].text)).toEqual({ url: "https://news.example/story?commentID=c-123", Coral_comment_id: "c-123" })
+    assert.deepStrictEqual(JSON.parse(JSON.parse(stored!.contextJson!).entries[0].text), { url: "https://news.example/story?commentID=c-123", Coral_comment_id: "c-123" })
   })
 })

@@ -4,7 +4,7 @@
  * proxy; anyone else's forwarded headers are ignored. Requests go through a real socket with
  * `node:http` so that `Host` is sent as written.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import { request } from "node:http"
 import { startHttpHost, type TestHost } from "./harness.js"
 
@@ -16,7 +16,7 @@ const rootUrl = (base: string, headers: Record<string, string>): Promise<string>
       res.on("data", (chunk: string) => (text += chunk))
       res.on("end", () => {
         try {
-          expect(res.statusCode).toBe(200)
+          assert.strictEqual(res.statusCode, 200)
           resolve((JSON.parse(text) as { rootUrl: string }).rootUrl)
         } catch (error) {
           reject(error)
@@ -39,11 +39,11 @@ describe("discovery rootUrl without a trusted proxy", () => {
   })
 
   it("ignores X-Forwarded-Host and X-Forwarded-Proto and uses the Host the client connected with", async () => {
-    expect(await rootUrl(host.url, forged)).toBe("http://decorum.internal:8080/")
+    assert.strictEqual(await rootUrl(host.url, forged), "http://decorum.internal:8080/")
   })
 
   it("never builds a URL from a Host that is not a plain host[:port]", async () => {
-    expect(await rootUrl(host.url, { host: "attacker.example/@x" })).toBe("http://localhost/")
+    assert.strictEqual(await rootUrl(host.url, { host: "attacker.example/@x" }), "http://localhost/")
   })
 })
 
@@ -61,16 +61,14 @@ describe("discovery rootUrl behind a trusted proxy", () => {
   })
 
   it("honours the first X-Forwarded-Host and X-Forwarded-Proto from the trusted peer", async () => {
-    expect(await rootUrl(trusted.url, { ...forged, "x-forwarded-host": "moderation.example:8443, hop.example" })).toBe(
-      "https://moderation.example:8443/"
-    )
+    assert.strictEqual(await rootUrl(trusted.url, { ...forged, "x-forwarded-host": "moderation.example:8443, hop.example" }), "https://moderation.example:8443/")
   })
 
   it("ignores them from a peer that is not in the list", async () => {
-    expect(await rootUrl(other.url, forged)).toBe("http://decorum.internal:8080/")
+    assert.strictEqual(await rootUrl(other.url, forged), "http://decorum.internal:8080/")
   })
 
   it("ignores a forwarded protocol other than http or https", async () => {
-    expect(await rootUrl(trusted.url, { ...forged, "x-forwarded-proto": "javascript" })).toBe("http://attacker.example/")
+    assert.strictEqual(await rootUrl(trusted.url, { ...forged, "x-forwarded-proto": "javascript" }), "http://attacker.example/")
   })
 })

@@ -4,31 +4,31 @@
  */
 import { MalformedHttp, MethodNotAllowed, NotFound } from "@decorum/domain"
 import { ErrorMapping } from "@decorum/http"
-import { describe, expect, it } from "vitest"
+import { assert, describe, it } from "@effect/vitest"
 
 describe("ErrorMapping: errors raised before routing", () => {
   const wrongMethod = new MethodNotAllowed({ method: "GET", allow: ["POST", "DELETE"], message: "GET is not allowed on /x; allowed: POST, DELETE." })
 
   it("renders a wrong method as 405 with Allow in the native envelope", () => {
     const rendered = ErrorMapping.render("native", wrongMethod)
-    expect(rendered.status).toBe(405)
-    expect(rendered.headers).toEqual({ allow: "POST, DELETE" })
-    expect(rendered.body).toEqual({ error: "Method Not Allowed", message: wrongMethod.message, code: 405 })
+    assert.strictEqual(rendered.status, 405)
+    assert.deepStrictEqual(rendered.headers, { allow: "POST, DELETE" })
+    assert.deepStrictEqual(rendered.body, { error: "Method Not Allowed", message: wrongMethod.message, code: 405 })
   })
 
   it("renders a wrong method as 405 with Allow in the Google and compat envelopes", () => {
     for (const family of ["google", "compat"] as const) {
       const rendered = ErrorMapping.render(family, wrongMethod)
-      expect(rendered.status).toBe(405)
-      expect(rendered.headers).toEqual({ allow: "POST, DELETE" })
-      expect(rendered.body).toEqual({ error: { code: 405, message: wrongMethod.message, status: "METHOD_NOT_ALLOWED" } })
+      assert.strictEqual(rendered.status, 405)
+      assert.deepStrictEqual(rendered.headers, { allow: "POST, DELETE" })
+      assert.deepStrictEqual(rendered.body, { error: { code: 405, message: wrongMethod.message, status: "METHOD_NOT_ALLOWED" } })
     }
   })
 
   it("renders an unknown route as 404 in each family", () => {
     const missing = new NotFound({ message: "No route for GET /nowhere." })
-    expect(ErrorMapping.render("native", missing)).toEqual({ status: 404, body: { error: "Not Found", message: missing.message, code: 404 }, headers: {} })
-    expect(ErrorMapping.render("google", missing)).toEqual({
+    assert.deepStrictEqual(ErrorMapping.render("native", missing), { status: 404, body: { error: "Not Found", message: missing.message, code: 404 }, headers: {} })
+    assert.deepStrictEqual(ErrorMapping.render("google", missing), {
       status: 404,
       body: { error: { code: 404, message: missing.message, status: "NOT_FOUND" } },
       headers: {}
@@ -42,6 +42,6 @@ describe("ErrorMapping: errors raised before routing", () => {
         ErrorMapping.render("native", new MalformedHttp({ reason, message: reason })).status
       ])
     )
-    expect(statuses).toEqual({ malformed: 400, malformedBody: 400, headersTooLarge: 431, expectation: 417, timeout: 408, chunkExtensionsTooLarge: 413 })
+    assert.deepStrictEqual(statuses, { malformed: 400, malformedBody: 400, headersTooLarge: 431, expectation: 417, timeout: 408, chunkExtensionsTooLarge: 413 })
   })
 })

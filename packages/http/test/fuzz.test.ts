@@ -13,7 +13,7 @@
  */
 import { FastCheck as fc } from "effect"
 import { Agent } from "node:http"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import { startHttpHost, type TestHost } from "./harness.js"
 import { bigBody, heapAfterGc, raw, send, type WireAnswer, type WireRequest } from "./wire.js"
 
@@ -372,8 +372,8 @@ describe("fuzzing the HTTP host (issue 10)", () => {
       }),
       { numRuns: 40, endOnFailure: true }
     )
-    expect(seen.size).toBe(9)
-    expect((await fetch(`${host.url}/healthz`)).status).toBe(200)
+    assert.strictEqual(seen.size, 9)
+    assert.strictEqual((await fetch(`${host.url}/healthz`)).status, 200)
   })
 
   it("answers over 10,000 hostile requests with no 5xx, every error in its envelope, and the heap returned", async () => {
@@ -387,14 +387,14 @@ describe("fuzzing the HTTP host (issue 10)", () => {
     await fuzz(RUNS - warmUp, seed === undefined ? undefined : seed + 1)
     const grown = heapAfterGc() - before
     console.log(`fuzz: ${sent} requests; heap after GC grew by ${(grown / 1048576).toFixed(1)} MB over the last ${RUNS - warmUp} groups`)
-    if (RUNS * GROUP >= 10_000) expect(sent).toBeGreaterThanOrEqual(10_000)
-    expect(grown, `heap grew by ${(grown / 1048576).toFixed(1)} MB`).toBeLessThan(24 * 1024 * 1024)
+    if (RUNS * GROUP >= 10_000) assert.isAtLeast(sent, 10_000)
+    assert.isBelow(grown, 24 * 1024 * 1024, `heap grew by ${(grown / 1048576).toFixed(1)} MB`)
     // Failures came from far more addresses than the limiter may track: its table stayed bounded.
     const tracked = await host.authFailureAddresses()
     console.log(`fuzz: the limiter of failed authentications tracks ${tracked} addresses (at most ${MAX_ADDRESSES})`)
-    expect(tracked).toBeGreaterThan(0)
-    expect(tracked).toBeLessThanOrEqual(MAX_ADDRESSES)
+    assert.isAbove(tracked, 0)
+    assert.isAtMost(tracked, MAX_ADDRESSES)
     // The server still answers normally.
-    expect((await fetch(`${host.url}/healthz`)).status).toBe(200)
+    assert.strictEqual((await fetch(`${host.url}/healthz`)).status, 200)
   }, 240_000)
 })

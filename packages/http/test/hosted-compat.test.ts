@@ -3,7 +3,7 @@
  * `/v0.2/external-compat/...`, the seed's name), authenticated by `X-User-Email` and `X-API-Key`
  * headers, with the Perspective request body unchanged (the seed's migration checklist).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import { startHttpHost, type TestHost } from "./harness.js"
 
 describe("the hosted compat service's URL shape with header auth", () => {
@@ -40,11 +40,11 @@ describe("the hosted compat service's URL shape with header auth", () => {
     for (const prefix of ["perspective-compat", "external-compat"]) {
       for (const base of [host.url, `${host.url}/`]) {
         const res = await call(base, prefix, "analyse", perspectiveBody)
-        expect(res.status).toBe(200)
+        assert.strictEqual(res.status, 200)
         const body = (await res.json()) as any
-        expect(Object.keys(body.attributeScores).sort()).toEqual(["INSULT", "LIKELY_TO_REJECT", "PROFANITY", "TOXICITY", "UNSUBSTANTIAL"])
-        expect(body.attributeScores.TOXICITY.spanScores.map((s: any) => [s.begin, s.end])).toEqual([[0, 17], [18, 33]])
-        expect(body.languages).toEqual(["en"])
+        assert.deepStrictEqual(Object.keys(body.attributeScores).sort(), ["INSULT", "LIKELY_TO_REJECT", "PROFANITY", "TOXICITY", "UNSUBSTANTIAL"])
+        assert.deepStrictEqual(body.attributeScores.TOXICITY.spanScores.map((s: any) => [s.begin, s.end]), [[0, 17], [18, 33]])
+        assert.deepStrictEqual(body.languages, ["en"])
       }
     }
   })
@@ -54,8 +54,8 @@ describe("the hosted compat service's URL shape with header auth", () => {
       comment: { text: "You are an idiot." },
       attributeScores: { TOXICITY: { summaryScore: { value: 0.9 } } }
     })
-    expect(res.status).toBe(200)
-    expect(await res.json()).toEqual({ detectedLanguages: ["en"] })
-    expect((await host.listSuggestions(email.toLowerCase())).map((s) => s.attributeScores)).toContainEqual({ TOXICITY: 0.9 })
+    assert.strictEqual(res.status, 200)
+    assert.deepStrictEqual(await res.json(), { detectedLanguages: ["en"] })
+    assert.deepInclude((await host.listSuggestions(email.toLowerCase())).map((s) => s.attributeScores), { TOXICITY: 0.9 })
   })
 })

@@ -5,7 +5,7 @@
 import { Requests } from "@decorum/core"
 import { Limits } from "@decorum/domain"
 import type { ErrorMapping } from "@decorum/http"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, assert, beforeAll, describe, expect, it } from "@effect/vitest"
 import { JSON_ROUTES, startHttpHost, type TestHost } from "./harness.js"
 
 let host: TestHost
@@ -30,13 +30,13 @@ const post = (path: string, body: string) =>
   })
 
 const expectEnvelope = async (res: Response, family: Family, status: number) => {
-  expect(res.status).toBe(status)
+  assert.strictEqual(res.status, status)
   const text = await res.text()
   const body = JSON.parse(text)
   if (family === "native") expect(body).toEqual({ error: expect.any(String), message: expect.any(String), code: status })
   else {
-    expect(body.error.code).toBe(status)
-    expect(typeof body.error.message).toBe("string")
+    assert.strictEqual(body.error.code, status)
+    assert.strictEqual(typeof body.error.message, "string")
   }
   return { body, text }
 }
@@ -52,7 +52,7 @@ describe("deeply nested JSON (issue 10, item 3)", () => {
           for (const nested of [deepArray(depth), deepObject(depth)]) {
             const { body } = await expectEnvelope(await post(path, `{"${field}":${nested}}`), family, 400)
             const message = family === "native" ? body.message : body.error.message
-            expect(message).toContain(`deeper than ${Limits.maxNestingDepth}`)
+            assert.include(message, `deeper than ${Limits.maxNestingDepth}`)
           }
         }
       }
@@ -66,8 +66,8 @@ describe("deeply nested JSON (issue 10, item 3)", () => {
       headers: { "content-type": "multipart/mixed; boundary=d" },
       body: `--d\r\nContent-Type: application/http\r\n\r\n${inner}\r\n--d--\r\n`
     })
-    expect(res.status).toBe(200)
-    expect(await res.text()).toMatch(/HTTP\/1\.1 400 Bad Request[\s\S]*deeper than/)
+    assert.strictEqual(res.status, 200)
+    assert.match(await res.text(), /HTTP\/1\.1 400 Bad Request[\s\S]*deeper than/)
   })
 
   it("bodies as deep as real requests are still accepted", async () => {
@@ -75,30 +75,30 @@ describe("deeply nested JSON (issue 10, item 3)", () => {
       "/v1alpha1/comments:analyze",
       JSON.stringify({ comment: { text: "hi" }, context: { entries: [{ text: "a", type: "PLAIN_TEXT" }] }, requestedAttributes: { TOXICITY: { scoreType: "PROBABILITY" } } })
     )
-    expect(res.status).toBe(200)
+    assert.strictEqual(res.status, 200)
   })
 
   it("finds nesting in text without counting brackets inside strings, and in values without recursion", () => {
-    expect(Requests.textNestsDeeperThan('{"a":"[[[[[[[[[["}', 2)).toBe(false)
-    expect(Requests.textNestsDeeperThan('{"a":"\\"[[[","b":[[1]]}', 3)).toBe(false)
-    expect(Requests.textNestsDeeperThan('{"b":[[[1]]]}', 3)).toBe(true)
+    assert.isFalse(Requests.textNestsDeeperThan('{"a":"[[[[[[[[[["}', 2))
+    assert.isFalse(Requests.textNestsDeeperThan('{"a":"\\"[[[","b":[[1]]}', 3))
+    assert.isTrue(Requests.textNestsDeeperThan('{"b":[[[1]]]}', 3))
     let deep: unknown = 1
     for (let i = 0; i < 100_000; i++) deep = [deep]
-    expect(Requests.valueNestsDeeperThan(deep, 32)).toBe(true)
+    assert.isTrue(Requests.valueNestsDeeperThan(deep, 32))
     const cyclic: Record<string, unknown> = {}
     cyclic["self"] = cyclic
-    expect(Requests.valueNestsDeeperThan(cyclic, 32)).toBe(true)
-    expect(Requests.valueNestsDeeperThan({ a: [{ b: 1 }] }, 3)).toBe(false)
+    assert.isTrue(Requests.valueNestsDeeperThan(cyclic, 32))
+    assert.isFalse(Requests.valueNestsDeeperThan({ a: [{ b: 1 }] }, 3))
   })
 })
 
 describe("error messages quote an excerpt (issue 10, item 6)", () => {
   it("a 200 KB invalid value answers a short error, on every family", async () => {
     const value = JSON.stringify(Array.from({ length: 25_000 }, (_, i) => `v${i}`))
-    expect(value.length).toBeGreaterThan(200_000)
+    assert.isAbove(value.length, 200_000)
     for (const [path, family] of JSON_ROUTES) {
       const { text } = await expectEnvelope(await post(path, `{"comment":${value}}`), family, 400)
-      expect(text.length, path).toBeLessThan(1_000)
+      assert.isBelow(text.length, 1_000, path)
     }
     const attributes = Object.fromEntries([["X".repeat(200_000), {}]])
     const { text } = await expectEnvelope(
@@ -106,6 +106,6 @@ describe("error messages quote an excerpt (issue 10, item 6)", () => {
       "google",
       400
     )
-    expect(text.length).toBeLessThan(1_000)
+    assert.isBelow(text.length, 1_000)
   })
 })

@@ -4,11 +4,10 @@
  * away in the middle of its body settles the read at once, instead of leaving the request (and
  * what it holds) waiting for an end that never comes.
  */
-import { it } from "@effect/vitest"
+import { assert, describe, it } from "@effect/vitest"
 import { Deferred, Duration, Effect, Exit, Option } from "effect"
 import { createServer, type IncomingMessage, request as httpRequest } from "node:http"
 import type { AddressInfo } from "node:net"
-import { describe, expect } from "vitest"
 import { NodeRequest } from "../src/internal/nodeRequest.js"
 
 /**
@@ -39,8 +38,8 @@ describe("NodeRequest body", () => {
       client.destroy()
       // Settled by the stream's close; the bound only keeps a regression from hanging the suite.
       const exit = yield* read.await.pipe(Effect.timeout(Duration.seconds(5)), Effect.option)
-      expect(Option.isSome(exit), "the read was still waiting 5 s after the client went away").toBe(true)
-      expect(Exit.isFailure(Option.getOrThrow(exit))).toBe(true)
+      assert.isTrue(Option.isSome(exit), "the read was still waiting 5 s after the client went away")
+      assert.isTrue(Exit.isFailure(Option.getOrThrow(exit)))
     }).pipe(Effect.scoped))
 
   it.live("a request destroyed mid-body without an error (only 'close' is emitted) fails the read at once", () =>
@@ -51,8 +50,8 @@ describe("NodeRequest body", () => {
       const read = yield* Effect.fork(new NodeRequest(incoming).text)
       incoming.destroy()
       const exit = yield* read.await.pipe(Effect.timeout(Duration.seconds(5)), Effect.option)
-      expect(Option.isSome(exit), "the read was still waiting 5 s after the request was destroyed").toBe(true)
-      expect(Exit.isFailure(Option.getOrThrow(exit))).toBe(true)
+      assert.isTrue(Option.isSome(exit), "the read was still waiting 5 s after the request was destroyed")
+      assert.isTrue(Exit.isFailure(Option.getOrThrow(exit)))
       client.destroy()
     }).pipe(Effect.scoped))
 
@@ -61,7 +60,7 @@ describe("NodeRequest body", () => {
       const { client, incoming: arrived } = yield* firstRequest()
       client.end("{\"comment\":\"é\"}")
       const incoming = yield* arrived
-      expect(yield* new NodeRequest(incoming).text).toBe("{\"comment\":\"é\"}")
+      assert.strictEqual(yield* new NodeRequest(incoming).text, "{\"comment\":\"é\"}")
       client.destroy()
     }).pipe(Effect.scoped))
 })

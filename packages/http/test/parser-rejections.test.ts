@@ -9,7 +9,7 @@ import { Body, NodeServer } from "@decorum/http"
 import { Either } from "effect"
 import type { AddressInfo } from "node:net"
 import { Socket } from "node:net"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, assert, beforeAll, describe, expect, it } from "@effect/vitest"
 import { startHttpHost, type TestHost } from "./harness.js"
 import { raw } from "./wire.js"
 
@@ -30,15 +30,15 @@ interface Parsed {
 /** Reads one HTTP/1.1 response written on a raw socket, checking its framing. */
 const parse = (text: string): Parsed => {
   const end = text.indexOf("\r\n\r\n")
-  expect(end, `a complete head in ${JSON.stringify(text.slice(0, 200))}`).toBeGreaterThan(0)
+  assert.isAbove(end, 0, `a complete head in ${JSON.stringify(text.slice(0, 200))}`)
   const [statusLine, ...lines] = text.slice(0, end).split("\r\n")
   const status = Number(/^HTTP\/1\.1 (\d{3}) /.exec(statusLine!)?.[1])
   const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]))
   const body = text.slice(end + 4)
-  expect(headers["content-type"]).toBe("application/json")
-  expect(Number(headers["content-length"])).toBe(Buffer.byteLength(body, "latin1"))
-  expect(headers["connection"]).toBe("close")
-  expect(headers["x-engine-version"]).toBe(ENGINE_VERSION)
+  assert.strictEqual(headers["content-type"], "application/json")
+  assert.strictEqual(Number(headers["content-length"]), Buffer.byteLength(body, "latin1"))
+  assert.strictEqual(headers["connection"], "close")
+  assert.strictEqual(headers["x-engine-version"], ENGINE_VERSION)
   return { status, headers, body: JSON.parse(body) }
 }
 
@@ -47,59 +47,59 @@ const serverStillServes = async () => expect((await fetch(`${host.url}/healthz`)
 describe("Node's parser rejections in the error envelope", () => {
   it("a malformed request line: 400 in the native envelope", async () => {
     const answer = parse(await raw(host.url, "THIS IS NOT HTTP\r\n\r\n"))
-    expect(answer.status).toBe(400)
+    assert.strictEqual(answer.status, 400)
     expect(answer.body).toEqual({ error: "Bad Request", message: expect.any(String), code: 400 })
     await serverStillServes()
   })
 
   it("a malformed header on a Perspective path: 400 in the Google envelope", async () => {
     const answer = parse(await raw(host.url, "POST /v1alpha1/comments:analyze HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n"))
-    expect(answer.status).toBe(400)
-    expect(answer.body.error).toMatchObject({ code: 400, status: "INVALID_ARGUMENT" })
+    assert.strictEqual(answer.status, 400)
+    assert.deepInclude(answer.body.error, { code: 400, status: "INVALID_ARGUMENT" })
     await serverStillServes()
   })
 
   it("an HTTP/1.1 request without Host: 400 in the family's envelope (issue 25), and HTTP/1.0 needs none", async () => {
     const native = parse(await raw(host.url, "POST /v0.2/antispam HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}"))
-    expect(native.status).toBe(400)
+    assert.strictEqual(native.status, 400)
     expect(native.body).toEqual({ error: "Bad Request", message: expect.stringContaining("Host"), code: 400 })
     const google = parse(await raw(host.url, "POST /v1alpha1/comments:analyze?key=k HTTP/1.1\r\nContent-Length: 2\r\n\r\n{}"))
-    expect(google.status).toBe(400)
+    assert.strictEqual(google.status, 400)
     expect(google.body.error).toMatchObject({ code: 400, status: "INVALID_ARGUMENT", message: expect.stringContaining("Host") })
     const ops = parse(await raw(host.url, "GET /healthz HTTP/1.1\r\n\r\n"))
-    expect(ops.status).toBe(400)
+    assert.strictEqual(ops.status, 400)
     // HTTP/1.0 has no Host requirement: served as usual.
-    expect(await raw(host.url, "GET /healthz HTTP/1.0\r\n\r\n")).toMatch(/^HTTP\/1\.1 200 /)
+    assert.match(await raw(host.url, "GET /healthz HTTP/1.0\r\n\r\n"), /^HTTP\/1\.1 200 /)
     await serverStillServes()
   })
 
   it("headers over the parser's limit: 431 in the family's envelope", async () => {
     const big = `X-Filler: ${"a".repeat(20_000)}\r\n`
     const native = parse(await raw(host.url, `POST /v0.2/antispam HTTP/1.1\r\nHost: x\r\n${big}\r\n`))
-    expect(native.status).toBe(431)
+    assert.strictEqual(native.status, 431)
     expect(native.body).toEqual({ error: "Request Header Fields Too Large", message: expect.any(String), code: 431 })
     const google = parse(await raw(host.url, `POST /v1alpha1/comments:analyze?key=k HTTP/1.1\r\nHost: x\r\n${big}\r\n`))
-    expect(google.status).toBe(431)
-    expect(google.body.error).toMatchObject({ code: 431 })
+    assert.strictEqual(google.status, 431)
+    assert.deepInclude(google.body.error, { code: 431 })
     await serverStillServes()
   })
 
   it("an Expect other than 100-continue: 417 in the family's envelope", async () => {
     const native = parse(await raw(host.url, "POST /v0.2/antispam HTTP/1.1\r\nHost: x\r\nExpect: 100-foo\r\nContent-Length: 2\r\n\r\n{}"))
-    expect(native.status).toBe(417)
+    assert.strictEqual(native.status, 417)
     expect(native.body).toEqual({ error: "Expectation Failed", message: expect.any(String), code: 417 })
     const google = parse(await raw(host.url, "POST /v1alpha1/comments:analyze HTTP/1.1\r\nHost: x\r\nExpect: 100-foo\r\nContent-Length: 2\r\n\r\n{}"))
-    expect(google.status).toBe(417)
-    expect(google.body.error).toMatchObject({ code: 417, status: "FAILED_PRECONDITION" })
+    assert.strictEqual(google.status, 417)
+    assert.deepInclude(google.body.error, { code: 417, status: "FAILED_PRECONDITION" })
     await serverStillServes()
   })
 
   it("a bad request after an answered one on a keep-alive connection: the envelope after the first answer", async () => {
     const text = await raw(host.url, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nNOT HTTP AT ALL\r\n\r\n")
     const second = text.indexOf("HTTP/1.1 400")
-    expect(text.startsWith("HTTP/1.1 200")).toBe(true)
-    expect(second).toBeGreaterThan(0)
-    expect(parse(text.slice(second)).body).toMatchObject({ code: 400 })
+    assert.isTrue(text.startsWith("HTTP/1.1 200"))
+    assert.isAbove(second, 0)
+    assert.deepInclude(parse(text.slice(second)).body, { code: 400 })
     // The first request still being answered (its body read, the key looked up, the model run) when
     // the second fails to parse: its answer comes first, whole, then the envelope.
     const key = await host.createKey("pipelined@example.com")
@@ -109,8 +109,8 @@ describe("Node's parser rejections in the error envelope", () => {
       `POST /v1alpha1/comments:analyze?key=${key} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}` +
         "BROKEN\r\n\r\n"
     )
-    expect(slow.startsWith("HTTP/1.1 200")).toBe(true)
-    expect(slow).toContain("attributeScores")
+    assert.isTrue(slow.startsWith("HTTP/1.1 200"))
+    assert.include(slow, "attributeScores")
     // (Node hands over the whole packet, so the family is guessed from the first request's line.)
     expect(parse(slow.slice(slow.indexOf("HTTP/1.1 400"))).body).toMatchObject({ error: { code: 400 } })
   })
@@ -126,17 +126,17 @@ describe("Node's parser rejections in the error envelope", () => {
       `POST /v1alpha1/comments:analyze?key=${key} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n` +
         "5\r\n{\"com\r\nzz\r\nabc\r\n0\r\n\r\n"
     ))
-    expect(google.status).toBe(400)
+    assert.strictEqual(google.status, 400)
     expect(google.body.error).toMatchObject({ code: 400, status: "INVALID_ARGUMENT", message: expect.stringContaining("body") })
     const native = parse(await raw(
       host.url,
       "POST /v0.2/antispam HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nX-User-Email: broken-chunk@example.com\r\n" +
         `X-API-Key: ${key}\r\nTransfer-Encoding: chunked\r\n\r\nnot-hex\r\n{}\r\n0\r\n\r\n`
     ))
-    expect(native.status).toBe(400)
+    assert.strictEqual(native.status, 400)
     expect(native.body).toEqual({ error: "Bad Request", message: expect.stringContaining("body"), code: 400 })
     // raw() gives up after 5 s; both answers came well before that.
-    expect(Date.now() - started).toBeLessThan(4_000)
+    assert.isBelow(Date.now() - started, 4_000)
     await serverStillServes()
   })
 
@@ -161,8 +161,8 @@ describe("Node's parser rejections in the error envelope", () => {
       }
       node.emit("clientError", Object.assign(new Error("Request timeout"), { code: "ERR_HTTP_REQUEST_TIMEOUT" }), sockets[0])
       const parsed = parse(await answer)
-      expect(parsed.status).toBe(408)
-      expect(parsed.body.error).toMatchObject({ code: 408, status: "DEADLINE_EXCEEDED" })
+      assert.strictEqual(parsed.status, 408)
+      assert.deepInclude(parsed.body.error, { code: 408, status: "DEADLINE_EXCEEDED" })
       await expect.poll(() => settled).toEqual(Either.left("unreadable"))
     } finally {
       await new Promise((resolve) => node.close(resolve))
@@ -172,14 +172,14 @@ describe("Node's parser rejections in the error envelope", () => {
   it("never throws for a socket that is already gone", () => {
     const socket = new Socket()
     socket.destroy()
-    expect(() => NodeServer.onClientError(Object.assign(new Error("Parse Error"), { code: "HPE_INVALID_METHOD" }), socket)).not.toThrow()
+    assert.doesNotThrow(() => NodeServer.onClientError(Object.assign(new Error("Parse Error"), { code: "HPE_INVALID_METHOD" }), socket))
   })
 
   it("guesses the family from the request line, else the native one", () => {
-    expect(NodeServer.familyOfRequest(Buffer.from("POST /v1alpha1/comments:analyze?key=1 HTTP/1.1\r\n"))).toBe("google")
-    expect(NodeServer.familyOfRequest(Buffer.from("POST http://h.example/v0.2/external-compat/analyse HTTP/1.1\r\n"))).toBe("compat")
-    expect(NodeServer.familyOfRequest(Buffer.from("GET /v0.2/usercheck HTTP/1.1\r\n"))).toBe("native")
-    expect(NodeServer.familyOfRequest(Buffer.from("\u0000\u0001garbage"))).toBe("native")
-    expect(NodeServer.familyOfRequest(undefined)).toBe("native")
+    assert.strictEqual(NodeServer.familyOfRequest(Buffer.from("POST /v1alpha1/comments:analyze?key=1 HTTP/1.1\r\n")), "google")
+    assert.strictEqual(NodeServer.familyOfRequest(Buffer.from("POST http://h.example/v0.2/external-compat/analyse HTTP/1.1\r\n")), "compat")
+    assert.strictEqual(NodeServer.familyOfRequest(Buffer.from("GET /v0.2/usercheck HTTP/1.1\r\n")), "native")
+    assert.strictEqual(NodeServer.familyOfRequest(Buffer.from("\u0000\u0001garbage")), "native")
+    assert.strictEqual(NodeServer.familyOfRequest(undefined), "native")
   })
 })

@@ -7,7 +7,7 @@
 import { RateLimited } from "@decorum/domain"
 import { Perspective } from "@decorum/domain"
 import { ErrorMapping } from "@decorum/http"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, assert, beforeAll, describe, expect, it } from "@effect/vitest"
 import { startHttpHost, type TestHost } from "./harness.js"
 
 const PERSPECTIVE_ERROR = "type.googleapis.com/google.commentanalyzer.v1alpha1.Error"
@@ -55,14 +55,14 @@ const analyze = async (family: FamilyName, body: unknown) => {
 }
 
 const expectGoogleError = async (res: Response, status: number, errorType?: string) => {
-  expect(res.status).toBe(status)
-  expect(res.headers.get("content-type")).toContain("application/json")
+  assert.strictEqual(res.status, status)
+  assert.include(res.headers.get("content-type")!, "application/json")
   const body = (await res.json()) as GoogleError
-  expect(Object.keys(body)).toEqual(["error"])
-  expect(body.error.code).toBe(status)
-  expect(typeof body.error.message).toBe("string")
-  expect(body.error.message.length).toBeGreaterThan(0)
-  if (errorType) expect(body.error.details).toEqual([{ "@type": PERSPECTIVE_ERROR, errorType }])
+  assert.deepStrictEqual(Object.keys(body), ["error"])
+  assert.strictEqual(body.error.code, status)
+  assert.strictEqual(typeof body.error.message, "string")
+  assert.isAbove(body.error.message.length, 0)
+  if (errorType) assert.deepStrictEqual(body.error.details, [{ "@type": PERSPECTIVE_ERROR, errorType }])
   return body
 }
 
@@ -70,14 +70,14 @@ const expectGoogleError = async (res: Response, status: number, errorType?: stri
 const expectSentenceSpans = (text: string, spans: ReadonlyArray<{ begin: number; end: number }>) => {
   let covered = 0
   for (const s of spans) {
-    expect(s.begin).toBeGreaterThanOrEqual(covered)
-    expect(text.slice(covered, s.begin).trim()).toBe("")
+    assert.isAtLeast(s.begin, covered)
+    assert.strictEqual(text.slice(covered, s.begin).trim(), "")
     const slice = text.slice(s.begin, s.end)
-    expect(slice.length).toBeGreaterThan(0)
-    expect(slice.trim()).toBe(slice)
+    assert.isAbove(slice.length, 0)
+    assert.strictEqual(slice.trim(), slice)
     covered = s.end
   }
-  expect(text.slice(covered).trim()).toBe("")
+  assert.strictEqual(text.slice(covered).trim(), "")
 }
 
 describe.each(FAMILIES)("Perspective analyze on %s", (family) => {
@@ -87,7 +87,7 @@ describe.each(FAMILIES)("Perspective analyze on %s", (family) => {
     it("accepts comment as {text, type} and as a plain string", async () => {
       for (const comment of [{ text: "what an idiot" }, { text: "what an idiot", type: "PLAIN_TEXT" }, "what an idiot"]) {
         const body = await analyze(family, { comment, requestedAttributes: { TOXICITY: {} } })
-        expect(body.attributeScores!["TOXICITY"]!.summaryScore.value).toBeCloseTo(0.5)
+        assert.closeTo(body.attributeScores!["TOXICITY"]!.summaryScore.value, 0.5, 0.005)
       }
     })
 
@@ -98,11 +98,11 @@ describe.each(FAMILIES)("Perspective analyze on %s", (family) => {
     it("accepts every attribute name of interface.md, and echoes each key as requested", async () => {
       const requested = Object.fromEntries(Perspective.AcceptedAttributeNames.map((n) => [n, {}]))
       const body = await analyze(family, { comment: { text: "You are an idiot." }, requestedAttributes: requested })
-      expect(Object.keys(body.attributeScores!).sort()).toEqual([...Perspective.AcceptedAttributeNames].sort())
+      assert.deepStrictEqual(Object.keys(body.attributeScores!).sort(), [...Perspective.AcceptedAttributeNames].sort())
       for (const scores of Object.values(body.attributeScores!)) {
-        expect(scores.summaryScore.type).toBe("PROBABILITY")
-        expect(scores.summaryScore.value).toBeGreaterThanOrEqual(0)
-        expect(scores.summaryScore.value).toBeLessThanOrEqual(1)
+        assert.strictEqual(scores.summaryScore.type, "PROBABILITY")
+        assert.isAtLeast(scores.summaryScore.value, 0)
+        assert.isAtMost(scores.summaryScore.value, 1)
       }
       // The names of interface.md §4, spelled out, so a change of the table shows here.
       const names = [
@@ -112,13 +112,13 @@ describe.each(FAMILIES)("Perspective analyze on %s", (family) => {
         "PERSONAL_STORY_EXPERIMENTAL", "REASONING_EXPERIMENTAL", "RESPECT_EXPERIMENTAL"
       ]
       const all = [...names, ...names.slice(0, 8).map((n) => `${n}_EXPERIMENTAL`)]
-      expect([...Perspective.AcceptedAttributeNames].sort()).toEqual(all.sort())
+      assert.deepStrictEqual([...Perspective.AcceptedAttributeNames].sort(), all.sort())
     })
 
     it("echoes NAME@VERSION suffixes, lower-case and _EXPERIMENTAL aliases as requested", async () => {
       const requested = { "TOXICITY@6": {}, "insult": {}, "THREAT_EXPERIMENTAL@2": {}, "SEVERE_TOXICITY": {} }
       const body = await analyze(family, { comment: { text: "You are an idiot." }, requestedAttributes: requested })
-      expect(Object.keys(body.attributeScores!).sort()).toEqual(Object.keys(requested).sort())
+      assert.deepStrictEqual(Object.keys(body.attributeScores!).sort(), Object.keys(requested).sort())
       await expectGoogleError(
         await post(family, "analyze", { comment: { text: "hi" }, requestedAttributes: { "TOXICITY@latest": {} } }),
         400,
@@ -138,11 +138,11 @@ describe.each(FAMILIES)("Perspective analyze on %s", (family) => {
         drop_unsupported_attributes: true,
         context: { article_and_parent_comment: { article: { text: "Parks." }, parent_comment: { text: "I like parks." } } }
       })
-      expect(body.clientToken).toBe("snake-1")
-      expect(Object.keys(body.attributeScores!)).toEqual(["TOXICITY"])
+      assert.strictEqual(body.clientToken, "snake-1")
+      assert.deepStrictEqual(Object.keys(body.attributeScores!), ["TOXICITY"])
       // The threshold (0.3) drops the clean sentence's span; span annotations gave sentence spans.
       expect(body.attributeScores!["TOXICITY"]!.spanScores).toEqual([{ begin: 0, end: 10, score: { value: expect.any(Number), type: "PROBABILITY" } }])
-      expect(JSON.stringify(body)).not.toMatch(/_[a-z]/)
+      assert.notMatch(JSON.stringify(body), /_[a-z]/)
     })
 
     it("accepts context.entries or context.articleAndParentComment, and 400s both at once", async () => {
@@ -159,11 +159,11 @@ describe.each(FAMILIES)("Perspective analyze on %s", (family) => {
         400,
         "INVALID_REQUEST"
       )
-      expect(both.error.message).toContain("not both")
+      assert.include(both.error.message, "not both")
     })
 
     it("echoes clientToken when sent and leaves it out otherwise", async () => {
-      expect((await analyze(family, { comment: { text: "hi" }, requestedAttributes: { TOXICITY: {} }, clientToken: "tok-42" })).clientToken).toBe("tok-42")
+      assert.strictEqual((await analyze(family, { comment: { text: "hi" }, requestedAttributes: { TOXICITY: {} }, clientToken: "tok-42" })).clientToken, "tok-42")
       expect(await analyze(family, { comment: { text: "hi" }, requestedAttributes: { TOXICITY: {} } })).not.toHaveProperty("clientToken")
     })
 
@@ -177,19 +177,19 @@ describe.each(FAMILIES)("Perspective analyze on %s", (family) => {
           ...(doNotStore === undefined ? {} : { doNotStore })
         })
       }
-      expect((await host.listSuggestions()).length).toBe(before.suggestions)
-      expect(await host.countArticleContexts(email)).toBe(before.contexts)
+      assert.strictEqual((await host.listSuggestions()).length, before.suggestions)
+      assert.strictEqual(await host.countArticleContexts(email), before.contexts)
     })
 
     it("drops unknown attributes with dropUnsupportedAttributes, and 400s them without", async () => {
       const body = await analyze(family, { comment: { text: "hi" }, requestedAttributes: { TOXICITY: {}, NOPE: {} }, dropUnsupportedAttributes: true })
-      expect(Object.keys(body.attributeScores!)).toEqual(["TOXICITY"])
+      assert.deepStrictEqual(Object.keys(body.attributeScores!), ["TOXICITY"])
       const none = await post(family, "analyze", { comment: { text: "hi" }, requestedAttributes: { NOPE: {} }, dropUnsupportedAttributes: true })
-      expect(none.status).toBe(200)
-      expect(none.headers.get("x-model-version")).toBe("test-model-1")
-      expect(await none.json()).toEqual({ attributeScores: {}, languages: ["en"], detectedLanguages: ["en"] })
+      assert.strictEqual(none.status, 200)
+      assert.strictEqual(none.headers.get("x-model-version"), "test-model-1")
+      assert.deepStrictEqual(await none.json(), { attributeScores: {}, languages: ["en"], detectedLanguages: ["en"] })
       const err = await expectGoogleError(await post(family, "analyze", { comment: { text: "hi" }, requestedAttributes: { TOXICITY: {}, NOPE: {} } }), 400, "INVALID_REQUEST")
-      expect(err.error.message).toBe("Unknown requested attribute: NOPE")
+      assert.strictEqual(err.error.message, "Unknown requested attribute: NOPE")
     })
 
     it(google ? "400s missing requestedAttributes with NO_REQUESTED_ATTRIBUTES" : "scores TOXICITY when requestedAttributes is missing", async () => {
@@ -197,11 +197,11 @@ describe.each(FAMILIES)("Perspective analyze on %s", (family) => {
         const res = await post(family, "analyze", { comment: { text: "you idiot" }, ...extra })
         if (google) {
           const body = await expectGoogleError(res, 400, "NO_REQUESTED_ATTRIBUTES")
-          expect(body.error.message).toBe("Missing requested_attributes")
+          assert.strictEqual(body.error.message, "Missing requested_attributes")
         } else {
-          expect(res.status).toBe(200)
+          assert.strictEqual(res.status, 200)
           const body = (await res.json()) as Perspective.AnalyzeCommentResponse
-          expect(Object.keys(body.attributeScores!)).toEqual(["TOXICITY"])
+          assert.deepStrictEqual(Object.keys(body.attributeScores!), ["TOXICITY"])
         }
       }
     })
@@ -210,11 +210,11 @@ describe.each(FAMILIES)("Perspective analyze on %s", (family) => {
   describe("response", () => {
     it("has the documented shape and nothing else", async () => {
       const body = await analyze(family, { comment: { text: "what kind of idiot name is foo?" }, requestedAttributes: { TOXICITY: {} }, languages: ["en"] })
-      expect(Object.keys(body).sort()).toEqual(["attributeScores", "detectedLanguages", "languages"])
+      assert.deepStrictEqual(Object.keys(body).sort(), ["attributeScores", "detectedLanguages", "languages"])
       const tox = body.attributeScores!["TOXICITY"]!
       expect(tox.summaryScore).toEqual({ value: expect.any(Number), type: "PROBABILITY" })
-      if (google) expect(tox.spanScores).toEqual([{ begin: 0, end: 31, score: { value: tox.summaryScore.value, type: "PROBABILITY" } }])
-      else expect(Object.keys(tox)).toEqual(["summaryScore"])
+      if (google) assert.deepStrictEqual(tox.spanScores, [{ begin: 0, end: 31, score: { value: tox.summaryScore.value, type: "PROBABILITY" } }])
+      else assert.deepStrictEqual(Object.keys(tox), ["summaryScore"])
     })
 
     it("accepts scoreType PROBABILITY (or unset) and 400s every other score type", async () => {
@@ -223,7 +223,7 @@ describe.each(FAMILIES)("Perspective analyze on %s", (family) => {
       }
       for (const scoreType of ["STD_DEV_SCORE", "PERCENTILE", "RAW", "BOGUS"]) {
         const body = await expectGoogleError(await post(family, "analyze", { comment: { text: "hi" }, requestedAttributes: { TOXICITY: { scoreType } } }), 400, "INVALID_REQUEST")
-        expect(body.error.message).toContain(scoreType)
+        assert.include(body.error.message, scoreType)
       }
     })
 
@@ -233,12 +233,12 @@ describe.each(FAMILIES)("Perspective analyze on %s", (family) => {
         requestedAttributes: { TOXICITY: { scoreThreshold: 0.3 }, INSULT: { scoreThreshold: 0.9 }, THREAT: {} },
         spanAnnotations: true
       })
-      expect(Object.keys(body.attributeScores!).sort()).toEqual(["THREAT", "TOXICITY"])
-      expect(body.attributeScores!["TOXICITY"]!.spanScores!.map((s) => [s.begin, s.end])).toEqual([[0, 10]])
-      expect(body.attributeScores!["THREAT"]!.spanScores!.map((s) => [s.begin, s.end])).toEqual([[0, 10], [11, 28]])
+      assert.deepStrictEqual(Object.keys(body.attributeScores!).sort(), ["THREAT", "TOXICITY"])
+      assert.deepStrictEqual(body.attributeScores!["TOXICITY"]!.spanScores!.map((s) => [s.begin, s.end]), [[0, 10]])
+      assert.deepStrictEqual(body.attributeScores!["THREAT"]!.spanScores!.map((s) => [s.begin, s.end]), [[0, 10], [11, 28]])
       // A score equal to the threshold is kept.
       const equal = await analyze(family, { comment: { text: "You idiot" }, requestedAttributes: { TOXICITY: { scoreThreshold: 0.5 } } })
-      expect(equal.attributeScores!["TOXICITY"]!.summaryScore.value).toBe(0.5)
+      assert.strictEqual(equal.attributeScores!["TOXICITY"]!.summaryScore.value, 0.5)
     })
 
     it("leaves out attributeScores itself when every attribute is below its threshold, but only then", async () => {
@@ -247,10 +247,10 @@ describe.each(FAMILIES)("Perspective analyze on %s", (family) => {
         requestedAttributes: { TOXICITY: { scoreThreshold: 0.5 }, INSULT: { scoreThreshold: 0.9 } },
         clientToken: "t"
       })
-      expect(below).toEqual({ languages: ["en"], detectedLanguages: ["en"], clientToken: "t" })
+      assert.deepStrictEqual(below, { languages: ["en"], detectedLanguages: ["en"], clientToken: "t" })
       // Low scores without any threshold are still answered (clients crash on a missing key).
       const noThreshold = await analyze(family, { comment: { text: "What a nice park." }, requestedAttributes: { TOXICITY: {} } })
-      expect(noThreshold.attributeScores!["TOXICITY"]!.summaryScore.value).toBeLessThan(0.5)
+      assert.isBelow(noThreshold.attributeScores!["TOXICITY"]!.summaryScore.value, 0.5)
     })
 
     it("400s a scoreThreshold outside [0, 1]", async () => {
@@ -261,16 +261,16 @@ describe.each(FAMILIES)("Perspective analyze on %s", (family) => {
 
     it("preserves languages when sent, answers the top detected language when not, and detectedLanguages always (issue 28)", async () => {
       const sent = await analyze(family, { comment: { text: "Hallo zusammen" }, requestedAttributes: { TOXICITY: {} }, languages: ["de", "fr"] })
-      expect(sent.languages).toEqual(["de", "fr"])
-      expect(sent.detectedLanguages).toEqual(["en"])
+      assert.deepStrictEqual(sent.languages, ["de", "fr"])
+      assert.deepStrictEqual(sent.detectedLanguages, ["en"])
       for (const extra of [{}, { languages: [] }, { languages: null }]) {
         const body = await analyze(family, { comment: { text: "hello" }, requestedAttributes: { TOXICITY: {} }, ...extra })
-        expect(body.languages).toEqual(["en"])
-        expect(body.detectedLanguages).toEqual(["en"])
+        assert.deepStrictEqual(body.languages, ["en"])
+        assert.deepStrictEqual(body.detectedLanguages, ["en"])
       }
       const french = await analyze(family, { comment: { text: "[lang:fr] [lang:de] tu es un idiot" }, requestedAttributes: { TOXICITY: {} } })
-      expect(french.languages).toEqual(["fr"])
-      expect(french.detectedLanguages).toEqual(["fr", "de"])
+      assert.deepStrictEqual(french.languages, ["fr"])
+      assert.deepStrictEqual(french.detectedLanguages, ["fr", "de"])
     })
   })
 
@@ -281,8 +281,8 @@ describe.each(FAMILIES)("Perspective analyze on %s", (family) => {
         const body = await analyze(family, { comment: { text }, requestedAttributes: { TOXICITY: {}, INSULT: {} }, ...extra })
         for (const name of ["TOXICITY", "INSULT"]) {
           const scores = body.attributeScores![name]!
-          if (google) expect(scores.spanScores).toEqual([{ begin: 0, end: text.length, score: scores.summaryScore }])
-          else expect(scores.spanScores).toBeUndefined()
+          if (google) assert.deepStrictEqual(scores.spanScores, [{ begin: 0, end: text.length, score: scores.summaryScore }])
+          else assert.isUndefined(scores.spanScores)
         }
       }
     })
@@ -298,21 +298,21 @@ describe.each(FAMILIES)("Perspective analyze on %s", (family) => {
       const text = `${sentences[0]}   ${sentences[1]}\n\n${sentences[2]}\t \n  ${sentences[3]}  ${sentences[4]}`
       const body = await analyze(family, { comment: { text }, requestedAttributes: { TOXICITY: {} }, spanAnnotations: true })
       const spans = body.attributeScores!["TOXICITY"]!.spanScores!
-      expect(spans.map((s) => text.slice(s.begin, s.end))).toEqual(sentences)
+      assert.deepStrictEqual(spans.map((s) => text.slice(s.begin, s.end)), sentences)
       expectSentenceSpans(text, spans)
       // Offsets are UTF-16 code units (JavaScript indices), not code points or bytes.
-      expect(spans[1]!.begin).toBe(text.indexOf("I love"))
-      expect(spans[2]!.end).toBe(text.indexOf("👧?") + 3)
+      assert.strictEqual(spans[1]!.begin, text.indexOf("I love"))
+      assert.strictEqual(spans[2]!.end, text.indexOf("👧?") + 3)
       // Each sentence is scored on its own: only the third has an insult.
-      expect(spans[2]!.score.value).toBeGreaterThan(spans[0]!.score.value)
-      expect(spans[4]!.end).toBe(text.length)
+      assert.isAbove(spans[2]!.score.value, spans[0]!.score.value)
+      assert.strictEqual(spans[4]!.end, text.length)
     })
 
     it("keeps leading and trailing whitespace of the comment out of every span", async () => {
       const text = "  \n Hello there.   Bye  \n"
       const body = await analyze(family, { comment: { text }, requestedAttributes: { TOXICITY: {} }, spanAnnotations: true })
       const spans = body.attributeScores!["TOXICITY"]!.spanScores!
-      expect(spans.map((s) => text.slice(s.begin, s.end))).toEqual(["Hello there.", "Bye"])
+      assert.deepStrictEqual(spans.map((s) => text.slice(s.begin, s.end)), ["Hello there.", "Bye"])
     })
 
     it("reduces HTML (type: HTML) to text and gives offsets into the reduced text", async () => {
@@ -320,11 +320,11 @@ describe.each(FAMILIES)("Perspective analyze on %s", (family) => {
       const reduced = "Tom & Jerry <3 fish.\n\nYou idiot!\nBye"
       const body = await analyze(family, { comment: { text: html, type: "HTML" }, requestedAttributes: { TOXICITY: {} }, spanAnnotations: true })
       const spans = body.attributeScores!["TOXICITY"]!.spanScores!
-      expect(spans.map((s) => reduced.slice(s.begin, s.end))).toEqual(["Tom & Jerry <3 fish.", "You idiot!", "Bye"])
-      expect(spans[1]!.score.value).toBeGreaterThan(spans[0]!.score.value)
+      assert.deepStrictEqual(spans.map((s) => reduced.slice(s.begin, s.end)), ["Tom & Jerry <3 fish.", "You idiot!", "Bye"])
+      assert.isAbove(spans[1]!.score.value, spans[0]!.score.value)
       // As PLAIN_TEXT the same characters are text, offsets count every one of them.
       const plain = await analyze(family, { comment: { text: "a &amp; b. <b>c</b>" }, requestedAttributes: { TOXICITY: {} }, spanAnnotations: true })
-      expect(plain.attributeScores!["TOXICITY"]!.spanScores!.map((s) => [s.begin, s.end])).toEqual([[0, 10], [11, 19]])
+      assert.deepStrictEqual(plain.attributeScores!["TOXICITY"]!.spanScores!.map((s) => [s.begin, s.end]), [[0, 10], [11, 19]])
     })
 
     it("400s HTML that reduces to nothing as an empty comment", async () => {
@@ -336,27 +336,27 @@ describe.each(FAMILIES)("Perspective analyze on %s", (family) => {
     // The test providers (TestProviders): `[lang:xx]` markers are what is detected, else English;
     // English, German and French serve every attribute, Japanese TOXICITY only, the rest nothing.
     const languageError = async (res: Response) => {
-      expect(res.status).toBe(400)
+      assert.strictEqual(res.status, 400)
       return (await res.json()) as { error: { code: number; message: string; status: string; details: Array<Record<string, unknown>> } }
     }
 
     it("scores a comment in its language with that language's model, and says which in languages and X-Model-Version", async () => {
       const res = await post(family, "analyze", { comment: { text: "[lang:de] Du bist ein Idiot" }, requestedAttributes: { TOXICITY: {}, INSULT: {} } })
-      expect(res.status).toBe(200)
-      expect(res.headers.get("x-model-version")).toBe("test-model-1-de")
+      assert.strictEqual(res.status, 200)
+      assert.strictEqual(res.headers.get("x-model-version"), "test-model-1-de")
       const body = (await res.json()) as Perspective.AnalyzeCommentResponse
-      expect(body.languages).toEqual(["de"])
-      expect(body.detectedLanguages).toEqual(["de"])
-      expect(body.attributeScores!["TOXICITY"]!.summaryScore.value).toBe(0.5)
+      assert.deepStrictEqual(body.languages, ["de"])
+      assert.deepStrictEqual(body.detectedLanguages, ["de"])
+      assert.strictEqual(body.attributeScores!["TOXICITY"]!.summaryScore.value, 0.5)
       // Sent languages win over detection (region subtags and case as clients send them).
       const sent = await post(family, "analyze", { comment: { text: "you idiot" }, requestedAttributes: { TOXICITY: {} }, languages: ["FR-ca"] })
-      expect(sent.headers.get("x-model-version")).toBe("test-model-1-fr")
+      assert.strictEqual(sent.headers.get("x-model-version"), "test-model-1-fr")
       expect(await sent.json()).toMatchObject({ languages: ["FR-ca"], detectedLanguages: ["en"] })
     })
 
     it("answers Perspective's LANGUAGE_NOT_SUPPORTED_BY_ATTRIBUTE for a detected language without a model", async () => {
       const body = await languageError(await post(family, "analyze", { comment: { text: "[lang:sv] Du är en idiot" }, requestedAttributes: { TOXICITY: {} } }))
-      expect(body).toEqual({
+      assert.deepStrictEqual(body, {
         error: {
           code: 400,
           message: "Attribute TOXICITY does not support request languages: sv",
@@ -372,8 +372,8 @@ describe.each(FAMILIES)("Perspective analyze on %s", (family) => {
 
     it("names the requested languages when they were sent, and the attribute as requested", async () => {
       const body = await languageError(await post(family, "analyze", { comment: { text: "hello" }, requestedAttributes: { toxicity: {} }, languages: ["cs", "nl"] }))
-      expect(body.error.message).toBe("Attribute toxicity does not support request languages: cs,nl")
-      expect(body.error.details).toEqual([{
+      assert.strictEqual(body.error.message, "Attribute toxicity does not support request languages: cs,nl")
+      assert.deepStrictEqual(body.error.details, [{
         "@type": PERSPECTIVE_ERROR,
         errorType: "LANGUAGE_NOT_SUPPORTED_BY_ATTRIBUTE",
         languageNotSupportedByAttributeError: { requestedLanguages: ["cs", "nl"], attribute: "toxicity" }
@@ -383,17 +383,17 @@ describe.each(FAMILIES)("Perspective analyze on %s", (family) => {
     it("fails per attribute, or drops the attributes a language does not serve with dropUnsupportedAttributes", async () => {
       const text = "[lang:ja] バカ"
       const err = await languageError(await post(family, "analyze", { comment: { text }, requestedAttributes: { TOXICITY: {}, INSULT: {} } }))
-      expect(err.error.message).toBe("Attribute INSULT does not support request languages: ja")
+      assert.strictEqual(err.error.message, "Attribute INSULT does not support request languages: ja")
       const dropped = await analyze(family, { comment: { text }, requestedAttributes: { TOXICITY: {}, INSULT: {} }, dropUnsupportedAttributes: true })
-      expect(Object.keys(dropped.attributeScores!)).toEqual(["TOXICITY"])
-      expect(dropped.languages).toEqual(["ja"])
+      assert.deepStrictEqual(Object.keys(dropped.attributeScores!), ["TOXICITY"])
+      assert.deepStrictEqual(dropped.languages, ["ja"])
       const none = await analyze(family, { comment: { text: "[lang:sv] hej" }, requestedAttributes: { TOXICITY: {} }, dropUnsupportedAttributes: true })
-      expect(none).toEqual({ attributeScores: {}, languages: ["sv"], detectedLanguages: ["sv"] })
+      assert.deepStrictEqual(none, { attributeScores: {}, languages: ["sv"], detectedLanguages: ["sv"] })
     })
 
     it("answers LANGUAGE_DETECTION_FAILED when nothing can be detected and no language was sent", async () => {
       const body = await expectGoogleError(await post(family, "analyze", { comment: { text: "👍 123 !!" }, requestedAttributes: { TOXICITY: {} } }), 400, "LANGUAGE_DETECTION_FAILED")
-      expect(body.error).toMatchObject({ message: "Unable to detect language.", status: "INVALID_ARGUMENT" })
+      assert.deepInclude(body.error, { message: "Unable to detect language.", status: "INVALID_ARGUMENT" })
       const sent = await analyze(family, { comment: { text: "👍 123 !!" }, requestedAttributes: { TOXICITY: {} }, languages: ["en"] })
       expect(sent).toMatchObject({ languages: ["en"], detectedLanguages: [] })
     })
@@ -403,7 +403,7 @@ describe.each(FAMILIES)("Perspective analyze on %s", (family) => {
     it("answers Google's messages and errorTypes for empty and over-long comments", async () => {
       for (const text of ["", "   \n\t", null]) {
         const body = await expectGoogleError(await post(family, "analyze", { comment: { text }, requestedAttributes: { TOXICITY: {} } }), 400, "COMMENT_EMPTY")
-        expect(body.error).toMatchObject({ message: "Comment must be non-empty.", status: "INVALID_ARGUMENT" })
+        assert.deepInclude(body.error, { message: "Comment must be non-empty.", status: "INVALID_ARGUMENT" })
       }
       await expectGoogleError(await post(family, "analyze", { requestedAttributes: { TOXICITY: {} } }), 400, "COMMENT_EMPTY")
       const long = await expectGoogleError(
@@ -411,10 +411,10 @@ describe.each(FAMILIES)("Perspective analyze on %s", (family) => {
         400,
         "COMMENT_TOO_LONG"
       )
-      expect(long.error).toMatchObject({ message: "Comment text too long.", status: "INVALID_ARGUMENT" })
+      assert.deepInclude(long.error, { message: "Comment text too long.", status: "INVALID_ARGUMENT" })
       // Exactly 20,480 UTF-16 units is accepted (clients check text.length <= 20480).
       // (sent with `languages`: emoji alone have no language to detect)
-      expect((await post(family, "analyze", { comment: { text: "😀".repeat(10_240) }, requestedAttributes: { TOXICITY: {} }, languages: ["en"] })).status).toBe(200)
+      assert.strictEqual((await post(family, "analyze", { comment: { text: "😀".repeat(10_240) }, requestedAttributes: { TOXICITY: {} }, languages: ["en"] })).status, 200)
     })
 
     it("answers INVALID_REQUEST for malformed bodies and wrongly typed fields, never a 500", async () => {
@@ -447,11 +447,11 @@ describe.each(FAMILIES)("Perspective analyze on %s", (family) => {
             body: JSON.stringify({ comment: { text: "hi" }, requestedAttributes: { TOXICITY: {} } })
           })
           const body = await expectGoogleError(res, 401)
-          expect(body.error.status).toBe("UNAUTHENTICATED")
-          expect(body.error.details).toBeUndefined()
+          assert.strictEqual(body.error.status, "UNAUTHENTICATED")
+          assert.isUndefined(body.error.details)
           messages.add(body.error.message)
         }
-        expect(messages.size).toBe(1)
+        assert.strictEqual(messages.size, 1)
         // A Google-style ?key= does not authenticate the compat family.
         const viaQuery = await fetch(`${host.url}${pathOf(family, "analyze")}?key=${key}`, {
           method: "POST",
@@ -464,13 +464,13 @@ describe.each(FAMILIES)("Perspective analyze on %s", (family) => {
       it("answers 403 PERMISSION_DENIED without a key and 400 API_KEY_INVALID with a wrong one, in header or query", async () => {
         const body = JSON.stringify({ comment: { text: "hi" }, requestedAttributes: { TOXICITY: {} } })
         const missing = await expectGoogleError(await fetch(`${host.url}/v1alpha1/comments:analyze`, { method: "POST", body }), 403)
-        expect(missing.error.status).toBe("PERMISSION_DENIED")
+        assert.strictEqual(missing.error.status, "PERMISSION_DENIED")
         for (const res of [
           await fetch(`${host.url}/v1alpha1/comments:analyze?key=dk_aaaaaaaaaa_x`, { method: "POST", body }),
           await fetch(`${host.url}/v1alpha1/comments:suggestscore`, { method: "POST", body, headers: { "x-goog-api-key": "nope" } })
         ]) {
           const wrong = await expectGoogleError(res, 400)
-          expect(wrong.error).toEqual({
+          assert.deepStrictEqual(wrong.error, {
             code: 400,
             message: "API key not valid. Please pass a valid API key.",
             status: "INVALID_ARGUMENT",
@@ -484,7 +484,7 @@ describe.each(FAMILIES)("Perspective analyze on %s", (family) => {
           `${host.url}/v1alpha1/comments:analyze?alt=json&key=${key}&prettyPrint=false&fields=attributeScores&quotaUser=u1&%24.xgafv=2&callback=cb`,
           { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ comment: { text: "hi" }, requestedAttributes: { TOXICITY: {} } }) }
         )
-        expect(res.status).toBe(200)
+        assert.strictEqual(res.status, 200)
         expect(await res.json()).toMatchObject({ attributeScores: { TOXICITY: {} }, languages: ["en"] })
       })
     }
@@ -504,10 +504,10 @@ describe.each(FAMILIES)("Perspective suggestscore on %s", (family) => {
       sessionId: "sess-9",
       clientToken: token
     })
-    expect(res.status).toBe(200)
-    expect(await res.json()).toEqual({ clientToken: token, detectedLanguages: ["en"], requestedLanguages: ["en"] })
+    assert.strictEqual(res.status, 200)
+    assert.deepStrictEqual(await res.json(), { clientToken: token, detectedLanguages: ["en"], requestedLanguages: ["en"] })
     const stored = (await host.listSuggestions(email)).filter((s) => s.clientToken === token)
-    expect(stored).toHaveLength(1)
+    assert.lengthOf(stored, 1)
     expect(stored[0]).toMatchObject({
       email,
       commentText: `A moderator corrected this (${family}).`,
@@ -518,21 +518,21 @@ describe.each(FAMILIES)("Perspective suggestscore on %s", (family) => {
       // The key that sent it (its public id, the part after `dk_`), so a revocation can discount it.
       keyId: key.split("_")[1]
     })
-    expect(JSON.parse(stored[0]!.contextJson!)).toEqual({ entries: [{ text: "{\"url\":\"https://example.com/story#c1\"}" }] })
-    expect(stored[0]!.createdAt.getTime()).toBeGreaterThanOrEqual(before - 1000)
-    expect(stored[0]!.createdAt.getTime()).toBeLessThanOrEqual(Date.now() + 1000)
+    assert.deepStrictEqual(JSON.parse(stored[0]!.contextJson!), { entries: [{ text: "{\"url\":\"https://example.com/story#c1\"}" }] })
+    assert.isAtLeast(stored[0]!.createdAt.getTime(), before - 1000)
+    assert.isAtMost(stored[0]!.createdAt.getTime(), Date.now() + 1000)
     // It belongs to this account only.
-    expect((await host.listSuggestions(otherEmail)).some((s) => s.clientToken === token)).toBe(false)
+    assert.isFalse((await host.listSuggestions(otherEmail)).some((s) => s.clientToken === token))
   })
 
   it("answers requestedLanguages only when languages were sent, and detectedLanguages always (issue 28)", async () => {
     const one = await post(family, "suggestscore", { comment: { text: "ok" }, attributeScores: { TOXICITY: { summaryScore: { value: 0 } } }, clientToken: "only-token" })
-    expect(await one.json()).toEqual({ clientToken: "only-token", detectedLanguages: ["en"] })
+    assert.deepStrictEqual(await one.json(), { clientToken: "only-token", detectedLanguages: ["en"] })
     const none = await post(family, "suggestscore", { comment: "[lang:de] gut", attributeScores: { TOXICITY: { summaryScore: { value: 0 } } } })
-    expect(await none.json()).toEqual({ detectedLanguages: ["de"] })
+    assert.deepStrictEqual(await none.json(), { detectedLanguages: ["de"] })
     // Nothing to detect is no error here: the correction is stored all the same.
     const emoji = await post(family, "suggestscore", { comment: "👍👍", attributeScores: { TOXICITY: { summaryScore: { value: 0 } } } })
-    expect(await emoji.json()).toEqual({ detectedLanguages: [] })
+    assert.deepStrictEqual(await emoji.json(), { detectedLanguages: [] })
   })
 
   it("accepts snake_case fields", async () => {
@@ -543,7 +543,7 @@ describe.each(FAMILIES)("Perspective suggestscore on %s", (family) => {
       community_id: "snake-community",
       session_id: "snake-session"
     })
-    expect(await res.json()).toEqual({ clientToken: "snake-suggest", detectedLanguages: ["en"] })
+    assert.deepStrictEqual(await res.json(), { clientToken: "snake-suggest", detectedLanguages: ["en"] })
     const stored = (await host.listSuggestions(email)).find((s) => s.clientToken === "snake-suggest")
     expect(stored).toMatchObject({ attributeScores: { TOXICITY: 0.5 }, communityId: "snake-community", sessionId: "snake-session" })
   })
@@ -566,7 +566,7 @@ describe.each(FAMILIES)("Perspective suggestscore on %s", (family) => {
       ["{not json", "INVALID_REQUEST"]
     ]
     for (const [body, errorType] of cases) await expectGoogleError(await post(family, "suggestscore", body), 400, errorType)
-    expect((await host.listSuggestions()).length).toBe(count)
+    assert.strictEqual((await host.listSuggestions()).length, count)
   })
 })
 
@@ -582,18 +582,18 @@ describe("Perspective families: every response (§6)", () => {
       await fetch(`${host.url}/v1alpha1/comments:nope`, { method: "POST", body: "{}" })
     ]
     for (const res of responses) {
-      expect(res.headers.get("x-engine-version")).toBe("0.1.0")
-      expect(res.headers.get("x-model-version")).toBe("test-model-1")
-      expect(res.status).toBeLessThan(500)
+      assert.strictEqual(res.headers.get("x-engine-version"), "0.1.0")
+      assert.strictEqual(res.headers.get("x-model-version"), "test-model-1")
+      assert.isBelow(res.status, 500)
     }
   })
 
   it("maps a rate limit to 429 RESOURCE_EXHAUSTED with Retry-After in Google's envelope (the one table)", () => {
     for (const family of ["compat", "google"] as const) {
       const rendered = ErrorMapping.render(family, new RateLimited({ retryAfterSeconds: 2.2, message: "Quota exceeded." }))
-      expect(rendered.status).toBe(429)
-      expect(rendered.headers).toEqual({ "retry-after": "3" })
-      expect(rendered.body).toEqual({ error: { code: 429, message: "Quota exceeded.", status: "RESOURCE_EXHAUSTED" } })
+      assert.strictEqual(rendered.status, 429)
+      assert.deepStrictEqual(rendered.headers, { "retry-after": "3" })
+      assert.deepStrictEqual(rendered.body, { error: { code: 429, message: "Quota exceeded.", status: "RESOURCE_EXHAUSTED" } })
     }
   })
 })

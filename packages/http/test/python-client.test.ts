@@ -9,7 +9,7 @@
  */
 import { execFile, spawnSync } from "node:child_process"
 import { fileURLToPath } from "node:url"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, assert, beforeAll, describe, expect, it } from "@effect/vitest"
 import { startHttpHost, type TestHost } from "./harness.js"
 
 const DRIVER = fileURLToPath(new URL("./clients/google_client.py", import.meta.url))
@@ -94,19 +94,19 @@ describe("Google's Python client (googleapiclient) against Decorum", () => {
 
   it.runIf(python !== null)("builds from the discovery URL and analyzes with sentence spans, languages and NAME@VERSION", () => {
     const analysis = out.analyze.ok!
-    expect(out.analyze.httpError).toBeUndefined()
-    expect(Object.keys(analysis.attributeScores!).sort()).toEqual(["INSULT@2", "TOXICITY"])
+    assert.isUndefined(out.analyze.httpError)
+    assert.deepStrictEqual(Object.keys(analysis.attributeScores!).sort(), ["INSULT@2", "TOXICITY"])
     const tox = analysis.attributeScores!["TOXICITY"]!
-    expect(tox.summaryScore.type).toBe("PROBABILITY")
-    expect(tox.summaryScore.value).toBeGreaterThan(0.4)
+    assert.strictEqual(tox.summaryScore.type, "PROBABILITY")
+    assert.isAbove(tox.summaryScore.value, 0.4)
     // The offsets are UTF-16 units into the text the client sent (JavaScript string indices).
     const sentences = tox.spanScores!.map((s) => out.text.slice(s.begin, s.end))
-    expect(sentences).toEqual(["You are an idiot.", "The park plan is good!", "Thanks 😀"])
-    expect(tox.spanScores![2]!.end).toBe(out.text.length)
-    expect(tox.spanScores![0]!.score.value).toBeGreaterThan(tox.spanScores![1]!.score.value)
-    expect(analysis.languages).toEqual(["en"])
-    expect(analysis.detectedLanguages).toEqual(["en"])
-    expect(analysis.clientToken).toBe("py-1")
+    assert.deepStrictEqual(sentences, ["You are an idiot.", "The park plan is good!", "Thanks 😀"])
+    assert.strictEqual(tox.spanScores![2]!.end, out.text.length)
+    assert.isAbove(tox.spanScores![0]!.score.value, tox.spanScores![1]!.score.value)
+    assert.deepStrictEqual(analysis.languages, ["en"])
+    assert.deepStrictEqual(analysis.detectedLanguages, ["en"])
+    assert.strictEqual(analysis.clientToken, "py-1")
   })
 
   it.runIf(python !== null)("analyzes HTML with offsets into the reduced text", () => {
@@ -114,44 +114,44 @@ describe("Google's Python client (googleapiclient) against Decorum", () => {
     const spans = analysis.attributeScores!["TOXICITY"]!.spanScores!
     // Paragraphs become a blank line; entities are decoded: the offsets count in this text.
     const reduced = "Fish & chips <3\n\nWhat an idiot"
-    expect(spans.map((s) => reduced.slice(s.begin, s.end))).toEqual(["Fish & chips <3", "What an idiot"])
-    expect(analysis.languages).toEqual(["en"])
+    assert.deepStrictEqual(spans.map((s) => reduced.slice(s.begin, s.end)), ["Fish & chips <3", "What an idiot"])
+    assert.deepStrictEqual(analysis.languages, ["en"])
   })
 
   it.runIf(python !== null)("raises HttpError with Google's status and message for an empty comment and a wrong key", () => {
     const empty = out.analyzeEmpty.httpError!
-    expect(empty.status).toBe(400)
-    expect(empty.reason).toBe("Comment must be non-empty.")
-    expect(empty.body.error.details).toContainEqual({ "@type": "type.googleapis.com/google.commentanalyzer.v1alpha1.Error", errorType: "COMMENT_EMPTY" })
+    assert.strictEqual(empty.status, 400)
+    assert.strictEqual(empty.reason, "Comment must be non-empty.")
+    assert.deepInclude(empty.body.error.details!, { "@type": "type.googleapis.com/google.commentanalyzer.v1alpha1.Error", errorType: "COMMENT_EMPTY" })
     const bad = out.badKey.httpError!
-    expect(bad.status).toBe(400)
-    expect(bad.reason).toBe("API key not valid. Please pass a valid API key.")
+    assert.strictEqual(bad.status, 400)
+    assert.strictEqual(bad.reason, "API key not valid. Please pass a valid API key.")
     expect(bad.body.error.details).toContainEqual(expect.objectContaining({ reason: "API_KEY_INVALID" }))
   })
 
   it.runIf(python !== null)("meets Perspective's language errors as HttpError, with Perspective's details, and detectedLanguages otherwise (issue 28)", () => {
     const PERSPECTIVE_ERROR = "type.googleapis.com/google.commentanalyzer.v1alpha1.Error"
     const detected = out.analyzeUnsupported.httpError!
-    expect(detected.status).toBe(400)
-    expect(detected.reason).toBe("Attribute TOXICITY does not support request languages: sv")
-    expect(detected.body.error.status).toBe("INVALID_ARGUMENT")
-    expect(detected.body.error.details).toEqual([{
+    assert.strictEqual(detected.status, 400)
+    assert.strictEqual(detected.reason, "Attribute TOXICITY does not support request languages: sv")
+    assert.strictEqual(detected.body.error.status, "INVALID_ARGUMENT")
+    assert.deepStrictEqual(detected.body.error.details, [{
       "@type": PERSPECTIVE_ERROR,
       errorType: "LANGUAGE_NOT_SUPPORTED_BY_ATTRIBUTE",
       languageNotSupportedByAttributeError: { detectedLanguages: ["sv"], attribute: "TOXICITY" }
     }])
     const requested = out.analyzeRequestedUnsupported.httpError!
-    expect(requested.reason).toBe("Attribute TOXICITY does not support request languages: cs")
+    assert.strictEqual(requested.reason, "Attribute TOXICITY does not support request languages: cs")
     expect(requested.body.error.details![0]).toMatchObject({ languageNotSupportedByAttributeError: { requestedLanguages: ["cs"], attribute: "TOXICITY" } })
     const undetected = out.analyzeUndetected.httpError!
-    expect(undetected.status).toBe(400)
-    expect(undetected.reason).toBe("Unable to detect language.")
-    expect(undetected.body.error.details).toEqual([{ "@type": PERSPECTIVE_ERROR, errorType: "LANGUAGE_DETECTION_FAILED" }])
+    assert.strictEqual(undetected.status, 400)
+    assert.strictEqual(undetected.reason, "Unable to detect language.")
+    assert.deepStrictEqual(undetected.body.error.details, [{ "@type": PERSPECTIVE_ERROR, errorType: "LANGUAGE_DETECTION_FAILED" }])
     expect(out.analyzeGerman.ok).toMatchObject({ languages: ["de"], detectedLanguages: ["de"] })
   })
 
   it.runIf(python !== null)("suggestscore answers the client and stores the suggestion with its account", async () => {
-    expect(out.suggest.ok).toEqual({ clientToken: "py-suggest-1", detectedLanguages: ["en"], requestedLanguages: ["en"] })
+    assert.deepStrictEqual(out.suggest.ok, { clientToken: "py-suggest-1", detectedLanguages: ["en"], requestedLanguages: ["en"] })
     const stored = await host.listSuggestions(email)
     const mine = stored.find((s) => s.clientToken === "py-suggest-1")
     expect(mine).toMatchObject({
@@ -165,23 +165,21 @@ describe("Google's Python client (googleapiclient) against Decorum", () => {
   })
 
   it.runIf(python !== null)("sends a batch: every part answered under its own id, the invalid one with its own error", async () => {
-    expect(Object.keys(out.batch).sort()).toEqual(["b1", "b2", "b3", "bad", "s1"])
+    assert.deepStrictEqual(Object.keys(out.batch).sort(), ["b1", "b2", "b3", "bad", "s1"])
     for (const id of ["b1", "b2", "b3"]) {
       const analysis = out.batch[id]!.ok!
       const text = out.batchTexts[id]!
       const tox = analysis.attributeScores!["TOXICITY"]!
-      expect(analysis.languages).toEqual(["en"])
-      for (const span of tox.spanScores!) expect(text.slice(span.begin, span.end).trim()).toBe(text.slice(span.begin, span.end))
-      if (id === "b3") expect(tox.spanScores!.map((s) => text.slice(s.begin, s.end))).toEqual(["Second sentence here.", "And a third one"])
+      assert.deepStrictEqual(analysis.languages, ["en"])
+      for (const span of tox.spanScores!) assert.strictEqual(text.slice(span.begin, span.end).trim(), text.slice(span.begin, span.end))
+      if (id === "b3") assert.deepStrictEqual(tox.spanScores!.map((s) => text.slice(s.begin, s.end)), ["Second sentence here.", "And a third one"])
     }
     // Each part was scored on its own text, not mixed up with another part's.
-    expect(out.batch["b2"]!.ok!.attributeScores!["TOXICITY"]!.summaryScore.value).toBeGreaterThan(
-      out.batch["b1"]!.ok!.attributeScores!["TOXICITY"]!.summaryScore.value
-    )
+    assert.isAbove(out.batch["b2"]!.ok!.attributeScores!["TOXICITY"]!.summaryScore.value, out.batch["b1"]!.ok!.attributeScores!["TOXICITY"]!.summaryScore.value)
     const bad = out.batch["bad"]!.httpError!
-    expect(bad.status).toBe(400)
-    expect(bad.reason).toBe("Unknown requested attribute: NOT_AN_ATTRIBUTE")
-    expect(out.batch["s1"]!.ok).toEqual({ clientToken: "py-batch-suggest", detectedLanguages: ["en"] })
+    assert.strictEqual(bad.status, 400)
+    assert.strictEqual(bad.reason, "Unknown requested attribute: NOT_AN_ATTRIBUTE")
+    assert.deepStrictEqual<unknown>(out.batch["s1"]!.ok, { clientToken: "py-batch-suggest", detectedLanguages: ["en"] })
     const stored = await host.listSuggestions(email)
     expect(stored.find((s) => s.clientToken === "py-batch-suggest")).toMatchObject({ attributeScores: { INSULT: 1 } })
   })
