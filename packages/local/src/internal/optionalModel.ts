@@ -6,10 +6,12 @@
  * the weight file's sha256); so such a model is never a reason for the engine not to start, and
  * the scorer falls back to what it did without it.
  *
- * That is decided at start-up from the files (`readModelFiles`: the manifest and the checksum of its
- * weight file, a few milliseconds); building the detector from them (decoding the weights, its
- * term tables) waits for the first comment that needs it (`onFirstUse`), so a cold start that
- * serves no such comment does not pay for it.
+ * That is decided at start-up from the files (`readModelFiles`: the manifest's format and the
+ * checksum of its weight file, a few milliseconds); a detector whose decoding costs more than that
+ * (fallacy, spans, dog-whistle) is built from them on the first comment that needs it
+ * (`onFirstUse`), so a cold start that serves no such comment does not pay for it. What decoding
+ * checks beyond that (the manifest's shape against the weight file's header) fails only for a
+ * manifest edited by hand, since the trainer writes both and the checksum ties them.
  */
 import { createHash } from "node:crypto"
 import { existsSync, readFileSync } from "node:fs"

@@ -1,7 +1,6 @@
 /**
- * The trained AI-written-text detector as the `AiTextModel` service: reads `aitext.json` and its
- * weight file (checked against its sha256) from the models directory, once, and decodes the weights
- * on the first text it judges.
+ * The trained AI-written-text detector as the `AiTextModel` service: loads `aitext.json` and its
+ * weight file (checked against its sha256) from the models directory, once.
  */
 import type { Effect, Layer, Option } from "effect"
 import { AiTextModel, type AiTextModelService } from "../AiTextModel.js"
@@ -28,18 +27,15 @@ export const fromAiTextWeights = (weights: AiTextWeights): AiTextModelService =>
 
 /**
  * The detector of a models directory, when it can be used: none, silently, without `aitext.json`;
- * none with one warning when the files are there but do not load (as the fallacy detector). The
- * files are read and checked here; the weights are decoded on the first text judged.
+ * none with one warning when the files are there but do not load (as the fallacy detector). Unlike
+ * the other optional detectors it is decoded here, at start-up: that takes a few milliseconds, and
+ * decoding is what checks that its manifest was trained on this version's feature list.
  */
 export const aiTextModelIn = (directory: string): Effect.Effect<Option.Option<AiTextModelService>> =>
   optionalModelIn(
     directory,
     AITEXT_MANIFEST,
-    (firstUse): AiTextModelService => {
-      const { bytes, manifest } = readModelFiles<AiTextManifest>(directory, AITEXT_MANIFEST, AITEXT_FORMAT)
-      const detector = firstUse(() => fromAiTextWeights(new AiTextWeights(manifest, bytes)))
-      return { version: manifest.version, analyse: (text) => detector().analyse(text) }
-    },
+    () => fromAiTextWeights(loadAiTextWeights(directory)),
     "AI-text detector",
     "llmdetect has no local model; every other score is served as usual"
   )

@@ -1,6 +1,6 @@
 /**
- * The optional detectors (fallacy, toxic spans, dog-whistle, AI text) check their files at start-up
- * and decode their weights on first use, once: the start-up cost of a process that serves none of
+ * The optional detectors that cost more than a few milliseconds to decode (fallacy, toxic spans,
+ * dog-whistle) check their files at start-up and decode their weights on first use, once: the start-up cost of a process that serves none of
  * them (a Lambda cold start on analyze) is a read and a checksum. A detector whose files pass the
  * checks answers exactly as one decoded at start-up; one whose weights turn out not to decode fails
  * its callers, logged once.
@@ -11,7 +11,6 @@ import { join } from "node:path"
 import { Effect, Logger, Option } from "effect"
 import { onFirstUse } from "../../src/internal/optionalModel.js"
 import { tokenize } from "../../src/internal/text/words.js"
-import { AITEXT_MANIFEST, aiTextModelIn, fromAiTextWeights, loadAiTextWeights } from "../../src/models/AiTextDetector.js"
 import { DOGWHISTLE_MANIFEST, dogWhistleModelIn, fromDogWhistleScorer, loadDogWhistleScorer } from "../../src/models/DogWhistleDetector.js"
 import { FALLACY_MANIFEST, fallacyModelIn, fromFallacyWeights, loadFallacyWeights } from "../../src/models/FallacyDetector.js"
 import { fromSpanWeights, loadSpanWeights, SPAN_MANIFEST, spanModelIn } from "../../src/models/SpanTagger.js"
@@ -22,7 +21,6 @@ const SHIPPED = defaultModelDirectory()
 const TEXTS = [
   "You are an idiot if you believe this, everyone knows the experts are always right.",
   "The globalist bankers control the media. Wake up, people.",
-  "In today's fast-paced world, it is important to note that communication plays a pivotal role.",
   "Thanks for the article, I learned something about the harbour's history."
 ]
 
@@ -62,14 +60,6 @@ const DETECTORS: ReadonlyArray<Detector> = [
     eager: (d) => fromDogWhistleScorer(loadDogWhistleScorer(d)),
     answer: (s, text) => s.analyse({ comment: text, sensitiveTopics: [], examples: [], context: [] }),
     undecodable: (m) => ({ ...m, features: { ...(m["features"] as Json), bits: 12 } })
-  },
-  {
-    name: "AI-text detector",
-    manifest: AITEXT_MANIFEST,
-    modelIn: aiTextModelIn,
-    eager: (d) => fromAiTextWeights(loadAiTextWeights(d)),
-    answer: (s, text) => s.analyse(text),
-    undecodable: (m) => ({ ...m, mean: [] })
   }
 ]
 
