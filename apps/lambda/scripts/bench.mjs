@@ -2,9 +2,10 @@
 /**
  * `npm run bench:lambda`: the size of the Lambda bundle and its cold start, measured the way Lambda
  * starts a function: a fresh `node` process imports dist/handler.mjs (module initialisation builds
- * the engine: models, PostgreSQL pool, migrations) and handles its first event. Two series, one
- * whose first event is `GET /healthz`, one whose first event is a Google-shaped analyze request
- * (three attributes), each on a Function URL (payload 2.0) event.
+ * the engine: models, PostgreSQL pool, migrations) and handles its first event. Three series, whose
+ * first event is `GET /healthz`, a Google-shaped analyze request (three attributes), and a native
+ * dog-whistle check (the first request to need an optional detector, which decodes its weights on
+ * first use), each on a Function URL (payload 2.0) event.
  *
  * Also prints the CPU time of the cold start (import and first event, all threads), which the
  * machine's load moves far less than the wall clock.
@@ -88,16 +89,18 @@ try {
   // ---------------------------------------------------------------- cold starts
   const probe = join(cache, "probe.mjs")
   writeFileSync(probe, `
-const event = (method, rawPath, rawQueryString, body) => ({
+const event = (method, rawPath, rawQueryString, body, headers = {}) => ({
   version: "2.0", routeKey: "$default", rawPath, rawQueryString,
-  headers: { host: "bench.lambda-url.us-east-1.on.aws", "x-forwarded-proto": "https", "content-type": "application/json" },
+  headers: { host: "bench.lambda-url.us-east-1.on.aws", "x-forwarded-proto": "https", "content-type": "application/json", ...headers },
   requestContext: { http: { method, path: rawPath }, stage: "$default", domainName: "bench.lambda-url.us-east-1.on.aws" },
   isBase64Encoded: false, ...(body ? { body } : {})
 })
 const events = {
   healthz: event("GET", "/healthz", ""),
   analyze: event("POST", "/v1alpha1/comments:analyze", "key=" + process.env.BENCH_KEY,
-    JSON.stringify({ comment: { text: "You are an idiot, and this plan is stupid." }, requestedAttributes: { TOXICITY: {}, INSULT: {}, PROFANITY: {} } }))
+    JSON.stringify({ comment: { text: "You are an idiot, and this plan is stupid." }, requestedAttributes: { TOXICITY: {}, INSULT: {}, PROFANITY: {} } })),
+  dogwhistle: event("POST", "/v0.2/dogwhistle", "", JSON.stringify({ comment: "The globalist bankers control the media. Wake up, people." }),
+    { "x-user-email": "bench@example.com", "x-api-key": process.env.BENCH_KEY })
 }
 const c0 = process.cpuUsage()
 const t0 = performance.now()
@@ -141,9 +144,10 @@ await handler.dispose()
   console.log(`\nbundle: handler.mjs ${mib(bytes.length)}, all chunks ${mib(allJs.length)} (${mib(gzipSync(allJs, { level: 9 }).length)} gzipped, about the zip's size); models ${modelBytes ? mib(modelBytes) : "none (lexicon model)"}`)
   console.log(`node ${process.version}, ${runs} fresh processes per series, medians; PostgreSQL at ${url.hostname}:${url.port}; load average ${loadavg()[0].toFixed(1)}\n`)
   console.log("first event                    | import + init | first event | cold start | its CPU time | next event | process wall")
-  for (const first of ["healthz", "analyze"]) {
+  const labels = { healthz: "GET /healthz", analyze: "POST comments:analyze (3 attr)", dogwhistle: "POST /v0.2/dogwhistle" }
+  for (const first of ["healthz", "analyze", "dogwhistle"]) {
     const r = series(first)
-    const label = first === "healthz" ? "GET /healthz" : "POST comments:analyze (3 attr)"
+    const label = labels[first]
     console.log(`${label.padEnd(30)} | ${ms(r.init).padStart(13)} | ${ms1(r.first).padStart(11)} | ${ms(r.coldStart).padStart(10)} | ${ms(r.cpu).padStart(12)} | ${ms1(r.warm).padStart(10)} | ${ms(r.wall).padStart(12)}`)
   }
 } finally {

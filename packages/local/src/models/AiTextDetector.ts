@@ -2,24 +2,18 @@
  * The trained AI-written-text detector as the `AiTextModel` service: loads `aitext.json` and its
  * weight file (checked against its sha256) from the models directory, once.
  */
-import { createHash } from "node:crypto"
-import { readFileSync } from "node:fs"
-import { join } from "node:path"
 import type { Effect, Layer, Option } from "effect"
 import { AiTextModel, type AiTextModelService } from "../AiTextModel.js"
-import { type AiTextManifest, AiTextWeights } from "../internal/aitext/model.js"
-import { optionalModelIn, layerOptional } from "../internal/optionalModel.js"
+import { AITEXT_FORMAT, type AiTextManifest, AiTextWeights } from "../internal/aitext/model.js"
+import { optionalModelIn, layerOptional, readModelFiles } from "../internal/optionalModel.js"
 import { defaultModelDirectory } from "./TrainedModel.js"
 
 export const AITEXT_MANIFEST = "aitext.json"
 
 /** Load the detector from a directory holding `aitext.json` and its weight file (synchronous). */
 export const loadAiTextWeights = (directory: string = defaultModelDirectory()): AiTextWeights => {
-  const manifest = JSON.parse(readFileSync(join(directory, AITEXT_MANIFEST), "utf8")) as AiTextManifest
-  const bytes = readFileSync(join(directory, manifest.file))
-  const sha = createHash("sha256").update(bytes).digest("hex")
-  if (sha !== manifest.sha256) throw new Error(`model file ${manifest.file}: sha256 ${sha} does not match ${AITEXT_MANIFEST}`)
-  return new AiTextWeights(manifest, new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength))
+  const { bytes, manifest } = readModelFiles<AiTextManifest>(directory, AITEXT_MANIFEST, AITEXT_FORMAT)
+  return new AiTextWeights(manifest, bytes)
 }
 
 /** The `AiTextModel` service over loaded weights. */
@@ -33,7 +27,9 @@ export const fromAiTextWeights = (weights: AiTextWeights): AiTextModelService =>
 
 /**
  * The detector of a models directory, when it can be used: none, silently, without `aitext.json`;
- * none with one warning when the files are there but do not load (as the fallacy detector).
+ * none with one warning when the files are there but do not load (as the fallacy detector). Unlike
+ * the other optional detectors it is decoded here, at start-up: that takes a few milliseconds, and
+ * decoding is what checks that its manifest was trained on this version's feature list.
  */
 export const aiTextModelIn = (directory: string): Effect.Effect<Option.Option<AiTextModelService>> =>
   optionalModelIn(

