@@ -1,7 +1,7 @@
 import { AttributeScorer, CommentScorer, SpamChecker } from "@decorum/core"
 import { AnalysedComment, Native, Perspective, ProviderFailure } from "@decorum/domain"
 import { AttributeModel, type AttributeModelService, type Contribution, CUE_MODEL_VERSION, CueModel, LocalCommentScorer, LocalEvaluators, type ModelLabel, type TextAnalysis } from "@decorum/local"
-import { assert, describe, expect, it, layer } from "@effect/vitest"
+import { assert, describe, it, layer } from "@effect/vitest"
 import { Effect, Layer, Schema } from "effect"
 import { article, corpus } from "./fixtures.js"
 
@@ -25,12 +25,12 @@ layer(LocalEvaluators.evaluators.pipe(Layer.provideMerge(CueModel)))("local eval
       Effect.gen(function*() {
         const r = yield* score("I think the council is right here, because congestion costs everyone time. For example, the 14 bus is always late.")
         decodeScore(r.value)
-        expect(r.provenance.model).toBe(CUE_MODEL_VERSION)
-        expect(r.value.toxicity_score).toBeLessThan(0.2)
-        expect(r.value.overall_score).toBeGreaterThanOrEqual(3)
-        expect(r.value.objectionable_phrases).toEqual([])
-        expect(r.value.appears_low_effort).toBe(false)
-        expect(r.value.toxicity_explanation).toMatch(/no toxic language/iu)
+        assert.strictEqual(r.provenance.model, CUE_MODEL_VERSION)
+        assert.isBelow(r.value.toxicity_score, 0.2)
+        assert.isAtLeast(r.value.overall_score, 3)
+        assert.deepStrictEqual(r.value.objectionable_phrases, [])
+        assert.isFalse(r.value.appears_low_effort)
+        assert.match(r.value.toxicity_explanation, /no toxic language/iu)
       }))
 
     it.effect("an insult scores high and is quoted verbatim with a reason", () =>
@@ -38,15 +38,15 @@ layer(LocalEvaluators.evaluators.pipe(Layer.provideMerge(CueModel)))("local eval
         const text = "Honestly, you’re an idiot if you think the tram will ever pay for itself."
         const r = (yield* score(text)).value
         decodeScore(r)
-        expect(r.toxicity_score).toBeGreaterThan(0.7)
-        expect(r.overall_score).toBeLessThanOrEqual(2)
+        assert.isAbove(r.toxicity_score, 0.7)
+        assert.isAtMost(r.overall_score, 2)
         const insult = r.objectionable_phrases.find((o) => o.quoted_objectionable_phrase.includes("idiot"))
-        expect(insult).toBeDefined()
-        expect(text).toContain(insult!.quoted_objectionable_phrase)
-        expect(insult!.explanation).toMatch(/insult directed at a person/iu)
-        expect(r.toxicity_explanation).toMatch(/idiot/u)
+        assert.isDefined(insult)
+        assert.include(text, insult!.quoted_objectionable_phrase)
+        assert.match(insult!.explanation, /insult directed at a person/iu)
+        assert.match(r.toxicity_explanation, /idiot/u)
         const insultP = yield* Effect.map(AttributeModel, (m) => m.predict(m.analyse(text), ["INSULT"]).INSULT ?? 0)
-        expect(insultP).toBeGreaterThan(0.7)
+        assert.isAbove(insultP, 0.7)
       }))
 
     it.effect("obfuscated profanity is caught and named", () =>
@@ -54,8 +54,8 @@ layer(LocalEvaluators.evaluators.pipe(Layer.provideMerge(CueModel)))("local eval
         for (const [text, word] of [["What a load of sh1t.", "sh1t"], ["f*ck this council", "f*ck"], ["fuuuck the tram", "fuuuck"]] as const) {
           const r = (yield* score(text)).value
           const hit = r.objectionable_phrases.find((o) => o.quoted_objectionable_phrase.includes(word))
-          expect(hit, text).toBeDefined()
-          expect(hit!.explanation).toMatch(/profanity/iu)
+          assert.isDefined(hit, text)
+          assert.match(hit!.explanation, /profanity/iu)
         }
       }))
 
@@ -63,25 +63,25 @@ layer(LocalEvaluators.evaluators.pipe(Layer.provideMerge(CueModel)))("local eval
       Effect.gen(function*() {
         const r = (yield* score("This fucking tram is late again.")).value
         const hit = r.objectionable_phrases.find((o) => o.suggested_rewrite !== "")
-        expect(hit?.quoted_objectionable_phrase).toBe("fucking tram")
-        expect(hit?.suggested_rewrite).toBe("tram")
+        assert.strictEqual(hit?.quoted_objectionable_phrase, "fucking tram")
+        assert.strictEqual(hit?.suggested_rewrite, "tram")
         const insult = (yield* score("You are an idiot.")).value
-        expect(insult.objectionable_phrases.length).toBeGreaterThan(0)
-        expect(insult.objectionable_phrases.every((o) => o.suggested_rewrite === "")).toBe(true)
+        assert.isAbove(insult.objectionable_phrases.length, 0)
+        assert.isTrue(insult.objectionable_phrases.every((o) => o.suggested_rewrite === ""))
       }))
 
     it.effect("flags low-effort comments and not short real ones", () =>
       Effect.gen(function*() {
         for (const text of ["me too", "First!", "+1", "This.", "Great article!", "lol", "Agreed.", "👍👍", "ok"]) {
           const r = (yield* score(text)).value
-          expect(r.appears_low_effort, text).toBe(true)
-          expect(r.overall_score, text).toBeLessThanOrEqual(2)
+          assert.isTrue(r.appears_low_effort, text)
+          assert.isAtMost(r.overall_score, 2, text)
         }
         const real = (yield* score("Me too: my bus to the hospital was cut last spring, so the tram is my only option now.")).value
-        expect(real.appears_low_effort).toBe(false)
+        assert.isFalse(real.appears_low_effort)
         // Copying the parent comment is low effort too.
         const copy = (yield* score("Trams are great.", "Trams are great!")).value
-        expect(copy.appears_low_effort).toBe(true)
+        assert.isTrue(copy.appears_low_effort)
       }))
 
     it.effect("names negative tone: dismissive, sarcastic and strongly negative wording", () =>
@@ -89,12 +89,12 @@ layer(LocalEvaluators.evaluators.pipe(Layer.provideMerge(CueModel)))("local eval
         const text = "Nobody cares about the tram. Yeah right, world class transit. I hate this awful plan. Whatever."
         const r = (yield* score(text)).value
         const quotes = r.negative_tone_phrases.map((n) => n.quoted_negative_tone_phrase)
-        expect(quotes).toEqual(expect.arrayContaining(["Nobody cares", "Yeah right", "Whatever"]))
-        expect(quotes.some((q) => /hate|awful/u.test(q))).toBe(true)
-        for (const n of r.negative_tone_phrases) expect(n.explanation?.length).toBeGreaterThan(10)
+        assert.includeMembers(quotes, ["Nobody cares", "Yeah right", "Whatever"])
+        assert.isTrue(quotes.some((q) => /hate|awful/u.test(q)))
+        for (const n of r.negative_tone_phrases) assert.isAbove(n.explanation?.length, 10)
         // "whatever" inside a sentence is not dismissive
         const plain = (yield* score("We should build whatever line serves the most riders.")).value
-        expect(plain.negative_tone_phrases).toEqual([])
+        assert.deepStrictEqual(plain.negative_tone_phrases, [])
       }))
 
     it.effect("quotes fallacies verbatim, naming each pattern", () =>
@@ -113,14 +113,14 @@ layer(LocalEvaluators.evaluators.pipe(Layer.provideMerge(CueModel)))("local eval
         for (const [text, name, quote] of cases) {
           const r = (yield* score(text)).value
           const hit = r.logical_fallacies.find((f) => f.fallacy_name === name)
-          expect(hit, `${name} in ${text}`).toBeDefined()
-          expect(hit!.quoted_logical_fallacy_example).toBe(quote)
-          expect(hit!.explanation_and_suggestions.length).toBeGreaterThan(20)
-          expect(hit!.explanation).toBe(hit!.explanation_and_suggestions)
-          expect(hit!.suggested_rewrite).toBe("")
+          assert.isDefined(hit, `${name} in ${text}`)
+          assert.strictEqual(hit!.quoted_logical_fallacy_example, quote)
+          assert.isAbove(hit!.explanation_and_suggestions.length, 20)
+          assert.strictEqual(hit!.explanation, hit!.explanation_and_suggestions)
+          assert.strictEqual(hit!.suggested_rewrite, "")
         }
         const none = (yield* score("The tram costs more per rider than buses, according to the council's report.")).value
-        expect(none.logical_fallacies).toEqual([])
+        assert.deepStrictEqual(none.logical_fallacies, [])
       }))
 
     it.effect("every quote of every comment is a verbatim substring, and every answer decodes", () =>
@@ -130,8 +130,8 @@ layer(LocalEvaluators.evaluators.pipe(Layer.provideMerge(CueModel)))("local eval
           const r = (yield* score(text, "The tram is a good idea.")).value
           decodeScore(r)
           for (const q of quotesOf(r)) {
-            expect(q.trim().length).toBeGreaterThan(0)
-            expect(text.includes(q), `${JSON.stringify(q)} in ${JSON.stringify(text)}`).toBe(true)
+            assert.isAbove(q.trim().length, 0)
+            assert.isTrue(text.includes(q), `${JSON.stringify(q)} in ${JSON.stringify(text)}`)
           }
           decodeSpam((yield* spam(text)).value)
         }
@@ -144,43 +144,43 @@ layer(LocalEvaluators.evaluators.pipe(Layer.provideMerge(CueModel)))("local eval
         const text = "Check out my channel https://youtube.com/@trams4ever and subscribe!!! DM me to earn $500 a day"
         const r = yield* spam(text)
         decodeSpam(r.value)
-        expect(r.provenance.model).toBe(CUE_MODEL_VERSION)
-        expect(r.value.is_spam).toBe(true)
-        expect(r.value.confidence).toBeGreaterThan(0.9)
-        expect(r.value.reasoning).toContain("Check out my channel")
-        expect(r.value.reasoning).toContain("https://youtube.com/@trams4ever")
+        assert.strictEqual(r.provenance.model, CUE_MODEL_VERSION)
+        assert.isTrue(r.value.is_spam)
+        assert.isAbove(r.value.confidence, 0.9)
+        assert.include(r.value.reasoning, "Check out my channel")
+        assert.include(r.value.reasoning, "https://youtube.com/@trams4ever")
       }))
 
     it.effect("pharma spam with a shortener and a phone number is spam", () =>
       Effect.gen(function*() {
         const r = (yield* spam("BUY NOW!!! cheap viagra at bit.ly/x9z, call +1 555 123 4567")).value
-        expect(r.is_spam).toBe(true)
-        expect(r.confidence).toBeGreaterThan(0.9)
-        expect(r.reasoning).toMatch(/viagra/u)
-        expect(r.reasoning).toMatch(/bit\.ly\/x9z/u)
-        expect(r.reasoning).toMatch(/555 123 4567/u)
+        assert.isTrue(r.is_spam)
+        assert.isAbove(r.confidence, 0.9)
+        assert.match(r.reasoning, /viagra/u)
+        assert.match(r.reasoning, /bit\.ly\/x9z/u)
+        assert.match(r.reasoning, /555 123 4567/u)
       }))
 
     it.effect("an ordinary comment with one source link is not spam", () =>
       Effect.gen(function*() {
         const r = (yield* spam("According to the council's report (https://example.org/tram-report.pdf), ridership grew 12% last year, which is more than forecast.")).value
-        expect(r.is_spam).toBe(false)
-        expect(r.confidence).toBeGreaterThan(0.8)
+        assert.isFalse(r.is_spam)
+        assert.isAbove(r.confidence, 0.8)
       }))
 
     it.effect("a plain comment is confidently not spam", () =>
       Effect.gen(function*() {
         const r = (yield* spam("I ride the tram every day and it has been reliable, though crowded in the morning.")).value
-        expect(r.is_spam).toBe(false)
-        expect(r.confidence).toBeGreaterThan(0.9)
-        expect(r.reasoning).toMatch(/no spam signals/iu)
+        assert.isFalse(r.is_spam)
+        assert.isAbove(r.confidence, 0.9)
+        assert.match(r.reasoning, /no spam signals/iu)
       }))
 
     it.effect("a lone https://www is not a confident verdict either way", () =>
       Effect.gen(function*() {
         const r = (yield* spam("https://www")).value
-        expect(r.confidence).toBeLessThan(0.7)
-        expect(r.reasoning).toMatch(/uncertain/iu)
+        assert.isBelow(r.confidence, 0.7)
+        assert.match(r.reasoning, /uncertain/iu)
       }))
   })
 
@@ -191,17 +191,17 @@ layer(LocalEvaluators.evaluators.pipe(Layer.provideMerge(CueModel)))("local eval
         const spans = [{ begin: 0, end: 19 }, { begin: 20, end: 37 }]
         const r = yield* Effect.flatMap(AttributeScorer, (s) =>
           s.analyze({ text, attributes: ["TOXICITY", "INSULT", "SPAM"], spans, context: { article: null, parent: null, entries: [] } }))
-        expect(r.provenance.model).toBe(CUE_MODEL_VERSION)
+        assert.strictEqual(r.provenance.model, CUE_MODEL_VERSION)
         const tox = r.value.TOXICITY!
-        expect(tox.spans).toHaveLength(2)
-        expect(tox.spans[0]!).toBeLessThan(0.2)
-        expect(tox.spans[1]!).toBeGreaterThan(0.7)
-        expect(r.value.INSULT!.summary).toBeGreaterThan(0.7)
+        assert.lengthOf(tox.spans, 2)
+        assert.isBelow(tox.spans[0]!, 0.2)
+        assert.isAbove(tox.spans[1]!, 0.7)
+        assert.isAbove(r.value.INSULT!.summary, 0.7)
         for (const a of ["TOXICITY", "INSULT", "SPAM"] as const) {
           const v = r.value[a]!
           for (const x of [v.summary, ...v.spans]) {
-            expect(x).toBeGreaterThanOrEqual(0)
-            expect(x).toBeLessThanOrEqual(1)
+            assert.isAtLeast(x, 0)
+            assert.isAtMost(x, 1)
           }
         }
       }))
@@ -210,7 +210,7 @@ layer(LocalEvaluators.evaluators.pipe(Layer.provideMerge(CueModel)))("local eval
       Effect.gen(function*() {
         const r = yield* Effect.flatMap(AttributeScorer, (s) =>
           s.analyze({ text: "Nice work.", attributes: Perspective.Attributes, spans: [], context: { article: null, parent: null, entries: [] } }))
-        expect(Object.keys(r.value).sort()).toEqual([...Perspective.Attributes].sort())
+        assert.deepStrictEqual(Object.keys(r.value).sort(), [...Perspective.Attributes].sort())
       }))
   })
 })
@@ -228,12 +228,12 @@ describe("evaluators on another model", () => {
   it.effect("report the model's version and fail as a provider failure for labels it lacks", () =>
     Effect.gen(function*() {
       const scored = yield* Effect.flatMap(CommentScorer, (s) => s.score({ comment: "fine", article, replyTo: null }))
-      expect(scored.provenance.model).toBe("stub-1")
+      assert.strictEqual(scored.provenance.model, "stub-1")
       decodeScore(scored.value)
       const failure = yield* Effect.flip(Effect.flatMap(AttributeScorer, (s) =>
         s.analyze({ text: "x", attributes: ["INSULT"], spans: [], context: { article: null, parent: null, entries: [] } })))
-      expect(failure).toBeInstanceOf(ProviderFailure)
-      expect(failure.message).toMatch(/INSULT/u)
+      assert.instanceOf(failure, ProviderFailure)
+      assert.match(failure.message, /INSULT/u)
     }).pipe(Effect.provide(LocalEvaluators.evaluators.pipe(Layer.provide(stub)))))
 
   /** A model that records the analyses it makes and those its predictions and explanations read. */
@@ -266,10 +266,10 @@ describe("evaluators on another model", () => {
     return Effect.gen(function*() {
       const comment = "idiot, you are wrong and I will find you"
       const scored = yield* Effect.flatMap(CommentScorer, (s) => s.score({ comment, article, replyTo: null }))
-      expect(scored.value.objectionable_phrases.length).toBeGreaterThan(0)
-      expect(analysed).toHaveLength(1)
-      expect(read.length).toBeGreaterThan(2)
-      for (const a of read) expect(a).toBe(analysed[0])
+      assert.isAbove(scored.value.objectionable_phrases.length, 0)
+      assert.lengthOf(analysed, 1)
+      assert.isAbove(read.length, 2)
+      for (const a of read) assert.strictEqual(a, analysed[0])
     }).pipe(Effect.provide(LocalCommentScorer.pipe(Layer.provide(Layer.succeed(AttributeModel, counting)))))
   })
 
@@ -295,8 +295,8 @@ describe("evaluators on another model", () => {
   it.effect("turn a throwing model into a provider failure", () =>
     Effect.gen(function*() {
       const failure = yield* Effect.flip(Effect.flatMap(CommentScorer, (s) => s.score({ comment: "fine", article, replyTo: null })))
-      expect(failure._tag).toBe("ProviderFailure")
-      expect(failure.provider).toBe("broken-1")
+      assert.strictEqual(failure._tag, "ProviderFailure")
+      assert.strictEqual(failure.provider, "broken-1")
     }).pipe(Effect.provide(LocalCommentScorer.pipe(Layer.provide(Layer.succeed(AttributeModel, {
       ...partial,
       version: "broken-1",

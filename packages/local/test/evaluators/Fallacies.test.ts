@@ -5,7 +5,7 @@
  */
 import { CommentScorer } from "@decorum/core"
 import { Fallacies, Native } from "@decorum/domain"
-import { describe, expect, it, layer } from "@effect/vitest"
+import { assert, describe, it, layer } from "@effect/vitest"
 import { Effect, Layer, Logger, Option, Schema } from "effect"
 import { readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
@@ -29,20 +29,20 @@ const analysis = (score: number, type: Fallacies.FallacyType, units: ReadonlyArr
 
 describe("fallacyItems", () => {
   it("reports nothing below the threshold, however strong one sentence looks", () => {
-    expect(fallacyItems(analysis(-0.1, "slippery_slope", [unit(0, 10, 3, 5, "slippery_slope")]))).toEqual([])
+    assert.deepStrictEqual(fallacyItems(analysis(-0.1, "slippery_slope", [unit(0, 10, 3, 5, "slippery_slope")])), [])
   })
 
   it("quotes the unit that drives the comment's score, named by the comment's type", () => {
     const items = fallacyItems(analysis(1, "false_dilemma", [unit(0, 10, 0.2, -1, "ad_hominem"), unit(11, 30, 0.9, -0.5, "slippery_slope"), unit(31, 40, 0.1, -2, "ad_hominem")]))
-    expect(items).toEqual([{ type: "false_dilemma", begin: 11, end: 30 }])
+    assert.deepStrictEqual(items, [{ type: "false_dilemma", begin: 11, end: 30 }])
   })
 
   it("adds a fallacy only for another sentence that passes on its own with another type", () => {
     const units = [unit(0, 10, 0.9, 2, "slippery_slope"), unit(11, 20, 0.5, 1.5, "slippery_slope"), unit(21, 30, 0.4, 1, "appeal_to_majority"), unit(31, 40, 0.3, -1, "ad_hominem")]
     // below even odds on its own, a sentence adds nothing even when the threshold is lower
     const low = { ...analysis(2, "slippery_slope", [...units.slice(0, 3), unit(31, 40, 0.3, -0.5, "ad_hominem")]), threshold: -1 }
-    expect(fallacyItems(low).map((i) => i.type)).toEqual(["slippery_slope", "appeal_to_majority"])
-    expect(fallacyItems(analysis(2, "slippery_slope", units))).toEqual([
+    assert.deepStrictEqual(fallacyItems(low).map((i) => i.type), ["slippery_slope", "appeal_to_majority"])
+    assert.deepStrictEqual(fallacyItems(analysis(2, "slippery_slope", units)), [
       { type: "slippery_slope", begin: 0, end: 10 },
       { type: "appeal_to_majority", begin: 21, end: 30 }
     ])
@@ -61,18 +61,18 @@ layer(LocalEvaluators.evaluators.pipe(Layer.provideMerge(Layer.merge(TrainedMode
     Effect.gen(function*() {
       const text = `I read the plan last night. ${SLOPE} The map is on page four.`
       const r = decode((yield* score(text)).value)
-      expect(r.logical_fallacies.length).toBeGreaterThanOrEqual(1)
+      assert.isAtLeast(r.logical_fallacies.length, 1)
       const f = r.logical_fallacies[0]!
-      expect(f.fallacy_name).toBe("Slippery slope")
-      expect(f.quoted_logical_fallacy_example).toBe(SLOPE)
-      expect(f.explanation).toBe(Fallacies.explainFallacy("slippery_slope"))
-      expect(f.explanation_and_suggestions).toBe(f.explanation)
+      assert.strictEqual(f.fallacy_name, "Slippery slope")
+      assert.strictEqual(f.quoted_logical_fallacy_example, SLOPE)
+      assert.strictEqual(f.explanation, Fallacies.explainFallacy("slippery_slope"))
+      assert.strictEqual(f.explanation_and_suggestions, f.explanation)
     }))
 
   it.effect("reports nothing for plain statements of fact", () =>
     Effect.gen(function*() {
       const r = (yield* score(FACTS)).value
-      expect(r.logical_fallacies).toEqual([])
+      assert.deepStrictEqual(r.logical_fallacies, [])
     }))
 
   it.effect("quotes verbatim, one sentence at most, in any script and in markup", () =>
@@ -86,21 +86,21 @@ layer(LocalEvaluators.evaluators.pipe(Layer.provideMerge(Layer.merge(TrainedMode
       ]
       for (const text of comments) {
         const r = decode((yield* score(text)).value)
-        expect(r.logical_fallacies.length, text).toBeGreaterThanOrEqual(1)
+        assert.isAtLeast(r.logical_fallacies.length, 1, text)
         const sentences = new Set<string>()
         for (const f of r.logical_fallacies) {
           const q = f.quoted_logical_fallacy_example
-          expect(text.includes(q), q).toBe(true)
-          expect(q.length).toBeLessThan(text.length)
-          expect(NAMES.has(f.fallacy_name)).toBe(true)
+          assert.isTrue(text.includes(q), q)
+          assert.isBelow(q.length, text.length)
+          assert.isTrue(NAMES.has(f.fallacy_name))
           // lone surrogates would mean a quote cut inside a character
-          expect(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/u.test(q)).toBe(false)
+          assert.isFalse(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/u.test(q))
           sentences.add(q)
         }
         // more than one fallacy only from separate sentences
-        expect(sentences.size).toBe(r.logical_fallacies.length)
+        assert.strictEqual(sentences.size, r.logical_fallacies.length)
         for (const q of [...r.objectionable_phrases.map((o) => o.quoted_objectionable_phrase), ...r.negative_tone_phrases.map((n) => n.quoted_negative_tone_phrase)]) {
-          expect(text.includes(q), q).toBe(true)
+          assert.isTrue(text.includes(q), q)
         }
       }
     }))
@@ -114,14 +114,14 @@ describe("the local engine's comment scorer", () => {
 
   it("reports fallacies from the shipped detector, which finds what no pattern names", async () => {
     const r = (await scoreWith({})).value
-    expect(r.logical_fallacies.map((f) => [f.fallacy_name, f.quoted_logical_fallacy_example])).toContainEqual(["Appeal to nature", NATURE])
+    assert.deepInclude(r.logical_fallacies.map((f) => [f.fallacy_name, f.quoted_logical_fallacy_example]), ["Appeal to nature", NATURE])
   })
 
   it("falls back to the patterns on the cue model, and for a models directory without fallacy.json", async () => {
     const r = (await scoreWith({ model: "lexicon" })).value
-    expect(r.logical_fallacies.map((f) => f.fallacy_name)).not.toContain("Appeal to nature")
+    assert.notInclude(r.logical_fallacies.map((f) => f.fallacy_name), "Appeal to nature")
     const empty = scratchDir("decorum-no-fallacy-")
-    expect(Option.isNone(Effect.runSync(fallacyModelIn(empty)))).toBe(true)
+    assert.isTrue(Option.isNone(Effect.runSync(fallacyModelIn(empty))))
   })
 
   // A models directory holding the shipped set, with the fallacy files as given (undefined: absent).
@@ -152,12 +152,12 @@ describe("the local engine's comment scorer", () => {
 
   it("falls back to the patterns, with one warning, when the fallacy files are damaged or half missing", async () => {
       const patterns = await scoreIn(modelsWith(undefined, undefined))
-      expect(patterns.lines).toEqual([])
+      assert.deepStrictEqual(patterns.lines, [])
       const shipped = await scoreIn(modelsWith(manifest, weights))
-      expect(shipped.lines).toEqual([])
+      assert.deepStrictEqual(shipped.lines, [])
       // the detector finds what no pattern names; the rest of the score is served either way
-      expect(shipped.value.map((v) => v.logical_fallacies)).not.toEqual(patterns.value.map((v) => v.logical_fallacies))
-      expect(patterns.value[0]!.objectionable_phrases.length).toBeGreaterThan(0)
+      assert.notDeepEqual(shipped.value.map((v) => v.logical_fallacies), patterns.value.map((v) => v.logical_fallacies))
+      assert.isAbove(patterns.value[0]!.objectionable_phrases.length, 0)
       const flipped = Uint8Array.from(weights)
       flipped[flipped.length - 1] = flipped[flipped.length - 1]! ^ 0xff
       const damaged: ReadonlyArray<readonly [string, string | undefined, Uint8Array | undefined]> = [
@@ -170,9 +170,9 @@ describe("the local engine's comment scorer", () => {
       for (const [what, json, bin] of damaged) {
         const r = await scoreIn(modelsWith(json, bin))
         // every score served, and exactly what the scorer says without the detector
-        expect(r.value, what).toEqual(patterns.value)
-        expect(r.lines.length, what).toBe(1)
-        expect(r.lines[0], what).toMatch(/^WARN fallacy detector in .* not loaded \(.+\): fallacies are reported from the patterns/)
+        assert.deepStrictEqual(r.value, patterns.value, what)
+        assert.strictEqual(r.lines.length, 1, what)
+        assert.match(r.lines[0]!, /^WARN fallacy detector in .* not loaded \(.+\): fallacies are reported from the patterns/, what)
       }
   })
 })

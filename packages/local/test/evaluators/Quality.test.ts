@@ -3,7 +3,7 @@
  * insult, toxicity, low effort and fallacies lower it; threats and identity attacks cap it.
  * First on the grade itself (each weight's direction), then end to end on the shipped models.
  */
-import { describe, expect, it } from "@effect/vitest"
+import { assert, describe, it } from "@effect/vitest"
 import type { ArticleContext } from "@decorum/domain"
 import { scoreComment } from "../../src/evaluators/LocalCommentScorer.js"
 import { qualityScore, type QualitySignals, QualityWeights } from "../../src/evaluators/Quality.js"
@@ -25,37 +25,37 @@ const grade = (s: Partial<QualitySignals>) => qualityScore({ ...neutral, ...s })
 
 describe("quality grade", () => {
   it("grades a neutral comment in the middle of the scale", () => {
-    expect(grade({})).toBe(3)
+    assert.strictEqual(grade({}), 3)
   })
 
   it("rises with constructiveness and with each reason given, up to the counted number", () => {
-    expect(raw({ constructive: 0.8 })).toBeGreaterThan(raw({}))
-    expect(raw({ reasons: 1 })).toBeGreaterThan(raw({}))
-    expect(raw({ reasons: 2 })).toBeGreaterThan(raw({ reasons: 1 }))
-    expect(raw({ reasons: QualityWeights.reasons.counted + 5 })).toBe(raw({ reasons: QualityWeights.reasons.counted }))
-    expect(grade({ constructive: 0.8, reasons: 3 })).toBe(5)
+    assert.isAbove(raw({ constructive: 0.8 }), raw({}))
+    assert.isAbove(raw({ reasons: 1 }), raw({}))
+    assert.isAbove(raw({ reasons: 2 }), raw({ reasons: 1 }))
+    assert.strictEqual(raw({ reasons: QualityWeights.reasons.counted + 5 }), raw({ reasons: QualityWeights.reasons.counted }))
+    assert.strictEqual(grade({ constructive: 0.8, reasons: 3 }), 5)
   })
 
   it("falls with toxicity past the tolerance, insults, low effort and fallacies", () => {
-    expect(raw({ toxicity: QualityWeights.toxicity.tolerance })).toBe(raw({ toxicity: 0 }))
+    assert.strictEqual(raw({ toxicity: QualityWeights.toxicity.tolerance }), raw({ toxicity: 0 }))
     // past the tolerance (a literal 0.5 was past 11.3's tolerance, 0.2, and is 12.7's tolerance itself)
-    expect(raw({ toxicity: QualityWeights.toxicity.tolerance + 0.1 })).toBeLessThan(raw({}))
-    expect(raw({ objectionable: 1 })).toBeLessThan(raw({}))
-    expect(raw({ lowEffort: 0.6 })).toBeLessThan(raw({}))
-    expect(raw({ lowEffort: 0.3, appearsLowEffort: true })).toBe(raw({ lowEffort: QualityWeights.lowEffort.whenJudged }))
-    expect(raw({ fallacies: 1 })).toBeLessThan(raw({}))
+    assert.isBelow(raw({ toxicity: QualityWeights.toxicity.tolerance + 0.1 }), raw({}))
+    assert.isBelow(raw({ objectionable: 1 }), raw({}))
+    assert.isBelow(raw({ lowEffort: 0.6 }), raw({}))
+    assert.strictEqual(raw({ lowEffort: 0.3, appearsLowEffort: true }), raw({ lowEffort: QualityWeights.lowEffort.whenJudged }))
+    assert.isBelow(raw({ fallacies: 1 }), raw({}))
   })
 
   it("caps threats and identity attacks at 1 and clearly toxic comments at 2, however constructive", () => {
     const best: Partial<QualitySignals> = { constructive: 1, reasons: 3 }
-    expect(grade({ ...best, threat: QualityWeights.caps.severeAt })).toBe(1)
-    expect(grade({ ...best, identityAttack: 0.9 })).toBe(1)
-    expect(grade({ ...best, toxicity: QualityWeights.caps.toxicAt })).toBeLessThanOrEqual(2)
+    assert.strictEqual(grade({ ...best, threat: QualityWeights.caps.severeAt }), 1)
+    assert.strictEqual(grade({ ...best, identityAttack: 0.9 }), 1)
+    assert.isAtMost(grade({ ...best, toxicity: QualityWeights.caps.toxicAt }), 2)
   })
 
   it("stays an integer from 1 to 5 at the extremes", () => {
-    expect(grade({ constructive: 0, toxicity: 1, lowEffort: 1, appearsLowEffort: true, fallacies: 9, objectionable: 9 })).toBe(1)
-    expect(grade({ constructive: 1, reasons: 9 })).toBe(5)
+    assert.strictEqual(grade({ constructive: 0, toxicity: 1, lowEffort: 1, appearsLowEffort: true, fallacies: 9, objectionable: 9 }), 1)
+    assert.strictEqual(grade({ constructive: 1, reasons: 9 }), 5)
   })
 })
 
@@ -66,16 +66,15 @@ describe("quality on the shipped models", () => {
   const reasoned = `${claim}, because the 12 now comes every 40 minutes instead of every 20, and according to the council's own data ridership on that route fell 15 percent since March.`
 
   it("rises when a comment gives its reasons and evidence", () => {
-    expect(overall(reasoned)).toBeGreaterThan(overall(`${claim}.`))
+    assert.isAbove(overall(reasoned), overall(`${claim}.`))
     const bridge = "The article says the bridge will cost more"
-    expect(overall(`${bridge}, but the estimate it quotes is from 2019; according to the 2023 audit the overrun is 8 percent, mostly due to steel prices, so a fixed-price contract would help.`))
-      .toBeGreaterThan(overall(`${bridge}.`))
+    assert.isAbove(overall(`${bridge}, but the estimate it quotes is from 2019; according to the 2023 audit the overrun is 8 percent, mostly due to steel prices, so a fixed-price contract would help.`), overall(`${bridge}.`))
   })
 
   it("falls when an insult is added, and never rises", () => {
-    expect(overall(`${reasoned} You are an idiot.`)).toBeLessThan(overall(reasoned))
+    assert.isBelow(overall(`${reasoned} You are an idiot.`), overall(reasoned))
     for (const base of [`${claim}.`, reasoned, "Thanks, this was a clear explanation of the budget."]) {
-      expect(overall(`${base} You are a fucking idiot.`), base).toBeLessThanOrEqual(overall(base))
+      assert.isAtMost(overall(`${base} You are a fucking idiot.`), overall(base), base)
     }
   })
 })

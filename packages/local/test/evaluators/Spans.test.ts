@@ -5,7 +5,7 @@
  * the heads' own cuts when a models directory has no tagger.
  */
 import { CommentScorer } from "@decorum/core"
-import { describe, expect, it } from "@effect/vitest"
+import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer, Logger, Option } from "effect"
 import { copyFileSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
@@ -26,13 +26,13 @@ const quotes = (comment: string, withTagger = true) =>
 
 describe("objectionable phrases from the toxic-span tagger", () => {
   it("quote the word that carries the insult, not the sentence around it", () => {
-    expect(quotes("You are an idiot and nobody listens to you.")).toEqual(["idiot"])
-    expect(quotes("What a bunch of morons run this city.")).toEqual(["morons"])
+    assert.deepStrictEqual(quotes("You are an idiot and nobody listens to you."), ["idiot"])
+    assert.deepStrictEqual(quotes("What a bunch of morons run this city."), ["morons"])
     // "lying" scores 2.3 below "stupid": left out beside it (spans-2026.11.3's relative limit)
-    expect(quotes("Shut up, you stupid lying clown.")).toEqual(["stupid", "clown"])
-    expect(quotes("The mayor is a corrupt pathetic liar and a disgrace.")).toEqual(["corrupt pathetic liar"])
+    assert.deepStrictEqual(quotes("Shut up, you stupid lying clown."), ["stupid", "clown"])
+    assert.deepStrictEqual(quotes("The mayor is a corrupt pathetic liar and a disgrace."), ["corrupt pathetic liar"])
     // the heads' cuts also quoted words that carry nothing
-    expect(quotes("What a bunch of morons run this city.", false)).toEqual(["morons", "bunch"])
+    assert.deepStrictEqual(quotes("What a bunch of morons run this city.", false), ["morons", "bunch"])
   })
 
   it("are verbatim in any script, around emoji, entities and markup", () => {
@@ -45,21 +45,21 @@ describe("objectionable phrases from the toxic-span tagger", () => {
     ]
     for (const text of texts) {
       const found = quotes(text)
-      expect(found.length, text).toBeGreaterThan(0)
+      assert.isAbove(found.length, 0, text)
       for (const q of found) {
-        expect(text.includes(q), `${q} in ${text}`).toBe(true)
-        expect(q.trim(), q).toBe(q)
-        expect(q.length, q).toBeLessThan(30)
+        assert.isTrue(text.includes(q), `${q} in ${text}`)
+        assert.strictEqual(q.trim(), q, q)
+        assert.isBelow(q.length, 30, q)
       }
     }
-    expect(quotes("Zoë said the council are a bunch of morons 😤 and I agree")).toEqual(["morons"])
+    assert.deepStrictEqual(quotes("Zoë said the council are a bunch of morons 😤 and I agree"), ["morons"])
     // a known miss: in markup "moron" scores 1.26 below "stupid", just past the relative limit (1.25)
-    expect(quotes("<p>Honestly, <b>you moron</b> &amp; your <i>stupid</i> plan&nbsp;— no.</p>")).toEqual(["stupid"])
+    assert.deepStrictEqual(quotes("<p>Honestly, <b>you moron</b> &amp; your <i>stupid</i> plan&nbsp;— no.</p>"), ["stupid"])
   })
 
   it("quote nothing in a comment the heads find civil", () => {
     for (const text of ["I support the new tram lines, they cut my commute in half.", "The council's report is thorough; the costs are on page 4.", "Great work, thanks!"]) {
-      expect(quotes(text), text).toEqual([])
+      assert.deepStrictEqual(quotes(text), [], text)
     }
   })
 
@@ -69,8 +69,8 @@ describe("objectionable phrases from the toxic-span tagger", () => {
     for (const comment of [`${civil}The mayor is a liar, and a pathetic clown.`, `${civil}Shut up, you stupid lying clown.`]) {
       const withTagger = scoreComment(model, { comment, replyTo: null, article }, undefined, { spans: tagger })
       const without = scoreComment(model, { comment, replyTo: null, article })
-      expect(withTagger.objectionable_phrases.length, comment).not.toBe(without.objectionable_phrases.length)
-      expect(withTagger.overall_score, comment).toBe(without.overall_score)
+      assert.notStrictEqual(withTagger.objectionable_phrases.length, without.objectionable_phrases.length, comment)
+      assert.strictEqual(withTagger.overall_score, without.overall_score, comment)
     }
   })
 
@@ -82,15 +82,15 @@ describe("objectionable phrases from the toxic-span tagger", () => {
           Effect.map((r) => r.value.objectionable_phrases.map((o) => o.quoted_objectionable_phrase)),
           Effect.provide(LocalEngine.layer({ model: { directory: d } }))
         )
-      expect(yield* score(dir)).toEqual(["morons"])
+      assert.deepStrictEqual(yield* score(dir), ["morons"])
       // a models directory without spans.json: the heads' cuts, as before the tagger
       const bare = scratchDir("decorum-nospans-")
       const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as Manifest
       for (const f of ["manifest.json", ...manifest.families.map((x) => x.file)]) copyFileSync(join(dir, f), join(bare, f))
-      expect(yield* score(bare)).toEqual(["morons", "bunch"])
+      assert.deepStrictEqual(yield* score(bare), ["morons", "bunch"])
     }).pipe(Effect.provide(Layer.empty)))
 
-  it("fall back to the heads' cuts, with one warning, when the tagger's files are damaged", async () => {
+  it.effect("fall back to the heads' cuts, with one warning, when the tagger's files are damaged", () => Effect.gen(function*() {
     const comment = "What a bunch of morons run this city."
     const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as Manifest
     const spansManifest = readFileSync(join(dir, "spans.json"), "utf8")
@@ -104,16 +104,14 @@ describe("objectionable phrases from the toxic-span tagger", () => {
       const lines: Array<string> = []
       const logger = Logger.replace(Logger.defaultLogger, Logger.make(({ logLevel, message }) => lines.push(`${logLevel.label} ${String(message)}`)))
       // run on its own, as a host does: nothing of the test's context reaches the engine
-      const quoted = await Effect.runPromise(
-        Effect.flatMap(CommentScorer, (s) => s.score({ comment, replyTo: null, article })).pipe(
+      const quoted = yield* Effect.flatMap(CommentScorer, (s) => s.score({ comment, replyTo: null, article })).pipe(
           Effect.map((r) => r.value.objectionable_phrases.map((o) => o.quoted_objectionable_phrase)),
           Effect.provide(LocalEngine.layer({ model: { directory: damaged } })),
           Effect.provide(logger)
         )
-      )
-      expect(quoted, what).toEqual(["morons", "bunch"])
-      expect(lines.length, what).toBe(1)
-      expect(lines[0], what).toMatch(/^WARN toxic-span tagger in .* not loaded \(.+\): objectionable phrases are cut from the toxicity heads' explanations/)
+      assert.deepStrictEqual(quoted, ["morons", "bunch"], what)
+      assert.strictEqual(lines.length, 1, what)
+      assert.match(lines[0]!, /^WARN toxic-span tagger in .* not loaded \(.+\): objectionable phrases are cut from the toxicity heads' explanations/, what)
     }
-  })
+  }))
 })
