@@ -38,17 +38,6 @@ export interface TopicProfile {
   readonly summary: string
 }
 
-export interface ArticleContext {
-  readonly id: ArticleContextId
-  readonly accountId: AccountId
-  readonly text: string
-  readonly title: string | null
-  readonly topicDescription: string | null
-  readonly sourceUrl: string | null
-  readonly profile: TopicProfile
-  readonly createdAt: Date
-}
-
 export interface NewArticleContext {
   readonly accountId: AccountId
   readonly text: string
@@ -56,6 +45,12 @@ export interface NewArticleContext {
   readonly topicDescription: string | null
   readonly sourceUrl: string | null
   readonly profile: TopicProfile
+}
+
+/** A stored article context: what was created, with its id and creation time. */
+export interface ArticleContext extends NewArticleContext {
+  readonly id: ArticleContextId
+  readonly createdAt: Date
 }
 
 /** A moderator's score correction sent through `suggestscore`. */

@@ -23,6 +23,7 @@
  * - symbol forms (numbers such as `88`, emoji) get `shifts.symbol` (a number or an emoji is mostly
  *   literal; the context has to carry it).
  */
+import type { DogWhistleHit } from "../../DogWhistleModel.js"
 import { sigmoid } from "../calibration.js"
 import { Hashing } from "@decorum/core"
 import { Featurizer, type FeatureConfig } from "../model/features.js"
@@ -232,15 +233,8 @@ export interface AnalyseInput {
   readonly context: ReadonlyArray<string>
 }
 
-export interface AnalysedHit {
-  readonly term: string
-  readonly begin: number
-  readonly end: number
-  readonly root: string
-  readonly category: string
-  readonly meaning: string
-  readonly probability: number
-  readonly source: "glossary" | "site"
+/** A hit as the port reports it, with what the scorer knows besides. */
+export interface AnalysedHit extends DogWhistleHit {
   readonly type: string
   readonly subtlety: number
   readonly harm: number
