@@ -42,7 +42,7 @@ const main = async () => {
     await measure("key lookup (SQLite, cached)", () => runtime.runPromise(Effect.flatMap(AccountStore, (s) => s.findKey(keyId))))
     const accounts = await runtime.runPromise(AccountStore)
     await measure("key lookup without an effect (findKeyNow)", () => {
-      if (accounts.findKeyNow?.(keyId) === undefined) throw new Error("the key is not cached")
+      if (accounts.findKeyNow(keyId) === undefined) throw new Error("the key is not cached")
     })
     await measure("authenticate (hash + lookup + compare)", () => runtime.runPromise(Auth.authenticate("bench@example.com", key)))
     await measure("authenticate without an effect (authenticateKeyCallerNow)", () => {

@@ -409,7 +409,7 @@ export const analyzeNow = (
   let result: Evaluated<AttributeAnalysis>
   if (attributes.length === 0) result = nothingScored(services.info)
   else {
-    const scored = scorer?.analyzeNow?.(scoringInput(prepared.right, plan.right, attributes))
+    const scored = scorer?.analyzeNow(scoringInput(prepared.right, plan.right, attributes))
     if (scored === undefined) return undefined
     if (Either.isLeft(scored)) return Either.left(scored.left)
     Metrics.countEvaluationNow("perspective", scored.right.provenance)

@@ -102,7 +102,6 @@ const verifyKey = (key: string) =>
  * (`AccountStore.findKeyNow`); undefined when it does not (then `verifyKey` must run).
  */
 const verifyKeyNow = (accounts: AccountStore["Type"], key: string): Option.Option<Caller> | undefined => {
-  if (accounts.findKeyNow === undefined) return undefined
   const keyId = parseKeyId(key)
   const hash = hashNow(key)
   if (keyId === undefined) return Option.none()

@@ -169,9 +169,10 @@ export class AuthFailureLimiter extends Context.Tag("@decorum/core/AuthFailureLi
     readonly admit: (address: string) => Effect.Effect<void, RateLimited>
     /**
      * `admit` as a plain function at the time `now` (milliseconds), for callers without a fiber
-     * (the Node fast path). Optional: a limiter without it sends those callers to `admit`.
+     * (the Node fast path). Required: every limiter answers without I/O, so no configuration sends
+     * those callers off the fast path.
      */
-    readonly admitAt?: (address: string, now: number) => Either.Either<void, RateLimited>
+    readonly admitAt: (address: string, now: number) => Either.Either<void, RateLimited>
     /** Counts one failed authentication from `address`. */
     readonly failed: (address: string) => Effect.Effect<void>
     /** Addresses tracked now (for tests and metrics). */
@@ -181,6 +182,7 @@ export class AuthFailureLimiter extends Context.Tag("@decorum/core/AuthFailureLi
   /** No limit: every attempt is admitted. */
   static readonly unlimited = Layer.succeed(AuthFailureLimiter, {
     admit: () => Effect.void,
+    admitAt: () => Either.void,
     failed: () => Effect.void,
     size: Effect.succeed(0)
   })

@@ -204,7 +204,9 @@ const make = (options: ModeOptions) =>
             analyze: (input) =>
               localServes(local.attributes, input)
                 ? pick(local.attributes.analyze(input), llm.analyzeAttributes(input), u.attributes, false)
-                : llm.analyzeAttributes(input)
+                : llm.analyzeAttributes(input),
+            // Any answer may need the LLM: always the effect.
+            analyzeNow: () => undefined
           })
           : local.attributes
       )

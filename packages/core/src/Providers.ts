@@ -60,10 +60,11 @@ export class AttributeScorer extends Context.Tag("@decorum/core/AttributeScorer"
     readonly analyze: (input: AttributeAnalysisInput) => Effect.Effect<Evaluated<AttributeAnalysis>, ProviderFailure>
     /**
      * `analyze` as a plain function, for a scorer that answers without I/O (the local models):
-     * what `analyze` would answer, or undefined when only `analyze` can (then it runs). Optional;
-     * the Node fast path uses it to answer without starting a fiber.
+     * what `analyze` would answer, or undefined when only `analyze` can (then it runs; an LLM
+     * scorer always answers undefined). Required, so that a scorer states what it can answer at
+     * once; the Node fast path uses it to answer without starting a fiber.
      */
-    readonly analyzeNow?: (input: AttributeAnalysisInput) => Either.Either<Evaluated<AttributeAnalysis>, ProviderFailure> | undefined
+    readonly analyzeNow: (input: AttributeAnalysisInput) => Either.Either<Evaluated<AttributeAnalysis>, ProviderFailure> | undefined
     /**
      * The attributes it scores in a language (as Perspective writes it: "en", "de", "hi-Latn"),
      * answered without I/O; an empty set for a language it does not serve. Absent: every attribute

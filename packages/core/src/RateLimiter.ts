@@ -12,9 +12,10 @@ export class RateLimiter extends Context.Tag("@decorum/core/RateLimiter")<
     readonly consume: (account: AccountId) => Effect.Effect<void, RateLimited>
     /**
      * `consume` as a plain function at the time `nowMillis` (what `consume` reads from the `Clock`).
-     * Optional; the Node fast path uses it to count a request without starting a fiber.
+     * Required (every limiter answers without I/O); the Node fast path counts a request with it
+     * without starting a fiber.
      */
-    readonly consumeAt?: (account: AccountId, nowMillis: number) => Either.Either<void, RateLimited>
+    readonly consumeAt: (account: AccountId, nowMillis: number) => Either.Either<void, RateLimited>
   }
 >() {
   static readonly unlimited = Layer.succeed(RateLimiter, { consume: () => Effect.void, consumeAt: () => Either.void })

@@ -39,10 +39,11 @@ export class AccountStore extends Context.Tag("@decorum/core/AccountStore")<
     readonly findKey: (keyId: string) => Effect.Effect<Option.Option<StoredKey>, StoreFailure>
     /**
      * `findKey` as a plain function, for a store that can answer without I/O (a key held in
-     * memory): what `findKey` would return, or undefined when only `findKey` can tell. Optional;
-     * authentication on the Node fast path uses it to answer without starting a fiber.
+     * memory): what `findKey` would return, or undefined when only `findKey` can tell (a store
+     * without a cache always answers undefined). Required, so that a store states what it can
+     * answer at once; authentication on the Node fast path uses it to answer without a fiber.
      */
-    readonly findKeyNow?: (keyId: string) => Option.Option<StoredKey> | undefined
+    readonly findKeyNow: (keyId: string) => Option.Option<StoredKey> | undefined
     /** Keys of one account, or of every account when `email` is omitted. */
     readonly listKeys: (email?: string) => Effect.Effect<ReadonlyArray<ApiKeyInfo>, StoreFailure>
     /** Revokes a key; false when no such (unrevoked) key exists. */

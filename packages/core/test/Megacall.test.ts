@@ -30,7 +30,8 @@ const recording = () => {
         Effect.sync(() => {
           handed.push(["perspective", input.analysed])
           return { value: { TOXICITY: { summary: 0.1, spans: [] } }, provenance: { model: "m" } }
-        })
+        }),
+      analyzeNow: () => undefined
     }),
     Layer.succeed(LanguageIdentifier, {
       detect: (text) => {

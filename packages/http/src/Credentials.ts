@@ -91,7 +91,7 @@ export interface RequestView {
  * limiter admits at once, the key authenticates from memory and the rate limiter counts without
  * an effect, it answers what `authenticated` would (the caller, or `RateLimited`). Otherwise it
  * returns undefined having counted nothing, and `authenticated` must run: a failed authentication
- * (which the limiter counts), an uncached key, a limiter that needs an effect. The same steps in
+ * (which the limiter counts), an uncached key. The same steps in
  * the same order, each calling the same rule (`AuthFailureLimiter.admit`, `Auth`'s `...Now`,
  * `RateLimiter.consumeAt`).
  */
@@ -105,19 +105,15 @@ const authenticatedNow = (
     const peer = request.remoteAddress !== undefined ? Option.some(request.remoteAddress) : services.peer
     const address = ClientAddress.resolve(peer, request.headers["x-forwarded-for"], services.trustProxy)
     if (Option.isSome(address)) {
-      // Refused (or a limiter without a plain admission): `authenticated` answers, as the effect.
-      const { admitAt } = services.failures.value
-      if (admitAt === undefined) return undefined
-      const admitted = admitAt(address.value, services.clock.unsafeCurrentTimeMillis())
+      // Refused: `authenticated` answers, as the effect (which counts and logs it).
+      const admitted = services.failures.value.admitAt(address.value, services.clock.unsafeCurrentTimeMillis())
       if (Either.isLeft(admitted)) return undefined
     }
   }
   const caller = authenticate(services.accounts.value)
   if (caller === undefined || Either.isLeft(caller)) return undefined
   if (Option.isNone(services.limiter)) return Exit.succeed(caller.right)
-  const { consumeAt } = services.limiter.value
-  if (consumeAt === undefined) return undefined
-  const consumed = consumeAt(caller.right.account.id, services.clock.unsafeCurrentTimeMillis())
+  const consumed = services.limiter.value.consumeAt(caller.right.account.id, services.clock.unsafeCurrentTimeMillis())
   return Either.isLeft(consumed) ? Exit.fail(consumed.left) : Exit.succeed(caller.right)
 }
 

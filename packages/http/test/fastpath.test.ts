@@ -8,7 +8,7 @@
  * same. The test also requires that the fast path served the requests it should, so it cannot pass
  * by routing everything to HttpApi.
  */
-import { AccountStore, Auth, type RateLimitOptions, RateLimiter } from "@decorum/core"
+import { AccountStore, Auth, AuthFailureLimiter, type RateLimitOptions, RateLimiter } from "@decorum/core"
 import { HttpApp } from "@decorum/http"
 import { FastPath } from "@decorum/http/node"
 import { HttpApiBuilder, HttpServer } from "@effect/platform"
@@ -384,5 +384,26 @@ describe("the fast path without fibers (issue 13)", () => {
     expect(suggested.status).toBe(200)
     expect(suggested.fibers).toBeGreaterThan(0)
     expect(served.length).toBe(8)
+  })
+
+  it("keeps analyze off fibers with both limiters switched off (DECORUM_AUTH_FAILURE_LIMIT_PER_MINUTE=0, no rate limit)", async () => {
+    // What the engine provides for those settings: the `unlimited` limiters. They used to lack the
+    // optional plain members, which sent every request of such a server through a fiber.
+    const hook = await Effect.runPromise(makeHook)
+    const engine = await Effect.runPromise(
+      Layer.buildWithScope(Layer.mergeAll(engineLayer(hook), AuthFailureLimiter.unlimited, RateLimiter.unlimited), scope)
+    )
+    const fibers = new FiberStarts()
+    const served: Array<string> = []
+    const fast = await startServer(scope, engine, true, (request) => served.push(request.url ?? ""), Supervisor.addSupervisor(fibers))
+    const slow = await startServer(scope, engine, false)
+    const { key } = await Effect.runPromise(Effect.provide(Auth.createKey("unlimited@example.com"), engine) as Effect.Effect<{ key: string }, unknown>)
+    const sent: Sent = { path: `/v1alpha1/comments:analyze?key=${key}`, headers: json, body: analyzeBody() }
+    const before = fibers.started
+    const answer = await send(fast, sent)
+    expect(fibers.started - before).toBe(0)
+    expect(answer.status).toBe(200)
+    expect(comparable(answer, false)).toEqual(comparable(await send(slow, sent), false))
+    expect(served.length).toBe(1)
   })
 })

@@ -237,6 +237,8 @@ export const make = Effect.gen(function*() {
         operation("AccountStore.findKey")
       ),
 
+    // Only the key cache in front (KeyCache) answers at once; the database itself always takes the effect.
+    findKeyNow: () => undefined,
     listKeys: (email) =>
       sql`select k.key_id, a.email, k.label, k.created_at, k.revoked_at
           from api_keys k join accounts a on a.id = k.account_id

@@ -36,6 +36,7 @@ const countingStore = () => {
         counter.lookups++
         return Option.fromNullable(keys.get(keyId))
       }),
+    findKeyNow: () => undefined,
     revokeKey: (keyId) =>
       Effect.sync(() => {
         const key = keys.get(keyId)

@@ -114,7 +114,9 @@ export const make = (initial: Partial<LocalStubSettings> = {}): LocalStub => {
       AttributeScorer.of({
         analyze: (input) =>
           answer("attributes", () =>
-            Object.fromEntries(input.attributes.map((a) => [a, { summary: settings.attributeScore, spans: input.spans.map(() => settings.attributeScore) }])))
+            Object.fromEntries(input.attributes.map((a) => [a, { summary: settings.attributeScore, spans: input.spans.map(() => settings.attributeScore) }]))),
+        // It stands for an LLM: always the effect.
+        analyzeNow: () => undefined
       })
     )
   )
