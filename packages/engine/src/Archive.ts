@@ -12,16 +12,17 @@
  *   is not UTF-8) is reported on standard error with its line number and written with an `error`
  *   field; the other rows are scored.
  * - `resume` skips ids already present in the output and appends to it.
- * - Scores: every comment goes through `Analyze.analyze` (the compat family: no spans), the HTTP
- *   API's own entry point, so its validation, language rules, scores and errors are the API's by
- *   construction. The engine is `analyzeLayer`: with the local engine only the models analyze
+ * - Scores: every comment goes through the HTTP API's own entry point (the compat family: no
+ *   spans): `Analyze.analyzeNow`, its plain form that the Node fast path uses, when the scorer
+ *   answers without I/O, else `Analyze.analyze`; so its validation, language rules, scores and
+ *   errors are the API's by construction. The engine is `analyzeLayer`: with the local engine only the models analyze
  *   reads (attribute set, language identifier, per-language sets), so a worker starts faster.
  * - Work: the main thread reads, batches (512 rows a message) and writes; worker threads score
  *   (`internal/archivePool.ts`). Output goes out one write per batch.
  */
 import { Analyze } from "@decorum/core"
-import { Perspective } from "@decorum/domain"
-import { Effect, Layer, ManagedRuntime } from "effect"
+import { type DecorumError, type Evaluated, Perspective } from "@decorum/domain"
+import { Effect, Either, Layer, ManagedRuntime } from "effect"
 import { createReadStream, createWriteStream, existsSync, statSync } from "node:fs"
 import { availableParallelism } from "node:os"
 import type { Readable, Writable } from "node:stream"
@@ -85,18 +86,30 @@ const BATCH = 512
 const requestOf = (text: string, requested: ReadonlyArray<string>) =>
   ({ comment: { text }, requestedAttributes: Object.fromEntries(requested.map((a) => [a, {}])) }) as Perspective.AnalyzeCommentRequest
 
-const scoreOne = (text: string, requested: ReadonlyArray<string>) =>
-  Analyze.analyze(requestOf(text, requested), "compat").pipe(
-    Effect.map((result): Pool.RowResult => ({
-      scores: requested.map((a) => result.value.attributeScores?.[a]?.summaryScore.value ?? Number.NaN),
-      model: result.provenance.model
-    })),
-    Effect.catchAll((error) => Effect.succeed<Pool.RowResult>({ error: error.message }))
-  )
+const rowOf = (requested: ReadonlyArray<string>, result: Evaluated<Perspective.AnalyzeCommentResponse>): Pool.RowResult => ({
+  scores: requested.map((a) => result.value.attributeScores?.[a]?.summaryScore.value ?? Number.NaN),
+  model: result.provenance.model
+})
 
-/** Scores a batch through `Analyze.analyze` (the HTTP API's entry point), in one fiber. */
+const failedRow = (error: DecorumError): Pool.RowResult => ({ error: error.message })
+
+/**
+ * Scores a batch through the HTTP API's entry point, in one fiber: `Analyze.analyzeNow` (what
+ * `Analyze.analyze` answers, as a plain function, when the scorer answers without I/O: the local
+ * models), else `Analyze.analyze` itself (an LLM engine). Either way the validation, language rules,
+ * scores and error messages are the API's.
+ */
 export const scoreBatch = (texts: ReadonlyArray<string>, requested: ReadonlyArray<string>) =>
-  Effect.forEach(texts, (text) => scoreOne(text, requested))
+  Effect.flatMap(Analyze.nowServices, (services) =>
+    Effect.forEach(texts, (text) => {
+      const request = requestOf(text, requested)
+      const now = Analyze.analyzeNow(services, request, "compat")
+      if (now !== undefined) return Effect.succeed(Either.isRight(now) ? rowOf(requested, now.right) : failedRow(now.left))
+      return Analyze.analyze(request, "compat").pipe(
+        Effect.map((result) => rowOf(requested, result)),
+        Effect.catchAll((error) => Effect.succeed(failedRow(error)))
+      )
+    }))
 
 /**
  * The engine a scorer needs: what `Analyze.analyze` reads of the configured engine
