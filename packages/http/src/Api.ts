@@ -8,7 +8,8 @@ import { type DecorumError, Native, Perspective } from "@decorum/domain"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import type { HttpMethod } from "@effect/platform/HttpMethod"
 import { Schema } from "effect"
-import { type DeclaredError, declaredErrors, type Family } from "./ErrorMapping.js"
+import { type DeclaredError, declaredErrors } from "./ErrorMapping.js"
+import { type CompatPrefix, type Family, pathFamilyOf } from "./Families.js"
 
 type Tag = DecorumError["_tag"]
 
@@ -129,7 +130,7 @@ export class NativeGroup extends HttpApiGroup.make("native")
   .annotate(OpenApi.Description, "The native family: header authentication (X-User-Email + X-API-Key), JSON or form bodies.")
 {}
 
-const compatEndpoints = (prefix: "external-compat" | "perspective-compat") =>
+const compatEndpoints = (prefix: CompatPrefix) =>
   HttpApiGroup.make(prefix === "external-compat" ? "compat" : "perspectiveCompat")
     .add(
       compatErrors(ANALYSE)(
@@ -191,14 +192,15 @@ export class OpsGroup extends HttpApiGroup.make("ops")
   )
 {}
 
-/** Rewrites the escaped colon paths (`comments:{analyze}`) back to what clients call. */
-/** Which credentials each path takes, for the operations' `security` in the OpenAPI document. */
-const securityOf = (path: string): Array<Record<string, Array<string>>> | undefined =>
-  path.startsWith("/v0.2/")
+/** Which credentials each path takes, for the operations' `security` in the OpenAPI document (the discovery document takes none). */
+const securityOf = (path: string): Array<Record<string, Array<string>>> | undefined => {
+  const family = pathFamilyOf(path)
+  return family === "native" || family === "compat"
     ? [{ userEmail: [], apiKey: [] }]
-    : path.startsWith("/v1alpha1/") || path === "/batch"
+    : family === "google" && !path.startsWith("/$discovery")
     ? [{ googleKey: [] }, { googleKeyHeader: [] }]
     : undefined
+}
 
 const DECODE_ERROR = "#/components/schemas/HttpApiDecodeError"
 
@@ -226,6 +228,7 @@ const honestErrors = (method: string, path: string, op: Record<string, any>): Re
   return { ...op, responses }
 }
 
+/** Rewrites the escaped colon paths (`comments:{analyze}`) back to what clients call. */
 const fixColonPaths = (spec: Record<string, any>): Record<string, any> => {
   const paths: Record<string, unknown> = {}
   for (const [rawPath, item] of Object.entries(spec.paths ?? {})) {

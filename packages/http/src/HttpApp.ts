@@ -8,7 +8,7 @@ import { HttpApi, HttpApiBuilder, type HttpApp, HttpRouter, HttpServerRequest, H
 import { Cause, Effect, Layer, Option } from "effect"
 import { DecorumApi } from "./Api.js"
 import { BatchDispatcher } from "./Batch.js"
-import { familyOfPath } from "./ErrorMapping.js"
+import { familyOfPath } from "./Families.js"
 import { CompatLive, GoogleLive, NativeLive, OpsLive, PerspectiveCompatLive } from "./Handlers.js"
 import * as Observability from "./Observability.js"
 import * as Playground from "./Playground.js"
