@@ -8,7 +8,7 @@
  * the invocation answers 503 and the next one builds again.
  */
 import { Unavailable } from "@decorum/domain"
-import { ClientAddress, ErrorMapping, HttpApp } from "@decorum/http"
+import { ClientAddress, ErrorMapping, Families, HttpApp } from "@decorum/http"
 import { HttpApiBuilder, HttpServer } from "@effect/platform"
 import { DEFAULT_DRAIN_TIMEOUT_MS as ENGINE_DRAIN_TIMEOUT_MS, EngineConfig } from "@decorum/engine"
 import { Cause, ConfigError, Context, Effect, Layer, Logger, Runtime } from "effect"
@@ -46,7 +46,7 @@ const unavailable = (kind: "v1" | "v2") =>
 /** The answer of an invocation that arrives while the handler is being disposed, in its family's envelope. */
 const closing = (path: string, kind: "v1" | "v2") => {
   const rendered = ErrorMapping.render(
-    ErrorMapping.familyOfPath(path),
+    Families.familyOfPath(path),
     new Unavailable({ message: "The server is shutting down; send the request again." })
   )
   return fromResponse(

@@ -8,7 +8,9 @@ import { type DecorumError, Native, Perspective } from "@decorum/domain"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import type { HttpMethod } from "@effect/platform/HttpMethod"
 import { Schema } from "effect"
-import { type DeclaredError, declaredErrors, type Family } from "./ErrorMapping.js"
+import { type DeclaredError, declaredErrors } from "./ErrorMapping.js"
+import { allSchemesRequired, GoogleKeyAuthentication, googleKeyDocumented, HeaderAuthentication } from "./Authentication.js"
+import type { CompatPrefix, Family } from "./Families.js"
 
 type Tag = DecorumError["_tag"]
 
@@ -126,10 +128,12 @@ export class NativeGroup extends HttpApiGroup.make("native")
       )
     )
   )
+  .middleware(HeaderAuthentication)
+  .annotateEndpoints(OpenApi.Transform, allSchemesRequired)
   .annotate(OpenApi.Description, "The native family: header authentication (X-User-Email + X-API-Key), JSON or form bodies.")
 {}
 
-const compatEndpoints = (prefix: "external-compat" | "perspective-compat") =>
+const compatEndpoints = (prefix: CompatPrefix) =>
   HttpApiGroup.make(prefix === "external-compat" ? "compat" : "perspectiveCompat")
     .add(
       compatErrors(ANALYSE)(
@@ -145,6 +149,8 @@ const compatEndpoints = (prefix: "external-compat" | "perspective-compat") =>
         )
       )
     )
+    .middleware(HeaderAuthentication)
+    .annotateEndpoints(OpenApi.Transform, allSchemesRequired)
     .annotate(OpenApi.Description, "Perspective request model with header authentication (X-User-Email + X-API-Key); Google-style errors.")
 
 export class CompatGroup extends compatEndpoints("external-compat") {}
@@ -155,19 +161,20 @@ export class GoogleGroup extends HttpApiGroup.make("google")
     googleErrors(ANALYSE)(
       HttpApiEndpoint.post("analyze")`/v1alpha1/comments:analyze`.setPayload(Perspective.AnalyzeCommentRequest).addSuccess(
         Perspective.AnalyzeCommentResponse
-      )
+      ).middleware(GoogleKeyAuthentication)
     )
   )
   .add(
     googleErrors(SUGGEST)(
       HttpApiEndpoint.post("suggestscore")`/v1alpha1/comments:suggestscore`.setPayload(Perspective.SuggestCommentScoreRequest).addSuccess(
         Perspective.SuggestCommentScoreResponse
-      )
+      ).middleware(GoogleKeyAuthentication)
     )
   )
   .add(googleErrors(["NotFound"])(HttpApiEndpoint.get("discovery", "/$discovery/rest").addSuccess(Schema.Unknown)))
   .add(
     googleErrors(BATCH)(HttpApiEndpoint.post("batch", "/batch").addSuccess(HttpApiSchema.Text({ contentType: "multipart/mixed" })))
+      .annotate(OpenApi.Override, googleKeyDocumented)
       .annotate(
         OpenApi.Description,
         "Google's batch format: a multipart/mixed body of application/http parts, each one request to this server " +
@@ -190,15 +197,6 @@ export class OpsGroup extends HttpApiGroup.make("ops")
       .addError(NotReady, { status: 503 })
   )
 {}
-
-/** Rewrites the escaped colon paths (`comments:{analyze}`) back to what clients call. */
-/** Which credentials each path takes, for the operations' `security` in the OpenAPI document. */
-const securityOf = (path: string): Array<Record<string, Array<string>>> | undefined =>
-  path.startsWith("/v0.2/")
-    ? [{ userEmail: [], apiKey: [] }]
-    : path.startsWith("/v1alpha1/") || path === "/batch"
-    ? [{ googleKey: [] }, { googleKeyHeader: [] }]
-    : undefined
 
 const DECODE_ERROR = "#/components/schemas/HttpApiDecodeError"
 
@@ -226,29 +224,14 @@ const honestErrors = (method: string, path: string, op: Record<string, any>): Re
   return { ...op, responses }
 }
 
+/** Rewrites the escaped colon paths (`comments:{analyze}`) back to what clients call, and describes each declared status (`honestErrors`). */
 const fixColonPaths = (spec: Record<string, any>): Record<string, any> => {
   const paths: Record<string, unknown> = {}
   for (const [rawPath, item] of Object.entries(spec.paths ?? {})) {
     const path = rawPath.replace(/:\{(\w+)\}/g, ":$1")
-    const security = securityOf(path)
-    paths[path] = Object.fromEntries(
-      Object.entries(item as Record<string, any>).map(([method, op]) => [method, { ...honestErrors(method, path, op), ...(security ? { security } : {}) }])
-    )
+    paths[path] = Object.fromEntries(Object.entries(item as Record<string, any>).map(([method, op]) => [method, honestErrors(method, path, op)]))
   }
-  return {
-    ...spec,
-    paths,
-    components: {
-      ...spec.components,
-      securitySchemes: {
-        ...(spec.components?.securitySchemes ?? {}),
-        userEmail: { type: "apiKey", in: "header", name: "X-User-Email" },
-        apiKey: { type: "apiKey", in: "header", name: "X-API-Key" },
-        googleKey: { type: "apiKey", in: "query", name: "key" },
-        googleKeyHeader: { type: "apiKey", in: "header", name: "X-Goog-Api-Key" }
-      }
-    }
-  }
+  return { ...spec, paths }
 }
 
 export class DecorumApi extends HttpApi.make("decorum")

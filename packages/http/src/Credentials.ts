@@ -8,10 +8,11 @@
  * - Requests per account (`RateLimiter`, from `DECORUM_RATE_LIMIT_PER_MINUTE`), once the account
  *   is known.
  *
- * Either limit applies only when the host provides its service.
+ * Either limit applies only when the host provides its service. HttpApi runs these steps as the
+ * routes' middleware (`Authentication`); the fast path runs their synchronous forms (`...Now`).
  */
 import { AccountStore, AuthFailureLimiter, Auth, RateLimiter } from "@decorum/core"
-import type { Account, DecorumError } from "@decorum/domain"
+import type { DecorumError } from "@decorum/domain"
 import { HttpServerRequest } from "@effect/platform"
 import { type Clock, Effect, Either, Exit, Option } from "effect"
 import * as ClientAddress from "./ClientAddress.js"
@@ -49,10 +50,6 @@ export const googleCaller = authenticated(
     return yield* Auth.authenticateKeyCaller(googleKey(request.headers, params))
   })
 )
-
-/** `headerCaller`'s account. */
-export const headerAccount: Effect.Effect<Account, Effect.Effect.Error<typeof headerCaller>, Effect.Effect.Context<typeof headerCaller>> =
-  Effect.map(headerCaller, (caller) => caller.account)
 
 // ---------------------------------------------------------------- without a fiber
 

@@ -6,8 +6,9 @@
  * is 400 `API_KEY_INVALID`, as the real service answers.
  */
 import type { DecorumError, GoogleErrorBody, NativeErrorBody } from "./Envelopes.js"
+import type { Family } from "./Families.js"
 
-export type Family = "native" | "compat" | "google"
+export type { Family } from "./Families.js"
 
 interface Row {
   readonly status: number
@@ -175,11 +176,3 @@ export const renderDefect = (family: Family): RenderedError =>
   family === "native"
     ? { status: 500, body: { error: "Internal Server Error", message: "The server failed to process the request.", code: 500 }, headers: {} }
     : { status: 500, body: googleBody(500, "INTERNAL", "Internal error encountered."), headers: {} }
-
-/** The family that answers a path, for errors raised before routing (404, 405, the parser's 400/431/417). */
-export const familyOfPath = (path: string): Family =>
-  path.startsWith("/v0.2/external-compat/") || path.startsWith("/v0.2/perspective-compat/")
-    ? "compat"
-    : path.startsWith("/v1alpha1/") || path.startsWith("/$discovery") || path === "/batch"
-    ? "google"
-    : "native"

@@ -10,7 +10,8 @@ import { DecorumApi } from "./Api.js"
 import * as Batch from "./Batch.js"
 import * as Body from "./Body.js"
 import * as Credentials from "./Credentials.js"
-import { googleCaller, googleCallerNow, headerAccount, headerCaller, headerCallerNow } from "./Credentials.js"
+import * as Authentication from "./Authentication.js"
+import { googleCaller, googleCallerNow, headerCaller, headerCallerNow } from "./Credentials.js"
 import { discoveryDocument } from "./Discovery.js"
 import { Readiness } from "./Readiness.js"
 import { render } from "./ErrorMapping.js"
@@ -52,7 +53,7 @@ const singleEvaluation = <Req, I, A, E extends DecorumError, R>(
   inFamily(
     "native",
     Effect.gen(function*() {
-      const account = yield* headerAccount
+      const account = yield* Authentication.account
       const { decoded } = yield* nativeBody(schema)
       return evaluated(section, yield* evaluate(account, decoded, yield* evaluationOptions))
     })
@@ -80,7 +81,7 @@ export const NativeLive = HttpApiBuilder.group(DecorumApi, "native", (handlers) 
       inFamily(
         "native",
         Effect.gen(function*() {
-          const account = yield* headerAccount
+          const account = yield* Authentication.account
           const { decoded } = yield* nativeBody(Native.InitTopicRequest)
           const context = yield* ArticleContexts.create(account, decoded)
           return json({ article_id: context.id })
@@ -95,7 +96,7 @@ export const NativeLive = HttpApiBuilder.group(DecorumApi, "native", (handlers) 
       inFamily(
         "native",
         Effect.gen(function*() {
-          const account = yield* headerAccount
+          const account = yield* Authentication.account
           const { decoded, raw } = yield* nativeBody(Native.MegacallRequest)
           const result = yield* Megacall.megacall(account, decoded, raw, yield* evaluationOptions)
           const body: Record<string, unknown> = {}
@@ -120,7 +121,7 @@ export const NativeLive = HttpApiBuilder.group(DecorumApi, "native", (handlers) 
       inFamily(
         "native",
         Effect.gen(function*() {
-          yield* headerAccount
+          yield* Authentication.account
           const response: Native.UserCheckResponse = {
             active: true,
             status: "ACTIVE",
@@ -135,7 +136,7 @@ export const NativeLive = HttpApiBuilder.group(DecorumApi, "native", (handlers) 
       inFamily(
         "native",
         Effect.gen(function*() {
-          const account = yield* headerAccount
+          const account = yield* Authentication.account
           const contexts = yield* ArticleContexts.list(account)
           const response: Native.ArticleContextList = { article_contexts: contexts.map(ArticleContexts.summaryView) }
           return json(response)
@@ -145,7 +146,7 @@ export const NativeLive = HttpApiBuilder.group(DecorumApi, "native", (handlers) 
       inFamily(
         "native",
         Effect.gen(function*() {
-          const account = yield* headerAccount
+          const account = yield* Authentication.account
           return json(ArticleContexts.view(yield* ArticleContexts.get(account, path.id)))
         })
       ))
@@ -153,7 +154,7 @@ export const NativeLive = HttpApiBuilder.group(DecorumApi, "native", (handlers) 
       inFamily(
         "native",
         Effect.gen(function*() {
-          const account = yield* headerAccount
+          const account = yield* Authentication.account
           yield* ArticleContexts.remove(account, path.id)
           return json({ deleted: true, article_id: path.id.toLowerCase() })
         })
@@ -185,12 +186,15 @@ export interface PerspectiveRoute<Req, RAuth, RAnswer> {
   ) => Either.Either<HttpServerResponse.HttpServerResponse, DecorumError> | undefined
 }
 
-/** Authenticate, read and decode the body, answer; every error in the route's family. */
+/**
+ * The caller (authenticated by the route's middleware, `Authentication`, as `route.caller` does),
+ * read and decode the body, answer; every error in the route's family.
+ */
 export const perspectiveHandler = <Req, RAuth, RAnswer>(route: PerspectiveRoute<Req, RAuth, RAnswer>) =>
   inFamily(
     route.family,
     Effect.gen(function*() {
-      const caller = yield* route.caller
+      const caller = yield* Authentication.caller
       const request = yield* perspectiveBody(route.schema)
       return yield* route.answer(caller, request)
     })

@@ -7,8 +7,9 @@ import { MethodNotAllowed, NotFound } from "@decorum/domain"
 import { HttpApi, HttpApiBuilder, type HttpApp, HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Cause, Effect, Layer, Option } from "effect"
 import { DecorumApi } from "./Api.js"
+import * as Authentication from "./Authentication.js"
 import { BatchDispatcher } from "./Batch.js"
-import { familyOfPath } from "./ErrorMapping.js"
+import { familyOfPath } from "./Families.js"
 import { CompatLive, GoogleLive, NativeLive, OpsLive, PerspectiveCompatLive } from "./Handlers.js"
 import * as Observability from "./Observability.js"
 import * as Playground from "./Playground.js"
@@ -17,7 +18,9 @@ import { defectResponse, errorResponse } from "./Respond.js"
 
 /** Every group of the API with its handlers. Requires the core's ports and EngineInfo, HttpConfig. */
 export const ApiLive = HttpApiBuilder.api(DecorumApi).pipe(
-  Layer.provide([NativeLive, CompatLive, PerspectiveCompatLive, GoogleLive, OpsLive])
+  Layer.provide([NativeLive, CompatLive, PerspectiveCompatLive, GoogleLive, OpsLive]),
+  // The authentication middleware the API and its groups declare.
+  Layer.provide(Authentication.layer)
 )
 
 /**

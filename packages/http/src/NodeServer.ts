@@ -25,7 +25,8 @@ import { MalformedHttp } from "@decorum/domain"
 import { createServer as createNodeServer, type IncomingMessage, type Server, ServerResponse, STATUS_CODES } from "node:http"
 import type { Socket } from "node:net"
 import type { Duplex } from "node:stream"
-import { type Family, familyOfPath, render } from "./ErrorMapping.js"
+import { render } from "./ErrorMapping.js"
+import { type Family, familyOfPath } from "./Families.js"
 
 type Reason = MalformedHttp["reason"]
 

@@ -11,7 +11,7 @@ import { type HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/pla
 import { Context, Effect, Layer, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import { DecorumApi } from "./Api.js"
-import { type Family, familyOfPath } from "./ErrorMapping.js"
+import { type Family, familyOfPath } from "./Families.js"
 import * as Prometheus from "./Prometheus.js"
 
 /** The settings; absent means both off. */

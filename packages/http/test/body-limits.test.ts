@@ -3,7 +3,7 @@
  * memory, however it is framed (Content-Length, chunked, or a compressed encoding).
  * The harness's limit is 256 KiB.
  */
-import type { ErrorMapping } from "@decorum/http"
+import type { Families } from "@decorum/http"
 import { Agent } from "node:http"
 import { connect } from "node:net"
 import { afterAll, assert, beforeAll, describe, expect, it } from "@effect/vitest"
@@ -24,7 +24,7 @@ afterAll(async () => {
   await host?.close()
 })
 
-type Family = ErrorMapping.Family
+type Family = Families.Family
 
 // Every JSON route, and a Google batch (multipart) whose body is limited the same way.
 const ROUTES: ReadonlyArray<readonly [string, Family]> = [...JSON_ROUTES, ["/batch", "google"]]

@@ -3,7 +3,8 @@
  * one status table, `ErrorMapping`, like every other error (issue 10 item 8).
  */
 import { MalformedHttp, MethodNotAllowed, NotFound } from "@decorum/domain"
-import { ErrorMapping } from "@decorum/http"
+import { DecorumApi, ErrorMapping, Families } from "@decorum/http"
+import { HttpApi } from "@effect/platform"
 import { assert, describe, it } from "@effect/vitest"
 
 describe("ErrorMapping: errors raised before routing", () => {
@@ -43,5 +44,31 @@ describe("ErrorMapping: errors raised before routing", () => {
       ])
     )
     assert.deepStrictEqual(statuses, { malformed: 400, malformedBody: 400, headersTooLarge: 431, expectation: 417, timeout: 408, chunkExtensionsTooLarge: 413 })
+  })
+})
+
+describe("Families: the one path-to-family table", () => {
+  /** The family each group of the API answers in. */
+  const GROUP_FAMILY: Record<string, Families.PathFamily> = { native: "native", compat: "compat", perspectiveCompat: "compat", google: "google", ops: "ops" }
+
+  it("agrees with the API definition: every endpoint's path is in its group's family", () => {
+    const seen: Array<string> = []
+    HttpApi.reflect(DecorumApi, {
+      onGroup: () => {},
+      onEndpoint: ({ endpoint, group }) => {
+        assert.strictEqual(Families.pathFamilyOf(endpoint.path), GROUP_FAMILY[group.identifier], `${endpoint.method} ${endpoint.path}`)
+        seen.push(group.identifier)
+      }
+    })
+    assert.deepStrictEqual([...new Set(seen)].sort(), Object.keys(GROUP_FAMILY).sort())
+  })
+
+  it("answers the paths of no family (and unknown paths under a family's prefix) in the right envelope", () => {
+    assert.strictEqual(Families.familyOfPath("/healthz"), "native")
+    assert.strictEqual(Families.pathFamilyOf("/metrics"), "ops")
+    assert.strictEqual(Families.familyOfPath("/v1alpha1/nowhere"), "google")
+    assert.strictEqual(Families.familyOfPath("/v0.2/perspective-compat/nowhere"), "compat")
+    assert.strictEqual(Families.familyOfPath("/v0.2/nowhere"), "native")
+    assert.strictEqual(Families.familyOfPath("/batchx"), "native")
   })
 })

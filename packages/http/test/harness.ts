@@ -5,14 +5,14 @@
 import { AccountStore, ArticleContextStore, Auth, AuthFailureLimiter, type AuthFailureLimitOptions, EngineInfo, MemoryStores, RateLimiter, type RateLimitOptions, SuggestionStore } from "@decorum/core"
 import { TestProviders } from "@decorum/core/testing"
 import { ProviderFailure, type ScoreSuggestion } from "@decorum/domain"
-import { type ErrorMapping, HttpConfig, HttpApp, NodeServer } from "@decorum/http"
+import { type Families, HttpConfig, HttpApp, NodeServer } from "@decorum/http"
 import { FastPath } from "@decorum/http/node"
 import { HttpApiBuilder, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Context, Deferred, Effect, Exit, Layer, Ref, Scope } from "effect"
 
 /** Every route that takes a JSON body, with the family whose error envelope it answers in. */
-export const JSON_ROUTES: ReadonlyArray<readonly [path: string, family: ErrorMapping.Family]> = [
+export const JSON_ROUTES: ReadonlyArray<readonly [path: string, family: Families.Family]> = [
   ["/v0.2/inittopic", "native"],
   ["/v0.2/commentscore", "native"],
   ["/v0.2/antispam", "native"],

@@ -4,7 +4,7 @@
  */
 import { Requests } from "@decorum/core"
 import { Limits } from "@decorum/domain"
-import type { ErrorMapping } from "@decorum/http"
+import type { Families } from "@decorum/http"
 import { afterAll, assert, beforeAll, describe, expect, it } from "@effect/vitest"
 import { JSON_ROUTES, startHttpHost, type TestHost } from "./harness.js"
 
@@ -20,7 +20,7 @@ afterAll(async () => {
   await host?.close()
 })
 
-type Family = ErrorMapping.Family
+type Family = Families.Family
 
 const post = (path: string, body: string) =>
   fetch(host.url + path, {
