@@ -24,7 +24,7 @@ import type { Auth } from "@decorum/core"
 import type { DecorumError } from "@decorum/domain"
 import { HttpApiMiddleware, HttpApiSecurity, type HttpRouter } from "@effect/platform"
 import { Context, Effect, type Exit, Layer } from "effect"
-import { googleCaller, headerCaller } from "./Credentials.js"
+import { googleCaller, headerCaller, servicesRead } from "./Credentials.js"
 
 /** The outcome of the request's authentication: its caller (the account and key id), or why it was refused. */
 export class Authenticated extends Context.Tag("@decorum/http/Authenticated")<Authenticated, Exit.Exit<Auth.Caller, DecorumError>>() {}
@@ -55,15 +55,25 @@ export class GoogleKeyAuthentication extends HttpApiMiddleware.Tag<GoogleKeyAuth
 
 /**
  * The middleware's step for every scheme of its record: `authenticate` run to its outcome, with the
- * services of the layer's context under the request's own (as `HttpApiBuilder.group` gives its
- * handlers theirs).
+ * services it reads (`Credentials.servicesRead`) taken from the layer's context when the request's
+ * lacks them (the request's own win, as `HttpApiBuilder.group` gives its handlers theirs). They are
+ * picked once, when the layer is built. A request whose context holds them all (the Node server
+ * serves with the engine's context) runs `authenticate` as it is; otherwise (the Lambda host gives
+ * the engine to the API's layer only) the few picked are merged under the request's context, not
+ * the layer's whole context.
  */
 const outcome = <R>(authenticate: Effect.Effect<Auth.Caller, DecorumError, R>) =>
-  Effect.map(Effect.context<Exclude<R, HttpRouter.HttpRouter.Provided>>(), (services) => {
-    const run = Effect.exit(authenticate).pipe(
+  Effect.map(Effect.context<Exclude<R, HttpRouter.HttpRouter.Provided>>(), (layer) => {
+    const services = Context.pick(...servicesRead)(layer as Context.Context<unknown>)
+    const keys = Array.from(services.unsafeMap.keys())
+    const run = Effect.exit(authenticate)
+    const merged: Effect.Effect<Exit.Exit<Auth.Caller, DecorumError>, never, HttpRouter.HttpRouter.Provided> = run.pipe(
       Effect.mapInputContext((request: Context.Context<HttpRouter.HttpRouter.Provided>) => Context.merge(services, request) as Context.Context<R>)
     )
-    return () => run
+    const step = Effect.contextWithEffect((request: Context.Context<HttpRouter.HttpRouter.Provided>) =>
+      keys.every((key) => request.unsafeMap.has(key)) ? (run as typeof merged) : merged
+    )
+    return () => step
   })
 
 /** Requires what the authentication reads (the account store; the limiters and `HttpConfig` when provided). */

@@ -26,6 +26,13 @@ const limited = (caller: Auth.Caller) =>
   Effect.flatMap(Effect.serviceOption(RateLimiter), (limiter) =>
     limiter._tag === "Some" ? Effect.as(limiter.value.consume(caller.account.id), caller) : Effect.succeed(caller))
 
+/**
+ * Every service `authenticated` (with `headerCaller` or `googleCaller`) reads from its context
+ * besides the request's own: the account store, and the limiters, `HttpConfig` and `PeerAddress`
+ * when the host provides them.
+ */
+export const servicesRead = [AccountStore, AuthFailureLimiter, RateLimiter, HttpConfig, ClientAddress.PeerAddress] as const
+
 /** Runs `authenticate` for the current request's client address, then the account's rate limit. */
 export const authenticated = <E, R>(authenticate: Effect.Effect<Auth.Caller, E, R>) =>
   Effect.flatMap(ClientAddress.current, (address) => AuthFailureLimiter.guard(address, authenticate)).pipe(Effect.flatMap(limited))

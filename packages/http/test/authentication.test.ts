@@ -3,9 +3,12 @@
  * security comes from the definition: which endpoint takes which credentials is read here from the
  * endpoints' middleware, and the document says the same.
  */
-import { DecorumApi } from "@decorum/http"
-import { HttpApi, OpenApi } from "@effect/platform"
+import { Auth } from "@decorum/core"
+import { DecorumApi, HttpApp } from "@decorum/http"
+import { HttpApi, HttpApiBuilder, HttpServer, OpenApi } from "@effect/platform"
 import { assert, describe, it } from "@effect/vitest"
+import { Effect, Layer } from "effect"
+import { engineLayer, makeHook } from "./harness.js"
 
 /** Each endpoint (`group.name`) with the keys of the security middleware it runs. */
 const middlewareOf = (): Record<string, ReadonlyArray<string>> => {
@@ -50,4 +53,31 @@ describe("Authentication as HttpApi middleware", () => {
     assert.deepStrictEqual(spec.paths["/$discovery/rest"].get.security, [])
     assert.deepStrictEqual(spec.paths["/readyz"].get.security, [])
   })
+
+  it.effect("reads the services of its layer when the request's context lacks them (served as the Lambda host serves)", () =>
+    Effect.gen(function*() {
+      // The engine (accounts, a rate limit of 2 per account) is given to the API's layer only, as
+      // the Lambda host does: the web handler's requests carry none of it in their context.
+      const engine = yield* Layer.build(engineLayer(yield* makeHook, { rateLimit: { perMinute: 1, burst: 2 } }))
+      const { key } = yield* Effect.provide(Auth.createKey("layer@example.com"), engine)
+      const web = HttpApiBuilder.toWebHandler(Layer.merge(HttpApp.layer.pipe(Layer.provide(Layer.succeedContext(engine))), HttpServer.layerContext))
+      yield* Effect.addFinalizer(() => Effect.promise(() => web.dispose()))
+      const analyze = (k: string) =>
+        Effect.promise(() =>
+          web.handler(
+            new Request(`http://localhost/v1alpha1/comments:analyze?key=${k}`, {
+              method: "POST",
+              headers: { "content-type": "application/json" },
+              body: JSON.stringify({ comment: { text: "hello" }, requestedAttributes: { TOXICITY: {} } })
+            })
+          )
+        )
+      assert.strictEqual((yield* analyze(key)).status, 200)
+      assert.strictEqual((yield* analyze(key)).status, 200)
+      // The account store and the limiter are the layer's: the third request is over the limit, a wrong key invalid (400, as Google answers).
+      const limited = yield* analyze(key)
+      assert.strictEqual(limited.status, 429)
+      assert.isAtLeast(Number(limited.headers.get("retry-after")), 1)
+      assert.strictEqual((yield* analyze(key.slice(0, -1) + (key.endsWith("a") ? "b" : "a"))).status, 400)
+    }).pipe(Effect.scoped))
 })
