@@ -24,9 +24,11 @@
  *    as `HttpApp.envelope` sets them (`withEngineHeaders`); metrics and the access log through
  *    `Observability.answeredNow`; the response written as the platform writes it.
  *
- * The plain functions are the effects' own rules (each effect calls them), so with a cached key
- * and the local models a request runs no fiber at all; the request's runtime is made only when a
- * step needs it.
+ * The plain functions are the effects' own rules (each effect calls them), over the members of
+ * the core's ports for a caller without a fiber (`AccountStore.findKeyNow`,
+ * `AttributeScorer.analyzeNow`, `RateLimiter.consumeAt`, `AuthFailureLimiter.admitAt`), so with a
+ * cached key and the local models a request runs no fiber at all; the request's runtime is made
+ * only when a step needs it.
  *
  * A request takes the fast path only when it is exactly one of those routes as written (`POST`,
  * the path byte for byte, no query or only `key=` with a key-shaped value); anything else (other
