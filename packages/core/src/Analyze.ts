@@ -36,7 +36,7 @@ const ACCEPTED_SCORE_TYPES = new Set(["PROBABILITY", "SCORE_TYPE_UNSPECIFIED"])
 /**
  * Reads `comment` (a `{text, type}` object or a plain string) as the text the offsets refer to.
  * A plain function returning an `Either` (which is also an effect): analyze's rules run the same
- * inside an effect and on the Node fast path's synchronous step (`analyzeNow`).
+ * inside an effect and without a fiber (`analyzeNow`).
  */
 export const commentText = (comment: Perspective.AnalyzeCommentRequest["comment"]): Either.Either<string, InvalidRequest | InvalidComment> => {
   const entry = typeof comment === "string" ? { text: comment, type: null } : comment ?? { text: null, type: null }
@@ -186,7 +186,7 @@ export interface LanguagePlan {
 }
 
 /**
- * Perspective's language rules, a plain function (the fast path calls it too): the comment's
+ * Perspective's language rules, a plain function (`analyzeNow` calls it too): the comment's
  * languages are identified on every call (`detectedLanguages`, also when `languages` was sent);
  * the request's first language, else the top detected one, is the language scored; an attribute
  * the scorer does not serve in it fails the call with LANGUAGE_NOT_SUPPORTED_BY_ATTRIBUTE, or is
@@ -389,7 +389,7 @@ export const nowServices: Effect.Effect<NowServices> = Effect.all({
 })
 
 /**
- * `analyze` as a plain function, for a caller that must not start a fiber (the Node fast path):
+ * `analyze` as a plain function, for a caller that runs without a fiber:
  * the same validation, scores, metrics, adapters and answer, when the scorer answers without I/O
  * (`AttributeScorer.analyzeNow`); undefined when it cannot (then run `analyze`). Nothing has been
  * counted or changed when it returns undefined.

@@ -110,7 +110,7 @@ const verifyKeyNow = (accounts: AccountStore["Type"], key: string): Option.Optio
 }
 
 // The rules of both authentications, as plain functions: the effects below and the `...Now`
-// functions (the Node fast path's synchronous step) both apply these, so they cannot drift.
+// functions (for a caller that runs without a fiber) both apply these, so they cannot drift.
 
 /** Native and compat families: both headers are required; the key, trimmed, is what is verified. */
 const headerKey = (email: string | undefined, key: string | undefined): Either.Either<string, Unauthorized> =>

@@ -168,9 +168,9 @@ export class AuthFailureLimiter extends Context.Tag("@decorum/core/AuthFailureLi
     /** Fails with `RateLimited` while `address` has no failures left; nothing is counted. */
     readonly admit: (address: string) => Effect.Effect<void, RateLimited>
     /**
-     * `admit` as a plain function at the time `now` (milliseconds), for callers without a fiber
-     * (the Node fast path). Required: every limiter answers without I/O, so no configuration sends
-     * those callers off the fast path.
+     * `admit` as a plain function at the time `now` (milliseconds), for a caller that runs
+     * without a fiber. Required: every limiter answers without I/O, so no configuration makes
+     * such a caller start one.
      */
     readonly admitAt: (address: string, now: number) => Either.Either<void, RateLimited>
     /** Counts one failed authentication from `address`. */

@@ -62,7 +62,7 @@ export class AttributeScorer extends Context.Tag("@decorum/core/AttributeScorer"
      * `analyze` as a plain function, for a scorer that answers without I/O (the local models):
      * what `analyze` would answer, or undefined when only `analyze` can (then it runs; an LLM
      * scorer always answers undefined). Required, so that a scorer states what it can answer at
-     * once; the Node fast path uses it to answer without starting a fiber.
+     * once, to a caller that runs without a fiber (`Analyze.analyzeNow`).
      */
     readonly analyzeNow: (input: AttributeAnalysisInput) => Either.Either<Evaluated<AttributeAnalysis>, ProviderFailure> | undefined
     /**
@@ -79,8 +79,8 @@ export class AttributeScorer extends Context.Tag("@decorum/core/AttributeScorer"
 /**
  * Language identification of a comment: its languages as Perspective writes them ("en", "de",
  * "hi-Latn", "cs", ...), most likely first; empty when none can be identified (no letters, or a
- * script it does not know). Synchronous and without I/O: it runs on every analyze call, on the
- * Node fast path too.
+ * script it does not know). Synchronous and without I/O: it runs on every analyze call, also
+ * for a caller that runs without a fiber (`Analyze.analyzeNow`).
  */
 export class LanguageIdentifier extends Context.Tag("@decorum/core/LanguageIdentifier")<
   LanguageIdentifier,

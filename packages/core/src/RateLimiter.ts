@@ -12,8 +12,8 @@ export class RateLimiter extends Context.Tag("@decorum/core/RateLimiter")<
     readonly consume: (account: AccountId) => Effect.Effect<void, RateLimited>
     /**
      * `consume` as a plain function at the time `nowMillis` (what `consume` reads from the `Clock`).
-     * Required (every limiter answers without I/O); the Node fast path counts a request with it
-     * without starting a fiber.
+     * Required (every limiter answers without I/O), for a caller that runs without a fiber and
+     * counts its request with it.
      */
     readonly consumeAt: (account: AccountId, nowMillis: number) => Either.Either<void, RateLimited>
   }

@@ -41,7 +41,7 @@ export class AccountStore extends Context.Tag("@decorum/core/AccountStore")<
      * `findKey` as a plain function, for a store that can answer without I/O (a key held in
      * memory): what `findKey` would return, or undefined when only `findKey` can tell (a store
      * without a cache always answers undefined). Required, so that a store states what it can
-     * answer at once; authentication on the Node fast path uses it to answer without a fiber.
+     * answer at once; authentication by a caller that runs without a fiber reads it.
      */
     readonly findKeyNow: (keyId: string) => Option.Option<StoredKey> | undefined
     /** Keys of one account, or of every account when `email` is omitted. */

@@ -4,9 +4,12 @@
  * response pipeline, the HTTP tracer middleware, a fiber that suspends while the body arrives),
  * which cost several times the engine's own work on every request (docs/performance.md).
  *
- * It is not a second implementation of those routes. Each route is one `Handlers.PerspectiveRoute`
- * (its family, authentication, body schema and answer), which the HttpApi group serves through
- * `Handlers.perspectiveHandler`; here the same parts run in the same order:
+ * It is not a second implementation of those routes, nor a second route table. The routes are the
+ * endpoints of `DecorumApi` that have a route in `Handlers.perspectiveRoutes` (by group and endpoint
+ * name), at the paths the API declares for them (`HttpApi.reflect`). Each route is one
+ * `Handlers.PerspectiveRoute` (its family, authentication, body schema and answer), which the
+ * HttpApi group serves through `Handlers.perspectiveHandler`; here the same parts run in the same
+ * order, on the services `make` states it requires:
  *
  * 1. the route's authentication (`Credentials`: the core's auth step with the key cache and the
  *    limiters): as the plain function `route.callerNow` when no part of it needs an effect (a
@@ -21,9 +24,11 @@
  *    as `HttpApp.envelope` sets them (`withEngineHeaders`); metrics and the access log through
  *    `Observability.answeredNow`; the response written as the platform writes it.
  *
- * The plain functions are the effects' own rules (each effect calls them), so with a cached key
- * and the local models a request runs no fiber at all; the request's runtime is made only when a
- * step needs it.
+ * The plain functions are the effects' own rules (each effect calls them), over the members of
+ * the core's ports for a caller without a fiber (`AccountStore.findKeyNow`,
+ * `AttributeScorer.analyzeNow`, `RateLimiter.consumeAt`, `AuthFailureLimiter.admitAt`), so with a
+ * cached key and the local models a request runs no fiber at all; the request's runtime is made
+ * only when a step needs it.
  *
  * A request takes the fast path only when it is exactly one of those routes as written (`POST`,
  * the path byte for byte, no query or only `key=` with a key-shaped value); anything else (other
@@ -37,10 +42,11 @@
 import { Analyze, type Auth, EngineInfo, Requests } from "@decorum/core"
 import type { DecorumError } from "@decorum/domain"
 import { Perspective } from "@decorum/domain"
-import { HttpServer, HttpServerError, HttpServerRequest, type HttpServerResponse } from "@effect/platform"
+import { HttpApi, HttpServer, HttpServerError, HttpServerRequest, type HttpServerResponse } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Cause, Context, Effect, Either, Exit, type Fiber, FiberRef, Layer, Option, Runtime } from "effect"
 import type { IncomingMessage, Server, ServerResponse } from "node:http"
+import { DecorumApi } from "./Api.js"
 import * as Body from "./Body.js"
 import * as Credentials from "./Credentials.js"
 import type { Family } from "./ErrorMapping.js"
@@ -60,17 +66,87 @@ export interface FastPath {
 /** A fast path that serves nothing (every request goes to the HttpApi app). */
 export const none: FastPath = { handle: () => false }
 
-type Route = Handlers.PerspectiveRoute<any, any, any>
+type Routes = typeof Handlers.perspectiveRoutes
 
-/** The routes served here, as clients write them. */
-const ROUTES: ReadonlyArray<readonly [string, Route]> = [
-  ["/v1alpha1/comments:analyze", Handlers.googleAnalyze],
-  ["/v1alpha1/comments:suggestscore", Handlers.googleSuggestScore],
-  ["/v0.2/external-compat/analyse", Handlers.compatAnalyse],
-  ["/v0.2/perspective-compat/analyse", Handlers.compatAnalyse],
-  ["/v0.2/external-compat/suggestscore", Handlers.compatSuggestScore],
-  ["/v0.2/perspective-compat/suggestscore", Handlers.compatSuggestScore]
-]
+/** One of `Handlers.perspectiveRoutes`. */
+type AnyRoute = { readonly [G in keyof Routes]: Routes[G][keyof Routes[G]] }[keyof Routes]
+
+/** What the routes read from their context: the request, the core's ports, the configuration. */
+type RequestServices = AnyRoute extends Handlers.PerspectiveRoute<infer _Req, infer RAuth, infer RAnswer> ? RAuth | RAnswer : never
+
+/** What the fast path needs of the context it is built in: the routes' services, but the request (its own). */
+export type Services = Exclude<RequestServices, HttpServerRequest.HttpServerRequest | HttpServerRequest.ParsedSearchParams>
+
+/** What a request's steps may read: the routes' services, and `HttpConfig` (reading a body). */
+type StepServices = RequestServices | HttpConfig
+
+/** A route as served here: its request type is decoded and answered within `answer`. */
+interface Route {
+  readonly family: Family
+  readonly caller: Effect.Effect<Auth.Caller, DecorumError, RequestServices>
+  readonly callerNow: Handlers.PerspectiveRoute<unknown, never, never>["callerNow"]
+  /**
+   * Decodes the parsed body with the route's schema and answers it: without a fiber when the
+   * answer needs no effect (an `Either`), else the route's effect.
+   */
+  readonly answer: (
+    analyzing: Analyze.NowServices,
+    caller: Auth.Caller,
+    body: unknown
+  ) => Either.Either<HttpServerResponse.HttpServerResponse, DecorumError> | Effect.Effect<HttpServerResponse.HttpServerResponse, DecorumError, RequestServices>
+}
+
+/**
+ * `route` with its request type hidden. The table holds routes of different request types, which
+ * each route decodes (`schema`) and answers (`answer`, `answerNow`) itself: only its own `Req` is
+ * ever handed to its answer, so the table need not know it (hence the one cast below, where the
+ * table is built).
+ */
+const fastRoute = <Req>(route: Handlers.PerspectiveRoute<Req, RequestServices, RequestServices>): Route => ({
+  family: route.family,
+  caller: route.caller,
+  callerNow: route.callerNow,
+  answer: (analyzing, caller, body) => {
+    const decoded = Requests.decodeEither(route.schema, Perspective.normalizeRequestKeys(body))
+    if (Either.isLeft(decoded)) return Either.left(decoded.left)
+    return route.answerNow?.(analyzing, caller, decoded.right) ?? route.answer(caller, decoded.right)
+  }
+})
+
+/**
+ * A path of the router as clients write it: `::` is a literal colon (`comments::analyze` is
+ * `comments:analyze` on the wire); undefined for a path with parameters (`:id`, `*`).
+ */
+const wirePath = (path: string): string | undefined => {
+  const literals = path.split("::")
+  return literals.some((literal) => /[:*]/.test(literal)) ? undefined : literals.join(":")
+}
+
+/**
+ * The fast routes by path as clients write it: the endpoints of `DecorumApi` that have a route in
+ * `Handlers.perspectiveRoutes`, at the paths the API declares for them.
+ */
+const routes: ReadonlyMap<string, Route> = (() => {
+  const byGroup: Readonly<Record<string, Readonly<Record<string, AnyRoute>> | undefined>> = Handlers.perspectiveRoutes
+  const out = new Map<string, Route>()
+  HttpApi.reflect(DecorumApi, {
+    onGroup: () => {},
+    onEndpoint: ({ endpoint, group }) => {
+      const route = byGroup[group.identifier]?.[endpoint.name]
+      if (route === undefined) return
+      const path = wirePath(endpoint.path)
+      // Served here only as `POST` to a path without parameters: any other is a mistake in the table.
+      if (endpoint.method !== "POST" || path === undefined) {
+        throw new Error(`FastPath: ${group.identifier}.${endpoint.name} (${endpoint.method} ${endpoint.path}) is not a POST to a fixed path`)
+      }
+      out.set(path, fastRoute(route as Handlers.PerspectiveRoute<unknown, RequestServices, RequestServices>))
+    }
+  })
+  return out
+})()
+
+/** The fast routes' paths, as clients write them. */
+export const paths: ReadonlyArray<string> = [...routes.keys()]
 
 /** The only query string taken here: a key (as `?key=`), whose parsed form is plain. */
 const KEY_QUERY = /^key=([A-Za-z0-9_-]+)$/
@@ -91,10 +167,8 @@ const write = (response: ServerResponse, answer: HttpServerResponse.HttpServerRe
  * The fast path, with the services the routes need taken from the context it is built in (the
  * same the HttpApi app is built with).
  */
-export const make = Effect.gen(function*() {
-  // The routes' services (the store, the scorer, the rate limiter, ...) are the context's: the
-  // same the HttpApi app is built with, so they are not listed in this effect's type.
-  const runtime = yield* Effect.runtime<never>()
+export const make: Effect.Effect<FastPath, never, Services | EngineInfo | HttpConfig> = Effect.gen(function*() {
+  const runtime = yield* Effect.runtime<Services | HttpConfig>()
   // A tracer records a server span around every request the router serves: keep them all there.
   if (yield* FiberRef.get(FiberRef.currentTracerEnabled)) return none
   const info = yield* EngineInfo
@@ -104,7 +178,6 @@ export const make = Effect.gen(function*() {
   // What the routes' synchronous steps read (`callerNow`, `answerNow`), taken once.
   const credentials = yield* Credentials.nowServices
   const analyzing = yield* Analyze.nowServices
-  const routes = new Map(ROUTES)
   const tooLarge = Body.tooLargeFor(bodyLimitBytes)
   const { context, fiberRefs, runtimeFlags } = runtime
 
@@ -131,20 +204,20 @@ export const make = Effect.gen(function*() {
     const family: Family = route.family
     // The request's runtime (its request in context) is built only for a step that needs an
     // effect: with a cached key and the local models, none does.
-    let runtimeRun: (<A, E>(effect: Effect.Effect<A, E, any>) => Exit.Exit<A, E>) | undefined
-    const run = <A, E>(effect: Effect.Effect<A, E, any>): Exit.Exit<A, E> => {
+    let runtimeRun: (<A, E>(effect: Effect.Effect<A, E, StepServices>) => Exit.Exit<A, E>) | undefined
+    const run = <A, E>(effect: Effect.Effect<A, E, StepServices>): Exit.Exit<A, E> => {
       runtimeRun ??= Runtime.runSyncExit(
         Runtime.make({
           context: Context.add(
             Context.add(context, HttpServerRequest.HttpServerRequest, new NodeRequest(request, request.url)),
             HttpServerRequest.ParsedSearchParams,
             params
-          ) as Context.Context<any>,
+          ),
           fiberRefs,
           runtimeFlags
         })
       )
-      return runtimeRun(Effect.annotateLogs(effect, "request_id", id)) as Exit.Exit<A, E>
+      return runtimeRun(Effect.annotateLogs(effect, "request_id", id))
     }
     // A fiber still running (an asynchronous step) when the client goes away is interrupted, as
     // the platform's server interrupts its request's fiber.
@@ -176,7 +249,7 @@ export const make = Effect.gen(function*() {
       defect(exit.cause)
     }
     /** Runs a step of the route on the request's runtime: synchronously when it can, else as a fiber. */
-    const step = <A>(effect: Effect.Effect<A, DecorumError, any>, next: (value: A) => void) => {
+    const step = <A>(effect: Effect.Effect<A, DecorumError, StepServices>, next: (value: A) => void) => {
       const exit = run(effect)
       if (Exit.isFailure(exit)) {
         const async = Cause.dieOption(exit.cause)
@@ -207,12 +280,10 @@ export const make = Effect.gen(function*() {
       const decodeAndAnswer = (text: string) => {
         const parsed = Body.parseObject(type, text, {})
         if (Either.isLeft(parsed)) return fail(parsed.left)
-        const decoded = Requests.decodeEither(route.schema, Perspective.normalizeRequestKeys(parsed.right))
-        if (Either.isLeft(decoded)) return fail(decoded.left)
         // Without a fiber when the answer needs no effect (the local models), else as one.
-        const now = route.answerNow?.(analyzing, caller, decoded.right)
-        if (now === undefined) return step(route.answer(caller, decoded.right), finish)
-        return Either.isLeft(now) ? fail(now.left) : finish(now.right)
+        const answered = route.answer(analyzing, caller, parsed.right)
+        if (!Either.isEither(answered)) return step(answered, finish)
+        return Either.isLeft(answered) ? fail(answered.left) : finish(answered.right)
       }
       if (request.readableEnded || request.destroyed) {
         // Nothing left to read from the stream (a client gone already): the HttpApi path's reader decides.

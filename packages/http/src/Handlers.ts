@@ -4,7 +4,7 @@
  */
 import { Analyze, ArticleContexts, type Auth, EngineInfo, Evaluations, Megacall, StoreHealth, Suggest } from "@decorum/core"
 import { type Account, type DecorumError, type Evaluated, Native, Perspective } from "@decorum/domain"
-import { HttpApiBuilder, HttpServerRequest, type HttpServerResponse } from "@effect/platform"
+import { type HttpApi, HttpApiBuilder, type HttpApiEndpoint, type HttpApiGroup, HttpServerRequest, type HttpServerResponse } from "@effect/platform"
 import { Effect, Either, type Exit, Option, type Schema } from "effect"
 import { DecorumApi } from "./Api.js"
 import * as Batch from "./Batch.js"
@@ -245,6 +245,23 @@ export const googleAnalyze = analyzeRoute("google", googleCaller, googleCallerNo
 
 /** `POST /v1alpha1/comments:suggestscore`. */
 export const googleSuggestScore = suggestScoreRoute("google", googleCaller, googleCallerNow)
+
+type ApiGroups = typeof DecorumApi extends HttpApi.HttpApi<infer _Id, infer Groups, infer _E, infer _R> ? Groups : never
+
+/**
+ * The Perspective routes by group and endpoint of `DecorumApi` (names the API must declare). The
+ * groups below serve each through `perspectiveHandler`; the Node fast path (`FastPath.ts`) serves
+ * the same routes at the paths the API declares for these endpoints.
+ */
+export const perspectiveRoutes = {
+  compat: { analyse: compatAnalyse, suggestscore: compatSuggestScore },
+  perspectiveCompat: { analyse: compatAnalyse, suggestscore: compatSuggestScore },
+  google: { analyze: googleAnalyze, suggestscore: googleSuggestScore }
+} as const satisfies {
+  readonly [G in HttpApiGroup.HttpApiGroup.Name<ApiGroups>]?: {
+    readonly [E in HttpApiEndpoint.HttpApiEndpoint.Name<HttpApiGroup.HttpApiGroup.EndpointsWithName<ApiGroups, G>>]?: unknown
+  }
+}
 
 const compatHandlers = (group: "compat" | "perspectiveCompat") =>
   HttpApiBuilder.group(DecorumApi, group, (handlers) =>
