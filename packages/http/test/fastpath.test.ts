@@ -14,11 +14,10 @@ import { DecorumApi, HttpApp } from "@decorum/http"
 import { FastPath } from "@decorum/http/node"
 import { HttpApi, HttpApiBuilder, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
-import { assert } from "@effect/vitest"
+import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import { Context, Effect, Exit, Layer, Option, Scope, Supervisor } from "effect"
 import { createServer, type IncomingMessage, request as httpRequest } from "node:http"
 import { gzipSync } from "node:zlib"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { engineLayer, makeHook } from "./harness.js"
 
 const BODY_LIMIT = 8 * 1024
@@ -64,7 +63,7 @@ const comparable = (answer: Answer, sentRequestId: boolean) => {
   const headers = { ...answer.headers }
   delete headers["date"]
   if (!sentRequestId) {
-    expect(headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/)
+    assert.match(String(headers["x-request-id"]), /^[0-9a-f-]{36}$/)
     delete headers["x-request-id"]
   }
   return { status: answer.status, headers, body: answer.body.toString("utf8") }
@@ -164,7 +163,7 @@ describe("the fast path answers as the HttpApi app does", () => {
     const a = await send(fast, sent)
     const b = await send(slow, sent)
     const withId = /^[A-Za-z0-9._:-]{1,128}$/.test(sent.headers?.["x-request-id"] ?? "")
-    expect(comparable(a, withId), `${sent.method ?? "POST"} ${sent.path}`).toEqual(comparable(b, withId))
+    assert.deepStrictEqual(comparable(a, withId), comparable(b, withId), `${sent.method ?? "POST"} ${sent.path}`)
     return a
   }
 
@@ -193,8 +192,8 @@ describe("the fast path answers as the HttpApi app does", () => {
     ]
     for (const body of cases) {
       const answer = await same(google(key, body))
-      expect(answer.status).toBe(200)
-      expect(JSON.parse(answer.body.toString("utf8")).detectedLanguages).toEqual(expect.any(Array))
+      assert.strictEqual(answer.status, 200)
+      assert.isArray(JSON.parse(answer.body.toString("utf8")).detectedLanguages)
     }
   })
 
@@ -234,7 +233,7 @@ describe("the fast path answers as the HttpApi app does", () => {
     ]
     const statuses: Array<number> = []
     for (const sent of cases) statuses.push((await same(sent)).status)
-    expect(statuses).toEqual([400, 400, 400, 400, 400, 400, 400, 413, 400, 400, 400, 400, 400, 400, 400, 400, 400, 400, 400, 400, 415, 415, 200, 200, 415, 413, 413, 413])
+    assert.deepStrictEqual(statuses, [400, 400, 400, 400, 400, 400, 400, 413, 400, 400, 400, 400, 400, 400, 400, 400, 400, 400, 400, 400, 415, 415, 200, 200, 415, 413, 413, 413])
   })
 
   it("authentication: missing, malformed, wrong and revoked keys, the key header, rate limits", async () => {
@@ -256,7 +255,7 @@ describe("the fast path answers as the HttpApi app does", () => {
     ]
     const statuses: Array<number> = []
     for (const sent of cases) statuses.push((await same(sent)).status)
-    expect(statuses).toEqual([403, 400, 400, 400, 200, 400, 400, 429])
+    assert.deepStrictEqual(statuses, [403, 400, 400, 400, 200, 400, 400, 429])
   })
 
   it("the compat families and suggestscore", async () => {
@@ -296,17 +295,17 @@ describe("the fast path answers as the HttpApi app does", () => {
       { method: "PUT", path: `/v1alpha1/comments:analyze?key=${key}`, headers: json, body: analyzeBody() }
     ]
     for (const sent of fallThrough) await same(sent, false)
-    expect(served.length - before, "spellings the fast path does not take").toBe(0)
+    assert.strictEqual(served.length - before, 0, "spellings the fast path does not take")
     await same(google(key, analyzeBody(), { ...json, "x-request-id": "client-chosen.id:1" }))
     await same(google(key, analyzeBody(), { ...json, "x-request-id": "not a well-formed id!" }))
-    expect(served.length - before).toBe(2)
+    assert.strictEqual(served.length - before, 2)
   })
 
   it("served the hot routes through the fast path, and nothing through the server without it", () => {
     // Every case above sent to the fast server first; the HttpApi server never reports a request.
-    expect(expectedFast).toBeGreaterThan(50)
-    expect(served.length).toBe(expectedFast)
-    expect(served.every((url) => /^\/(v1alpha1\/comments:(analyze|suggestscore)|v0\.2\/(external|perspective)-compat\/(analyse|suggestscore))(\?key=[\w-]+)?$/.test(url))).toBe(true)
+    assert.isAbove(expectedFast, 50)
+    assert.strictEqual(served.length, expectedFast)
+    assert.isTrue(served.every((url) => /^\/(v1alpha1\/comments:(analyze|suggestscore)|v0\.2\/(external|perspective)-compat\/(analyse|suggestscore))(\?key=[\w-]+)?$/.test(url)))
   })
 })
 
@@ -335,20 +334,20 @@ describe("the fast path and the failed-authentication limit per address (issue 1
     // Three failures spend the burst, sent through both paths.
     for (const base of [fast, slow, fast]) {
       const answer = await send(base, analyze(wrong))
-      expect(answer.status).not.toBe(429)
-      expect(answer.status).toBeGreaterThanOrEqual(400)
+      assert.notStrictEqual(answer.status, 429)
+      assert.isAtLeast(answer.status, 400)
     }
     // From now on every request from this address is refused before its key is looked up, the
     // same way on both paths, in each family's envelope.
     for (const sent of [analyze(wrong), analyze(key), compat(key)]) {
       const a = await send(fast, sent)
       const b = await send(slow, sent)
-      expect(a.status, sent.path).toBe(429)
-      expect(a.headers["retry-after"]).toMatch(/^\d+$/)
-      expect(comparable(a, false)).toEqual(comparable(b, false))
+      assert.strictEqual(a.status, 429, sent.path)
+      assert.match(String(a.headers["retry-after"]), /^\d+$/)
+      assert.deepStrictEqual(comparable(a, false), comparable(b, false))
     }
     // The fast path took its hot routes (it answered the 429s itself, not by falling through).
-    expect(served.length).toBe(5)
+    assert.strictEqual(served.length, 5)
   })
 })
 
@@ -383,7 +382,7 @@ describe("the fast path without fibers (issue 13)", () => {
     const counted = async (sent: Sent) => {
       const before = fibers.started
       const answer = await send(fast, sent)
-      expect(comparable(answer, false), sent.path).toEqual(comparable(await send(slow, sent), false))
+      assert.deepStrictEqual(comparable(answer, false), comparable(await send(slow, sent), false), sent.path)
       return { status: answer.status, fibers: fibers.started - before }
     }
     const six = JSON.stringify({
@@ -391,23 +390,21 @@ describe("the fast path without fibers (issue 13)", () => {
       requestedAttributes: { TOXICITY: {}, INSULT: {}, PROFANITY: {}, THREAT: {}, IDENTITY_ATTACK: {}, SEVERE_TOXICITY: {} }
     })
     // Both families, valid and invalid bodies, a rejected attribute: all without a fiber.
-    expect(await counted({ path: `/v1alpha1/comments:analyze?key=${key}`, headers: json, body: six })).toEqual({ status: 200, fibers: 0 })
-    expect(await counted({ path: "/v1alpha1/comments:analyze", headers: { ...json, "x-goog-api-key": key }, body: analyzeBody() })).toEqual({ status: 200, fibers: 0 })
-    expect(await counted({ path: "/v0.2/external-compat/analyse", headers: { ...json, "x-user-email": email, "x-api-key": key }, body: analyzeBody() }))
-      .toEqual({ status: 200, fibers: 0 })
-    expect(await counted({ path: `/v1alpha1/comments:analyze?key=${key}`, headers: json, body: "{bad" })).toEqual({ status: 400, fibers: 0 })
-    expect(await counted({ path: `/v1alpha1/comments:analyze?key=${key}`, headers: json, body: analyzeBody({ requestedAttributes: { NOPE: {} } }) }))
-      .toEqual({ status: 400, fibers: 0 })
+    assert.deepStrictEqual(await counted({ path: `/v1alpha1/comments:analyze?key=${key}`, headers: json, body: six }), { status: 200, fibers: 0 })
+    assert.deepStrictEqual(await counted({ path: "/v1alpha1/comments:analyze", headers: { ...json, "x-goog-api-key": key }, body: analyzeBody() }), { status: 200, fibers: 0 })
+    assert.deepStrictEqual(await counted({ path: "/v0.2/external-compat/analyse", headers: { ...json, "x-user-email": email, "x-api-key": key }, body: analyzeBody() }), { status: 200, fibers: 0 })
+    assert.deepStrictEqual(await counted({ path: `/v1alpha1/comments:analyze?key=${key}`, headers: json, body: "{bad" }), { status: 400, fibers: 0 })
+    assert.deepStrictEqual(await counted({ path: `/v1alpha1/comments:analyze?key=${key}`, headers: json, body: analyzeBody({ requestedAttributes: { NOPE: {} } }) }), { status: 400, fibers: 0 })
     // A step that needs an effect still runs as one, with the same answer: a wrong key (the
     // failed-authentication rule counts it) and a store write (suggestscore).
-    expect((await counted({ path: `/v1alpha1/comments:analyze?key=${key.slice(0, -4)}AAAA`, headers: json, body: analyzeBody() })).fibers).toBeGreaterThan(0)
+    assert.isAbove((await counted({ path: `/v1alpha1/comments:analyze?key=${key.slice(0, -4)}AAAA`, headers: json, body: analyzeBody() })).fibers, 0)
     // A failure on record (a public endpoint always has some) leaves the good requests without one.
-    expect(await counted({ path: `/v1alpha1/comments:analyze?key=${key}`, headers: json, body: six })).toEqual({ status: 200, fibers: 0 })
+    assert.deepStrictEqual(await counted({ path: `/v1alpha1/comments:analyze?key=${key}`, headers: json, body: six }), { status: 200, fibers: 0 })
     const suggest = JSON.stringify({ comment: { text: "fine" }, attributeScores: { TOXICITY: { summaryScore: { value: 0.1 } } } })
     const suggested = await counted({ path: `/v1alpha1/comments:suggestscore?key=${key}`, headers: json, body: suggest })
-    expect(suggested.status).toBe(200)
-    expect(suggested.fibers).toBeGreaterThan(0)
-    expect(served.length).toBe(8)
+    assert.strictEqual(suggested.status, 200)
+    assert.isAbove(suggested.fibers, 0)
+    assert.strictEqual(served.length, 8)
   })
 
   it("keeps analyze off fibers with both limiters switched off (DECORUM_AUTH_FAILURE_LIMIT_PER_MINUTE=0, no rate limit)", async () => {
@@ -425,9 +422,9 @@ describe("the fast path without fibers (issue 13)", () => {
     const sent: Sent = { path: `/v1alpha1/comments:analyze?key=${key}`, headers: json, body: analyzeBody() }
     const before = fibers.started
     const answer = await send(fast, sent)
-    expect(fibers.started - before).toBe(0)
-    expect(answer.status).toBe(200)
-    expect(comparable(answer, false)).toEqual(comparable(await send(slow, sent), false))
-    expect(served.length).toBe(1)
+    assert.strictEqual(fibers.started - before, 0)
+    assert.strictEqual(answer.status, 200)
+    assert.deepStrictEqual(comparable(answer, false), comparable(await send(slow, sent), false))
+    assert.strictEqual(served.length, 1)
   })
 })
