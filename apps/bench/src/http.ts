@@ -187,6 +187,14 @@ const main = async () => {
     }
     await analyze(["TOXICITY"])
     const ours = await analyze(SIX)
+    // suggestscore: authentication, the body and a store write (the SQLite suggestion table).
+    const suggest = JSON.stringify({ comment: { text: "fine" }, attributeScores: { TOXICITY: { summaryScore: { value: 0.1 } } } })
+    const suggested = await load(decorum.pid, `${decorumUrl}/v1alpha1/comments:suggestscore?key=${key}`, { "content-type": "application/json" }, {
+      method: "POST",
+      body: suggest
+    })
+    if (suggested.non2xx > 0 || suggested.errors > 0) throw new Error(`suggestscore: ${suggested.non2xx} non-2xx, ${suggested.errors} errors`)
+    console.log(row("Decorum suggestscore", suggested))
     console.log(`\nDecorum (6 attributes) / bare throughput ratio: ${(ours.rps / base.rps).toFixed(2)}`)
     // The megacall with the three local sections that judge the same text (comment score, spam,
     // perspective), against analyze with six attributes on the same server.
