@@ -3,6 +3,7 @@
  * (models/DogWhistleDetector.ts, loading packages/local/models/dogwhistle.*).
  */
 import { Context } from "effect"
+import type { DogWhistleHit } from "./internal/dogwhistle/model.js"
 
 export interface DogWhistleInput {
   /** The text to judge (any WordPress author header already removed by the caller). */
@@ -15,21 +16,7 @@ export interface DogWhistleInput {
   readonly context: ReadonlyArray<string>
 }
 
-export interface DogWhistleHit {
-  /** Verbatim slice of `comment`: comment.slice(begin, end) === term. */
-  readonly term: string
-  readonly begin: number
-  readonly end: number
-  /** The glossary term (or the site's example) this surface form belongs to. */
-  readonly root: string
-  /** Category label for `categories[]`, e.g. the glossary in-group ("antisemitic", "racist", ...). */
-  readonly category: string
-  /** One sentence on the covert meaning, used in `reasoning`. */
-  readonly meaning: string
-  /** Probability the term is used in its coded sense here (0-1). */
-  readonly probability: number
-  readonly source: "glossary" | "site"
-}
+export type { DogWhistleHit } from "./internal/dogwhistle/model.js"
 
 export interface DogWhistleAnalysis {
   readonly detected: boolean

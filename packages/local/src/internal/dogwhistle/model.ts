@@ -23,7 +23,6 @@
  * - symbol forms (numbers such as `88`, emoji) get `shifts.symbol` (a number or an emoji is mostly
  *   literal; the context has to carry it).
  */
-import type { DogWhistleHit } from "../../DogWhistleModel.js"
 import { sigmoid } from "../calibration.js"
 import { Hashing } from "@decorum/core"
 import { Featurizer, type FeatureConfig } from "../model/features.js"
@@ -231,6 +230,22 @@ export interface AnalyseInput {
   readonly sensitiveTopics: ReadonlyArray<string>
   readonly examples: ReadonlyArray<string>
   readonly context: ReadonlyArray<string>
+}
+
+export interface DogWhistleHit {
+  /** Verbatim slice of `comment`: comment.slice(begin, end) === term. */
+  readonly term: string
+  readonly begin: number
+  readonly end: number
+  /** The glossary term (or the site's example) this surface form belongs to. */
+  readonly root: string
+  /** Category label for `categories[]`, e.g. the glossary in-group ("antisemitic", "racist", ...). */
+  readonly category: string
+  /** One sentence on the covert meaning, used in `reasoning`. */
+  readonly meaning: string
+  /** Probability the term is used in its coded sense here (0-1). */
+  readonly probability: number
+  readonly source: "glossary" | "site"
 }
 
 /** A hit as the port reports it, with what the scorer knows besides. */
