@@ -82,8 +82,12 @@ const read = (path: string): string => {
 }
 
 /** Rows as objects keyed by the header. */
-export const table = (path: string, sep = ",", quoting = true): Array<Record<string, string>> => {
-  const rows = parseDelimited(read(path), sep, quoting)
+export const table = (path: string, sep = ",", quoting = true): Array<Record<string, string>> =>
+  tableOf(read(path), sep, quoting)
+
+/** `table` of text already read (a caller that must clean it first). */
+export const tableOf = (text: string, sep = ",", quoting = true): Array<Record<string, string>> => {
+  const rows = parseDelimited(text, sep, quoting)
   const header = rows[0]!.map((h) => h.replace(/^\uFEFF/, ""))
   const out: Array<Record<string, string>> = []
   for (let r = 1; r < rows.length; r++) {

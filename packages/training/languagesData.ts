@@ -16,7 +16,7 @@ import { gunzipSync } from "node:zlib"
 import type { ModelLabel } from "@decorum/local"
 import type { ScriptOptions } from "@decorum/local/Normalizer"
 import type { SourceRef } from "@decorum/local/ModelFormat"
-import { hash32, parseDelimited, type Example } from "./data.js"
+import { hash32, tableOf, type Example } from "./data.js"
 
 export type Split = "train" | "dev" | "test"
 
@@ -50,20 +50,8 @@ export interface LanguageData {
  * as a space first: the PolEval tweets carry such bare returns inside unquoted fields (10,040 rows,
  * one a line), which a CSV parser would take for row breaks.
  */
-const table = (path: string): Array<Record<string, string>> => {
-  const text = gunzipSync(readFileSync(path)).toString("utf8").replace(/\r(?!\n)/g, " ")
-  const rows = parseDelimited(text)
-  const header = rows[0]!.map((h) => h.replace(/^\uFEFF/, ""))
-  const out: Array<Record<string, string>> = []
-  for (let r = 1; r < rows.length; r++) {
-    const row = rows[r]!
-    if (row.length === 1 && row[0] === "") continue
-    const o: Record<string, string> = {}
-    for (let c = 0; c < header.length; c++) o[header[c]!] = row[c] ?? ""
-    out.push(o)
-  }
-  return out
-}
+const table = (path: string): Array<Record<string, string>> =>
+  tableOf(gunzipSync(readFileSync(path)).toString("utf8").replace(/\r(?!\n)/g, " "))
 
 const num = (s: string | undefined): number => (s === undefined || s === "" ? Number.NaN : Number(s))
 const bit = (b: boolean): number => (b ? 1 : 0)
