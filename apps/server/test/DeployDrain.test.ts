@@ -14,8 +14,8 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { Agent, request as httpRequest } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { afterAll, afterEach, assert, beforeAll, describe, expect, it } from "@effect/vitest"
-import { type Running, runCli, startServe as start, waitForOutput, exitOf } from "./process.js"
+import { afterAll, assert, beforeAll, describe, expect, it } from "@effect/vitest"
+import { type Running, runCli, startServeKilledAfterEach, waitForOutput, exitOf } from "./process.js"
 
 let dir: string
 beforeAll(() => {
@@ -23,15 +23,8 @@ beforeAll(() => {
 })
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-const started: Array<Running> = []
-const startServe = async (args: ReadonlyArray<string>, env: Record<string, string>) => {
-  const server = await start(args, env)
-  started.push(server)
-  return server
-}
-afterEach(() => {
-  for (const server of started.splice(0)) if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill("SIGKILL")
-})
+/** Servers a failing test may leave running are killed after each test. */
+const startServe = startServeKilledAfterEach()
 
 const EMAIL = "deploy@example.com"
 const DRAIN_TIMEOUT_MS = 10_000

@@ -10,8 +10,8 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { request as httpRequest } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { afterAll, afterEach, assert, beforeAll, describe, expect, it } from "@effect/vitest"
-import { type Running, runCli, startServe as start, waitForOutput, exitOf } from "./process.js"
+import { afterAll, assert, beforeAll, describe, expect, it } from "@effect/vitest"
+import { type Running, runCli, startServeKilledAfterEach, waitForOutput, exitOf } from "./process.js"
 
 let dir: string
 beforeAll(() => {
@@ -19,16 +19,8 @@ beforeAll(() => {
 })
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-/** Servers a failing test may leave running: killed after each test, so a failure never hangs the run. */
-const started: Array<Running> = []
-const startServe = async (args: ReadonlyArray<string>, env: Record<string, string>) => {
-  const server = await start(args, env)
-  started.push(server)
-  return server
-}
-afterEach(() => {
-  for (const server of started.splice(0)) if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill("SIGKILL")
-})
+/** Servers a failing test may leave running are killed after each test. */
+const startServe = startServeKilledAfterEach()
 
 interface Held {
   /** Sends the rest of the body. */

@@ -7,7 +7,7 @@ import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process"
 import { mkdirSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { vi } from "vitest"
+import { afterEach, vi } from "vitest"
 import { sourceAliasesWithSubpaths } from "../../../scripts/workspaces.mjs"
 
 /**
@@ -145,3 +145,19 @@ export const exitOf = (server: Running) =>
     if (server.child.exitCode !== null) return resolve(server.child.exitCode)
     server.child.once("exit", (code) => resolve(code))
   })
+
+/**
+ * `startServe` for a suite that starts servers it may leave running when a test fails: registers an
+ * `afterEach` that kills every server still running, so a failure never hangs the run.
+ */
+export const startServeKilledAfterEach = () => {
+  const started: Array<Running> = []
+  afterEach(() => {
+    for (const server of started.splice(0)) if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill("SIGKILL")
+  })
+  return async (args: ReadonlyArray<string>, env: Record<string, string>) => {
+    const server = await startServe(args, env)
+    started.push(server)
+    return server
+  }
+}
