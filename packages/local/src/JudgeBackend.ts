@@ -1,0 +1,31 @@
+/**
+ * The second stage of attribute scoring (issue 27): a model that reads the whole comment (a
+ * pretrained encoder with heads, or an operator's own ONNX classifier) and answers, for a batch of
+ * texts, one log-odds per attribute it judges. The judge (`Judge`) combines that log-odds with the
+ * linear model's served probability, per attribute:
+ *
+ *     p = sigmoid(combine.head * z + combine.linear * logit(p_linear) + combine.bias)
+ *
+ * so a backend that replaces the linear model states `{ head: 1, linear: 0, bias: 0 }`, and one
+ * averaged with it `{ head: 0.5, linear: 0.5, bias: 0 }`. A backend is asynchronous (onnxruntime
+ * runs off the JavaScript thread) and batched: the judge groups concurrent requests into one call.
+ */
+import type { Perspective } from "@decorum/domain"
+
+/** How a backend's log-odds for one attribute is combined with the linear model's probability. */
+export interface JudgeCombination {
+  readonly head: number
+  readonly linear: number
+  readonly bias: number
+}
+
+export interface JudgeBackend {
+  /** The model that produced the scores, named in every answer's provenance (e.g. `judge-2026.11.28`). */
+  readonly model: string
+  /** The attributes it judges, each with its combination with the linear model. */
+  readonly heads: ReadonlyMap<Perspective.Attribute, JudgeCombination>
+  /** Log-odds per judged attribute for each text of the batch, in the batch's order. */
+  readonly logits: (texts: ReadonlyArray<string>) => Promise<ReadonlyArray<Readonly<Partial<Record<Perspective.Attribute, number>>>>>
+  /** Releases the runtime's session. */
+  readonly close: () => Promise<void>
+}
