@@ -29,3 +29,16 @@ export interface JudgeBackend {
   /** Releases the runtime's session. */
   readonly close: () => Promise<void>
 }
+
+const logit = (p: number): number => {
+  const q = Math.min(Math.max(p, 1e-7), 1 - 1e-7)
+  return Math.log(q / (1 - q))
+}
+
+/**
+ * The judged probability of one attribute: the backend's log-odds `z` combined with the linear
+ * model's served probability (the formula above). Training and evaluation call this too, so the
+ * figures they print are the ones the server serves.
+ */
+export const combine = (combination: JudgeCombination, z: number, linearProbability: number): number =>
+  1 / (1 + Math.exp(-(combination.head * z + combination.linear * logit(linearProbability) + combination.bias)))
