@@ -61,8 +61,19 @@ const idfTable = (f: Featurizer, texts: ReadonlyArray<string>): Float64Array => 
  * Train a one-label set on a fixture and write it as `dir/<code>/` (manifest + weights; with
  * `idf`, an idf table too, applied before the fit as the per-language training does); returns its manifest.
  */
-const writeLanguage = (dir: string, fx: Fixture, options: { readonly idf?: boolean } = {}): Manifest => {
-  const features: FeatureConfig = { bits: 16, charMin: 3, charMax: 4, negationScope: 3, script: fx.script }
+const writeLanguage = (
+  dir: string,
+  fx: Fixture,
+  options: { readonly idf?: boolean; readonly plain?: boolean; readonly onlyParity?: 0 | 1 } = {}
+): Manifest => {
+  const features: FeatureConfig = {
+    bits: 16,
+    charMin: 3,
+    charMax: 4,
+    negationScope: 3,
+    script: fx.script,
+    ...(options.plain === true ? { plain: { charMin: 1, charMax: 5 } } : {})
+  }
   const f = new Featurizer(features)
   const texts = [...fx.positives, ...fx.negatives]
   const idfBytes = options.idf === true ? encodeIdf(idfTable(f, texts)) : undefined
@@ -74,6 +85,8 @@ const writeLanguage = (dir: string, fx: Fixture, options: { readonly idf?: boole
   }
   const y = Float32Array.from(texts.map((_, i) => (i < fx.positives.length ? 1 : 0)))
   const model = trainLogistic(X, y, new Float32Array(texts.length).fill(1), { bits: BITS, epochs: 30, learningRate: 0.3, l2: 1e-6, seed: 7 })
+  // a model of one feature set only (round 3's candidates): the other parity's slots weigh nothing
+  if (options.onlyParity !== undefined) for (let j = 0; j < model.weights.length; j++) if ((j & 1) !== options.onlyParity) model.weights[j] = 0
   const bytes = encodeWeights(BITS, [model.weights], [model.bias])
   const manifest: Manifest = {
     format: 1,
@@ -238,6 +251,33 @@ describe("LanguageModelSets", () => {
         assert.isTrue(text.includes(text.slice(s.begin, s.end)))
       }
       assert.strictEqual(text.slice(spans[0]!.begin, spans[0]!.end), insult)
+    }
+  })
+
+  it("with the plain baseline's tokens beside the normaliser's (round 3), a model of either set or both quotes spans verbatim, the insult first", () => {
+    const cases: Array<[Fixture, string, string]> = [
+      [ZH, "我觉得你真是个傻逼，滚！", "傻逼"],
+      [HI, "मुझे लगता है तुम बेवकूफ़ हो।", "बेवकूफ़"]
+    ]
+    for (const onlyParity of [undefined, 0, 1] as const) {
+      const dir = mkdtempSync(join(tmpdir(), "decorum-languages-plain-"))
+      for (const [fx, text, insult] of cases) {
+        writeLanguage(dir, fx, { idf: true, plain: true, ...(onlyParity !== undefined ? { onlyParity } : {}) })
+        const m = loadModelSet(join(dir, fx.code))
+        const spans = m.explain(m.analyse(text), "TOXICITY")
+        const what = `${fx.code}, ${onlyParity === undefined ? "both sets" : onlyParity === 1 ? "the baseline's tokens only" : "the normaliser's only"}`
+        assert.isAbove(spans.length, 0, what)
+        for (const sp of spans) {
+          assert.isAtLeast(sp.begin, 0)
+          assert.isAtMost(sp.end, text.length)
+          assert.isAbove(sp.end, sp.begin)
+        }
+        // the baseline's character n-grams of a Han run are no words: 你, 个 and 滚 lean positive in
+        // this fixture too, so the strongest run of characters holds the insult and its neighbours
+        if (onlyParity === 1) assert.include(text.slice(spans[0]!.begin, spans[0]!.end), insult, what)
+        else assert.strictEqual(text.slice(spans[0]!.begin, spans[0]!.end), insult, what)
+        assert.isAbove(m.score(text, ["TOXICITY"]).TOXICITY!, m.score(fx.negatives[1]!, ["TOXICITY"]).TOXICITY!, what)
+      }
     }
   })
 })

@@ -17,6 +17,15 @@
  * end on it, over the run of ideograph tokens directly before it (no space or break between), so
  * an explanation still gives every feature to a token and quotes characters.
  *
+ * A language set with `plain` (issue 28, round 3) also emits the plain baseline's own tokens
+ * (`baseline.ts` in training): scikit-learn's lower-cased `\w\w+` words as word 1-2-grams, and the
+ * `char_wb` n-grams (`plain.charMin`..`plain.charMax`) of the lower-cased whitespace-separated
+ * chunks of the raw text, in two blocks of their own. They go to the odd slots and the
+ * normaliser's features to the even ones, so a weight column can hold a model of either set or of
+ * both, and folding the slots to fewer bits keeps the two apart. Each plain unit is emitted after
+ * the normaliser token it starts in (the last token beginning at or before its first character;
+ * a bigram, its second word), so that an explanation gives its weight to that token.
+ *
  * All features are hashed into `2^bits` slots with FNV-1a and a murmur finaliser. The featuriser
  * reuses its buffers: read `idx`/`val` (`nnz` entries) before the next call.
  */
@@ -37,6 +46,11 @@ export interface FeatureConfig {
    * leave them out: with the baseline's solver they cost 0.01 of Spanish dev AUC. Absent: English's.
    */
   readonly globals?: boolean
+  /**
+   * Also the plain baseline's tokens (see the module comment), on the odd slots: `\w\w+` word
+   * 1-2-grams and `char_wb` `charMin`..`charMax`-grams. Absent: none (English, round-2 sets).
+   */
+  readonly plain?: { readonly charMin: number; readonly charMax: number }
 }
 
 export const DEFAULT_FEATURES: FeatureConfig = { bits: 20, charMin: 3, charMax: 5, negationScope: 3 }
@@ -47,6 +61,8 @@ const SEED_BIGRAM = 0x3c0ffee
 const SEED_CHAR = 0x4f00d42
 const SEED_NEG_CHAR = 0x5eed5ed
 const SEED_GLOBAL = 0x6a11a11
+const SEED_PLAIN_WORD = 0x7b1a1e5
+const SEED_PLAIN_CHAR = 0x8c4a25
 
 // The one hashing of every featuriser (`Hashing` of `@decorum/core`); re-exported for this module's importers.
 const { fmix, fnvBasis, fnvStep, hashString } = Hashing
@@ -78,6 +94,12 @@ export const hasBigram = (flags: ArrayLike<number>, i: number): boolean => i > 0
 export const BLOCK_WORD = 0
 export const BLOCK_CHAR = 1
 export const BLOCK_GLOBAL = 2
+export const BLOCK_PLAIN_WORD = 3
+export const BLOCK_PLAIN_CHAR = 4
+
+/** Python's `\w` (scikit-learn's token pattern): letters, marks, digits, underscore. */
+const PLAIN_WORD = /[\p{L}\p{M}\p{N}_]+/gu
+const PLAIN_CHUNK = /\S+/gu
 
 export class Featurizer {
   readonly config: FeatureConfig
@@ -117,15 +139,21 @@ export class Featurizer {
   /** A language model set's per-slot idf (`useIdf`), or none (English). */
   private idf: Float32Array | undefined = undefined
   private idfMask = 0
+  /** `plain`'s units of the last text, in text order: hash, block and the normaliser token they belong to. */
+  private plainHash: Array<number> = []
+  private plainBlock: Array<number> = []
+  private plainOwner: Array<number> = []
 
   constructor(config: FeatureConfig = DEFAULT_FEATURES, normalizer: Normalizer = new Normalizer({ script: config.script })) {
     this.config = config
     this.normalizer = normalizer
-    this.mask = (1 << config.bits) - 1
+    // with plain tokens the normaliser's features take the even slots
+    this.mask = ((1 << config.bits) - 1) & (config.plain === undefined ? -1 : -2)
   }
 
-  private add(hash: number, block: number) {
-    const slot = hash & this.mask
+  /** Adds a feature; `odd` 1 puts it on an odd slot (a plain unit). */
+  private add(hash: number, block: number, odd = 0) {
+    const slot = (hash & this.mask) | odd
     const tmask = this.tableSize - 1
     const table = this.table
     const generation = this.generation
@@ -266,6 +294,13 @@ export class Featurizer {
     }
     // words and characters
     const { charMin, charMax } = this.config
+    const plain = this.config.plain !== undefined
+    let pu = 0
+    if (plain) {
+      this.plainUnits(text, n)
+      // units before the first token (no token): with the globals
+      if (n === 0) pu = this.emitPlain(pu, 0)
+    }
     for (let i = 0; i < n; i++) {
       const t = tokens[i]!
       const neg = this.negated[i] === 1
@@ -278,6 +313,7 @@ export class Featurizer {
       }
       if ((flags[i]! & FLAG_IDEOGRAPH) !== 0) {
         this.ideographGrams(i, neg)
+        if (plain) pu = this.emitPlain(pu, i)
         continue
       }
       // character n-grams of "<token>"
@@ -296,6 +332,7 @@ export class Featurizer {
           if (b - a + 1 >= charMin) this.add(fmix(hh), BLOCK_CHAR)
         }
       }
+      if (plain) pu = this.emitPlain(pu, i)
     }
     // globals
     if (track) this.tokenStart[n] = this.occ
@@ -326,6 +363,8 @@ export class Featurizer {
   private finish() {
     let sw = 0
     let sc = 0
+    let spw = 0
+    let spc = 0
     const idf = this.idf
     for (let p = 0; p < this.nnz; p++) {
       const c = this.count[p]!
@@ -335,15 +374,98 @@ export class Featurizer {
       const block = this.blockOf[p]
       if (block === BLOCK_WORD) sw += v * v
       else if (block === BLOCK_CHAR) sc += v * v
+      else if (block === BLOCK_PLAIN_WORD) spw += v * v
+      else if (block === BLOCK_PLAIN_CHAR) spc += v * v
     }
     const iw = sw > 0 ? 1 / Math.sqrt(sw) : 0
     const ic = sc > 0 ? 1 / Math.sqrt(sc) : 0
+    const ipw = spw > 0 ? 1 / Math.sqrt(spw) : 0
+    const ipc = spc > 0 ? 1 / Math.sqrt(spc) : 0
     for (let p = 0; p < this.nnz; p++) {
       const block = this.blockOf[p]
       if (block === BLOCK_WORD) this.val[p]! *= iw
       else if (block === BLOCK_CHAR) this.val[p]! *= ic
-      else this.val[p] = 1
+      else if (block === BLOCK_GLOBAL) this.val[p] = 1
+      else if (block === BLOCK_PLAIN_WORD) this.val[p]! *= ipw
+      else this.val[p]! *= ipc
     }
+  }
+
+  /**
+   * The plain baseline's units of `text` (`FeatureConfig.plain`), in text order: each `\w\w+` word
+   * (lower-cased) and its bigram with the word before, then the `char_wb` n-grams of each
+   * whitespace-separated chunk (scikit-learn's: the lower-cased chunk padded with a space each
+   * side; n-grams of every length from `charMin`, the whole padded chunk once when it is no longer
+   * than n). A unit belongs to the last of the `n` normaliser tokens that begins at or before it.
+   */
+  private plainUnits(text: string, n: number) {
+    const { charMin, charMax } = this.config.plain!
+    const begins = this.normalizer.begins
+    const hash = this.plainHash
+    const block = this.plainBlock
+    const owner = this.plainOwner
+    hash.length = 0
+    block.length = 0
+    owner.length = 0
+    const ownerOf = (at: number, from: number): number => {
+      let t = from
+      while (t + 1 < n && begins[t + 1]! <= at) t++
+      return t
+    }
+    // words, then chunks, each in text order, merged by owner at emission (`emitPlain`)
+    const words: Array<number> = []
+    let t = 0
+    let prev = ""
+    for (const m of text.matchAll(PLAIN_WORD)) {
+      const w = m[0].toLowerCase()
+      if (w.length < 2) continue
+      t = ownerOf(m.index, t)
+      words.push(hashString(w, SEED_PLAIN_WORD), t)
+      if (prev !== "") words.push(hashString(prev + " " + w, SEED_PLAIN_WORD), t)
+      prev = w
+    }
+    // the n-grams of a chunk by where they start (the same n-grams as by length), each to the token at its first character
+    const chunks: Array<number> = []
+    t = 0
+    for (const m of text.matchAll(PLAIN_CHUNK)) {
+      const chunk = m[0].toLowerCase()
+      const len = chunk.length + 2
+      const code = (i: number) => (i === 0 || i === len - 1 ? 32 : chunk.charCodeAt(i - 1))
+      for (let a = 0; a + charMin <= len; a++) {
+        t = ownerOf(m.index + Math.max(0, Math.min(a - 1, m[0].length - 1)), t)
+        let hh = fnvBasis(SEED_PLAIN_CHAR)
+        for (let b = a; b < len && b - a < charMax; b++) {
+          hh = fnvStep(hh, code(b))
+          if (b - a + 1 >= charMin) chunks.push(fmix(hh), t)
+        }
+      }
+    }
+    let w = 0
+    let c = 0
+    while (w < words.length || c < chunks.length) {
+      // a token's words before its chunks' n-grams
+      const ow = w < words.length ? words[w + 1]! : Number.POSITIVE_INFINITY
+      const oc = c < chunks.length ? chunks[c + 1]! : Number.POSITIVE_INFINITY
+      if (ow <= oc) {
+        hash.push(words[w]!)
+        block.push(BLOCK_PLAIN_WORD)
+        owner.push(ow)
+        w += 2
+      } else {
+        hash.push(chunks[c]!)
+        block.push(BLOCK_PLAIN_CHAR)
+        owner.push(oc)
+        c += 2
+      }
+    }
+  }
+
+  /** Adds the plain units from `from` that belong to token `i` (all that are left when `i` is the last token); returns the next. */
+  private emitPlain(from: number, i: number): number {
+    const last = i >= this.normalizer.count - 1
+    let u = from
+    for (; u < this.plainHash.length && (last || this.plainOwner[u] === i); u++) this.add(this.plainHash[u]!, this.plainBlock[u]!, 1)
+    return u
   }
 
   /**
