@@ -1,5 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { BLOCK_PLAIN_CHAR, BLOCK_PLAIN_WORD, Featurizer, type FeatureConfig } from "@decorum/local/Featurizer"
+import { decodeIdf, decodeIdfUnits, encodeIdf } from "@decorum/local/ModelFormat"
 import { Tfidf } from "../baseline.js"
 import { SparseMatrix } from "../fit.js"
 import { compact, idfOf, parityPart } from "../languageFeatures.js"
@@ -66,6 +67,19 @@ describe("the plain baseline's tokens in the language featuriser (issue 28, roun
     const folded = new Set<number>()
     for (let p = 0; p < g.nnz; p++) folded.add(g.idx[p]! & ~1)
     assert.deepStrictEqual([...even].sort(), [...folded].sort())
+  })
+
+  it("weights by the idf file's u16 units (as the runtime keeps them) exactly as by its floats", () => {
+    const f = new Featurizer(config)
+    const bytes = encodeIdf(idfOf(rowsOf(f, TEXTS), 20))
+    const g = new Featurizer(config)
+    f.useIdf(decodeIdf(bytes))
+    g.useIdf(decodeIdfUnits(bytes))
+    for (const text of TEXTS) {
+      f.run(text)
+      g.run(text)
+      assert.deepStrictEqual([...g.val.subarray(0, g.nnz)], [...f.val.subarray(0, f.nnz)])
+    }
   })
 
   it("splits rows by slot parity and numbers the used slots compactly", () => {

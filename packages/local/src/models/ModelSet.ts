@@ -12,7 +12,7 @@
 import type { Contribution, ModelLabel, TextAnalysis } from "../AttributeModel.js"
 import { type Evidence, type EvidenceKind, identityEvidence, threatEvidence } from "../internal/model/evidence.js"
 import { Featurizer, hasBigram } from "../internal/model/features.js"
-import { decodeIdf, decodeQuantised, type LabelEntry, type Manifest, type QuantisedTable, type WordWeightEntry } from "../internal/model/format.js"
+import { decodeIdfUnits, decodeQuantised, type LabelEntry, type Manifest, type QuantisedTable, type WordWeightEntry } from "../internal/model/format.js"
 import { type NormalizedTokens, Normalizer } from "../internal/model/normalize.js"
 import { applyCalibration, logit, sigmoid } from "../internal/calibration.js"
 
@@ -60,7 +60,7 @@ export class ModelSet {
     if (manifest.idf !== undefined) {
       const bytes = files.get(manifest.idf.file)
       if (bytes === undefined) throw new Error(`idf file ${manifest.idf.file} is missing`)
-      const idf = decodeIdf(bytes)
+      const idf = decodeIdfUnits(bytes)
       if (idf.length !== 1 << manifest.idf.bits) throw new Error(`idf file ${manifest.idf.file} does not match the manifest`)
       this.featurizer.useIdf(idf)
     }

@@ -30,6 +30,7 @@
  * reuses its buffers: read `idx`/`val` (`nnz` entries) before the next call.
  */
 import { Hashing } from "@decorum/core"
+import { IDF_SCALE } from "./format.js"
 import { FLAG_BREAK, FLAG_CAPS, FLAG_IDEOGRAPH, Normalizer, type ScriptOptions } from "./normalize.js"
 
 export interface FeatureConfig {
@@ -136,8 +137,9 @@ export class Featurizer {
   private wordHash: Uint32Array = new Uint32Array(256)
   private codes: Int32Array = new Int32Array(256)
   private tracking = false
-  /** A language model set's per-slot idf (`useIdf`), or none (English). */
-  private idf: Float32Array | undefined = undefined
+  /** A language model set's per-slot idf (`useIdf`), or none (English); each value times `idfScale`. */
+  private idf: Float32Array | Uint16Array | undefined = undefined
+  private idfScale = 1
   private idfMask = 0
   /** `plain`'s units of the last text, in text order: hash, block and the normaliser token they belong to. */
   private plainHash: Array<number> = []
@@ -256,9 +258,12 @@ export class Featurizer {
    * plain baseline's TF-IDF; a per-language set ships the table, `Manifest.idf`). `idf.length` is
    * a power of two; an idf of 0 drops a slot never seen in training from the norm.
    */
-  useIdf(idf: Float32Array | undefined) {
+  useIdf(idf: Float32Array | Uint16Array | undefined) {
     if (idf !== undefined && (idf.length & (idf.length - 1)) !== 0) throw new Error("idf table size is not a power of two")
     this.idf = idf
+    // a Uint16Array is the idf file's units (`decodeIdfUnits`): the same values, exactly, as the
+    // file's floats (`decodeIdf`), for half the memory
+    this.idfScale = idf instanceof Uint16Array ? 1 / IDF_SCALE : 1
     this.idfMask = idf === undefined ? 0 : idf.length - 1
   }
 
@@ -369,7 +374,7 @@ export class Featurizer {
     for (let p = 0; p < this.nnz; p++) {
       const c = this.count[p]!
       let v = c === 1 ? 1 : 1 + Math.log(c)
-      if (idf !== undefined && this.blockOf[p] !== BLOCK_GLOBAL) v *= idf[this.idx[p]! & this.idfMask]!
+      if (idf !== undefined && this.blockOf[p] !== BLOCK_GLOBAL) v *= idf[this.idx[p]! & this.idfMask]! * this.idfScale
       this.val[p] = v
       const block = this.blockOf[p]
       if (block === BLOCK_WORD) sw += v * v

@@ -172,7 +172,7 @@ export const decodeWeights = (bytes: Uint8Array): WeightTable => {
 
 const IDF_MAGIC = 0x46444944 // "DIDF"
 /** idf values are stored as `round(idf * IDF_SCALE)` in a u16 (idf <= 16 for up to 3 million rows). */
-const IDF_SCALE = 4096
+export const IDF_SCALE = 4096
 
 /** An idf table (`2^bits` slots) as a file: magic, bits, then one u16 per slot (`idf * 4096`). */
 export const encodeIdf = (idf: Float32Array | Float64Array): Uint8Array => {
@@ -186,13 +186,19 @@ export const encodeIdf = (idf: Float32Array | Float64Array): Uint8Array => {
   return new Uint8Array(buf)
 }
 
-/** The idf table of `encodeIdf`'s file, as the featuriser reads it (the stored, rounded values). */
-export const decodeIdf = (bytes: Uint8Array): Float32Array => {
+/**
+ * The idf table of `encodeIdf`'s file as stored: `idf * IDF_SCALE` per slot. The runtime keeps it
+ * so (half the memory of floats; `Featurizer.useIdf` scales it, to the same values as `decodeIdf`'s).
+ */
+export const decodeIdfUnits = (bytes: Uint8Array): Uint16Array => {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   if (view.getUint32(0, true) !== IDF_MAGIC) throw new Error("not a Decorum idf file")
   const bits = view.getUint32(4, true)
   if (bits > 24 || bytes.byteLength !== 8 + 2 * (1 << bits)) throw new Error("truncated idf file")
-  const out = new Float32Array(1 << bits)
-  for (let j = 0; j < out.length; j++) out[j] = view.getUint16(8 + 2 * j, true) / IDF_SCALE
+  const out = new Uint16Array(1 << bits)
+  for (let j = 0; j < out.length; j++) out[j] = view.getUint16(8 + 2 * j, true)
   return out
 }
+
+/** The idf table of `encodeIdf`'s file as floats (the stored, rounded values). */
+export const decodeIdf = (bytes: Uint8Array): Float32Array => Float32Array.from(decodeIdfUnits(bytes), (u) => u / IDF_SCALE)
