@@ -14,8 +14,8 @@
  */
 import type { Manifest } from "@decorum/local/ModelFormat"
 
-/** The release every language's version carries: `local-<code>-2026.11.28.2`. */
-export const LANGUAGE_RELEASE = "2026.11.28.2"
+/** The release every language's version carries: `local-<code>-2026.11.28.3` (round 3). */
+export const LANGUAGE_RELEASE = "2026.11.28.3"
 
 /** `YYYY.MM.DD`, then `.N` with N >= 2 for a later release of the same day. */
 export const RELEASE_PATTERN = /^\d{4}\.\d{2}\.\d{2}(\.([2-9]|[1-9]\d+))?$/
