@@ -66,7 +66,7 @@ const SEED_PLAIN_WORD = 0x7b1a1e5
 const SEED_PLAIN_CHAR = 0x8c4a25
 
 // The one hashing of every featuriser (`Hashing` of `@decorum/core`); re-exported for this module's importers.
-const { fmix, fnvBasis, fnvStep, hashString } = Hashing
+const { fmix, fnvBasis, fnvStep, fnvString, hashString } = Hashing
 export { fmix, hashString }
 
 /**
@@ -97,6 +97,13 @@ export const BLOCK_CHAR = 1
 export const BLOCK_GLOBAL = 2
 export const BLOCK_PLAIN_WORD = 3
 export const BLOCK_PLAIN_CHAR = 4
+
+/** `a` twice as long, its contents kept. */
+const grown = (a: Int32Array): Int32Array => {
+  const b = new Int32Array(a.length * 2)
+  b.set(a)
+  return b
+}
 
 /** Python's `\w` (scikit-learn's token pattern): letters, marks, digits, underscore. */
 const PLAIN_WORD = /[\p{L}\p{M}\p{N}_]+/gu
@@ -141,10 +148,14 @@ export class Featurizer {
   private idf: Float32Array | Uint16Array | undefined = undefined
   private idfScale = 1
   private idfMask = 0
-  /** `plain`'s units of the last text, in text order: hash, block and the normaliser token they belong to. */
-  private plainHash: Array<number> = []
-  private plainBlock: Array<number> = []
-  private plainOwner: Array<number> = []
+  /** `plain`'s units of the last text (`plainCount`), in emission order: hash, block and the normaliser token they belong to. */
+  private plainHash: Int32Array = new Int32Array(256)
+  private plainBlock: Uint8Array = new Uint8Array(256)
+  private plainOwner: Int32Array = new Int32Array(256)
+  private plainCount = 0
+  /** `plainUnits`' scratch: [hash, owner] pairs of the words and of the chunks' n-grams. */
+  private plainWords: Int32Array = new Int32Array(256)
+  private plainChunks: Int32Array = new Int32Array(1024)
 
   constructor(config: FeatureConfig = DEFAULT_FEATURES, normalizer: Normalizer = new Normalizer({ script: config.script })) {
     this.config = config
@@ -406,70 +417,90 @@ export class Featurizer {
   private plainUnits(text: string, n: number) {
     const { charMin, charMax } = this.config.plain!
     const begins = this.normalizer.begins
-    const hash = this.plainHash
-    const block = this.plainBlock
-    const owner = this.plainOwner
-    hash.length = 0
-    block.length = 0
-    owner.length = 0
-    const ownerOf = (at: number, from: number): number => {
-      let t = from
-      while (t + 1 < n && begins[t + 1]! <= at) t++
-      return t
-    }
-    // words, then chunks, each in text order, merged by owner at emission (`emitPlain`)
-    const words: Array<number> = []
+    // words and chunks, each in text order (owners non-decreasing): [hash, owner] pairs
+    let words = this.plainWords
+    let chunks = this.plainChunks
+    let nw = 0
+    let nc = 0
     let t = 0
-    let prev = ""
+    let prev = -1 // FNV state of the previous word, before finalising (its bigram continues it)
     for (const m of text.matchAll(PLAIN_WORD)) {
       const w = m[0].toLowerCase()
       if (w.length < 2) continue
-      t = ownerOf(m.index, t)
-      words.push(hashString(w, SEED_PLAIN_WORD), t)
-      if (prev !== "") words.push(hashString(prev + " " + w, SEED_PLAIN_WORD), t)
-      prev = w
+      while (t + 1 < n && begins[t + 1]! <= m.index) t++
+      const h = fnvString(fnvBasis(SEED_PLAIN_WORD), w)
+      if (nw + 4 > words.length) words = this.plainWords = grown(words)
+      words[nw++] = fmix(h) | 0
+      words[nw++] = t
+      if (prev !== -1) {
+        // hashString(previous + " " + w)
+        words[nw++] = fmix(fnvString(fnvStep(prev, 32), w)) | 0
+        words[nw++] = t
+      }
+      prev = h
     }
-    // the n-grams of a chunk by where they start (the same n-grams as by length), each to the token at its first character
-    const chunks: Array<number> = []
+    // a chunk's n-grams by where they start (the same n-grams as by length), each to the token at its first character
     t = 0
+    const basis = fnvBasis(SEED_PLAIN_CHAR)
+    let codes = this.codes
     for (const m of text.matchAll(PLAIN_CHUNK)) {
       const chunk = m[0].toLowerCase()
       const len = chunk.length + 2
-      const code = (i: number) => (i === 0 || i === len - 1 ? 32 : chunk.charCodeAt(i - 1))
+      if (codes.length < len) codes = this.codes = new Int32Array(len * 2)
+      codes[0] = 32
+      for (let k = 0; k < chunk.length; k++) codes[k + 1] = chunk.charCodeAt(k)
+      codes[len - 1] = 32
+      const last = m[0].length - 1
       for (let a = 0; a + charMin <= len; a++) {
-        t = ownerOf(m.index + Math.max(0, Math.min(a - 1, m[0].length - 1)), t)
-        let hh = fnvBasis(SEED_PLAIN_CHAR)
-        for (let b = a; b < len && b - a < charMax; b++) {
-          hh = fnvStep(hh, code(b))
-          if (b - a + 1 >= charMin) chunks.push(fmix(hh), t)
+        const at = m.index + (a - 1 < 0 ? 0 : a - 1 > last ? last : a - 1)
+        while (t + 1 < n && begins[t + 1]! <= at) t++
+        let hh = basis
+        const limit = Math.min(len, a + charMax)
+        if (nc + 2 * (limit - a) > chunks.length) chunks = this.plainChunks = grown(chunks)
+        for (let b = a; b < limit; b++) {
+          hh = fnvStep(hh, codes[b]!)
+          if (b - a + 1 >= charMin) {
+            chunks[nc++] = fmix(hh) | 0
+            chunks[nc++] = t
+          }
         }
       }
     }
+    // merged by owner: a token's words before its chunks' n-grams
+    const size = (nw + nc) >> 1
+    if (this.plainHash.length < size) {
+      this.plainHash = new Int32Array(size * 2)
+      this.plainBlock = new Uint8Array(size * 2)
+      this.plainOwner = new Int32Array(size * 2)
+    }
+    const hash = this.plainHash
+    const block = this.plainBlock
+    const owner = this.plainOwner
     let w = 0
     let c = 0
-    while (w < words.length || c < chunks.length) {
-      // a token's words before its chunks' n-grams
-      const ow = w < words.length ? words[w + 1]! : Number.POSITIVE_INFINITY
-      const oc = c < chunks.length ? chunks[c + 1]! : Number.POSITIVE_INFINITY
-      if (ow <= oc) {
-        hash.push(words[w]!)
-        block.push(BLOCK_PLAIN_WORD)
-        owner.push(ow)
+    for (let u = 0; u < size; u++) {
+      if (c >= nc || (w < nw && words[w + 1]! <= chunks[c + 1]!)) {
+        hash[u] = words[w]!
+        block[u] = BLOCK_PLAIN_WORD
+        owner[u] = words[w + 1]!
         w += 2
       } else {
-        hash.push(chunks[c]!)
-        block.push(BLOCK_PLAIN_CHAR)
-        owner.push(oc)
+        hash[u] = chunks[c]!
+        block[u] = BLOCK_PLAIN_CHAR
+        owner[u] = chunks[c + 1]!
         c += 2
       }
     }
+    this.plainCount = size
   }
 
   /** Adds the plain units from `from` that belong to token `i` (all that are left when `i` is the last token); returns the next. */
   private emitPlain(from: number, i: number): number {
     const last = i >= this.normalizer.count - 1
+    const count = this.plainCount
+    const owner = this.plainOwner
     let u = from
-    for (; u < this.plainHash.length && (last || this.plainOwner[u] === i); u++) this.add(this.plainHash[u]!, this.plainBlock[u]!, 1)
+    for (; u < count && (last || owner[u] === i); u++) this.add(this.plainHash[u]!, this.plainBlock[u]!, 1)
     return u
   }
 
