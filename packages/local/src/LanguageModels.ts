@@ -15,7 +15,7 @@ export interface LanguageModelsService {
   readonly languages: ReadonlyMap<string, ReadonlyArray<ModelLabel>>
   /**
    * The language's model set, loaded on first use and kept (English-only sites never load one);
-   * undefined when the language has none. Its `version` names the language, e.g. `local-de-2026.11.28.2`.
+   * undefined when the language has none. Its `version` names the language, e.g. `local-de-2026.11.28.3`.
    * Every span its `explain` returns is a verbatim slice of the text (UTF-16 offsets).
    */
   readonly forLanguage: (language: string) => AttributeModelService | undefined
