@@ -13,7 +13,8 @@
  *   held out of the head's fit;
  * - head: L2 logistic regression on the 512-d embedding (lambda 1e-4 on the weighted mean log-loss,
  *   L-BFGS, at most 200 iterations), then Platt scaling fitted on the held-out tenth and folded into
- *   the weights;
+ *   the weights, its rows re-weighted to the natural prevalence the linear release calibrates at
+ *   (`JIGSAW_PREVALENCE`), so both log-odds of the mean are on one scale;
  * - combination: the unfitted mean, 0.5 x head log-odds + 0.5 x the served linear log-odds (the
  *   winner of docs/experiments/neural-judge.md section 2; a fitted stack over-trusted the linear
  *   model, whose log-odds are in-sample on every training row);
@@ -29,14 +30,14 @@ import { basename, join } from "node:path"
 import type { ModelLabel } from "@decorum/local"
 import { loadModelSet } from "@decorum/local"
 import { rocAuc } from "../fit.js"
-import { dataDir, loadSplits, MODELS_DIR, TOXICITY_LABELS } from "../pipeline.js"
+import { dataDir, JIGSAW_PREVALENCE, loadSplits, MODELS_DIR, TOXICITY_LABELS } from "../pipeline.js"
 import { labelled, splitProtocols, type EvalSet } from "../protocols.js"
 import { printTable } from "../versus.js"
 import { DEFAULT_OUT, MAX_TOKENS } from "./convert.js"
 import { DIM, openEncoder } from "./embed.js"
 import { encodeJudgeFile, JUDGE_FILE, type JudgeFile, type JudgeHeadJson } from "./judgeFile.js"
 import { judgeFrom, linearScores, type JudgeScores } from "./judgeScore.js"
-import { BAND_HIGHS, BAND_LOWS, ENCODER_FILE, fitHead, hasLabel, heldOut, KEEP, MEAN, RELEASE } from "./judgeHeads.js"
+import { BAND_HIGHS, BAND_LOWS, ENCODER_FILE, fitHead, hasLabel, heldOut, KEEP, MEAN, MIN_STEP, NO_BAND, RELEASE } from "./judgeHeads.js"
 
 const log = (s: string) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${s}\n`)
 const args = process.argv.slice(2)
@@ -49,24 +50,15 @@ const pct = (x: number) => `${(100 * x).toFixed(1)}%`
 
 // ---------------------------------------------------------------- cascade band on dev
 
-interface BandRow {
-  readonly band: readonly [number, number]
-  /** Share of the natural-prevalence dev comments the cascade sends to the encoder for this attribute. */
-  readonly natural: number
-  /** The same over every dev comment (enriched and cross-domain sets). */
-  readonly all: number
-  readonly cascade: number
-}
-
 /** Mean dev ROC AUC of one label over the verdict rows (natural, enriched, cross-domain mean over its sets). */
-const meanAuc = (sets: ReadonlyArray<EvalSet>, scores: ReadonlyArray<JudgeScores>, label: ModelLabel, pick: (s: JudgeScores) => Float64Array): number => {
+const meanAuc = (sets: ReadonlyArray<EvalSet>, label: ModelLabel, pick: (k: number) => Float64Array): number => {
   const rows: Array<number> = []
   const cross: Array<number> = []
   sets.forEach((set, k) => {
     const { rows: r, y } = labelled(set, label)
     const positives = y.reduce((a, v) => a + v, 0)
     if (positives < 5 || positives === y.length) return
-    const s = pick(scores[k]!)
+    const s = pick(k)
     const auc = rocAuc(r.map((i) => s[i]!), y)
     if (set.protocol === "cross-domain") cross.push(auc)
     else rows.push(auc)
@@ -98,7 +90,7 @@ const main = async () => {
   const heads: Record<string, JudgeHeadJson> = {}
   for (const label of labels) {
     const t0 = Date.now()
-    const h = fitHead(X, DIM, train, label)
+    const h = fitHead(X, DIM, train, label, { prevalence: JIGSAW_PREVALENCE[label] })
     heads[label] = { weights: Array.from(h.weights), bias: h.bias, combine: MEAN }
     log(`${label}: head on ${h.fitRows} rows (Platt on ${h.plattRows}) in ${((Date.now() - t0) / 1000).toFixed(0)} s, ${h.iterations} L-BFGS iterations, max |gradient| ${h.gmax.toExponential(1)}`)
   }
@@ -124,6 +116,14 @@ const main = async () => {
   log(`wrote ${path} in ${((Date.now() - started) / 1000).toFixed(0)} s`)
 }
 
+/**
+ * The cascade bands, chosen jointly on the dev protocols. Routing is per comment (an analyze of the
+ * six attributes goes to the encoder when any attribute is in its band, and then every attribute is
+ * judged), so the bands share one cost: the share of comments that run the encoder. Greedy, from no
+ * band at all ([1, 1]): each step sets one attribute's band to the candidate with the most AUC gain
+ * per added routed comment (natural-prevalence dev rows; a step counts at least 1% of them), until the summed gain over linear of the
+ * six attributes' mean dev AUC reaches KEEP of the neural mode's.
+ */
 const chooseBands = async (
   file: (cascade: Record<string, readonly [number, number]>) => JudgeFile,
   labels: ReadonlyArray<ModelLabel>,
@@ -132,78 +132,89 @@ const chooseBands = async (
   encoder: Awaited<ReturnType<typeof openEncoder>>,
   linear: ReturnType<typeof loadModelSet>
 ): Promise<Record<string, readonly [number, number]>> => {
-  const p = splitProtocols(dir, "dev", splits)
-  const sets = p.sets
-  const X: Array<Float32Array> = []
-  const lin: Array<Map<ModelLabel, Float64Array>> = []
+  const sets = splitProtocols(dir, "dev", splits).sets
+  const none = Object.fromEntries(labels.map((l) => [l, NO_BAND]))
+  const scores: Array<JudgeScores> = []
   for (const set of sets) {
     const texts = set.rows.map((e) => e.text)
-    X.push(await encoder.embed(texts, log))
-    lin.push(linearScores(linear, labels, texts))
+    scores.push(judgeFrom(file(none), labels, await encoder.embed(texts, log), linearScores(linear, labels, texts)))
   }
   const natural = sets.findIndex((s) => s.name === "natural")
   // every dev comment once: the enriched set (natural rows included) and the cross-domain sets
-  const pooled = sets.map((s, k) => k).filter((k) => sets[k]!.name !== "natural")
-  const chosen: Record<string, readonly [number, number]> = {}
-  console.log(`# Cascade band of ${file({}).release} (dev split)\n`)
-  console.log(
-    `For each attribute, the band of the served linear probability (${linear.version}) in which the cascade asks the encoder. ` +
-      `"routed" is the share of comments whose attribute falls in the band: natural = the ${sets[natural]!.rows.length} natural-prevalence dev comments, ` +
-      `all = the ${pooled.reduce((a, k) => a + sets[k]!.rows.length, 0)} comments of the enriched and cross-domain dev sets. ` +
-      `AUC = mean dev ROC AUC over natural, enriched and the cross-domain mean. Rule (fixed before the run): the band with the lowest natural routed share ` +
-      `that keeps at least ${100 * KEEP}% of the neural mode's AUC gain over linear. Rows shown: the bands no other band beats on both routed share and AUC.\n`
-  )
-  for (const label of labels) {
-    const all = file(Object.fromEntries(labels.map((l) => [l, [0, 1] as const])))
-    const everywhere = sets.map((_, k) => judgeFrom(all, labels, X[k]!, lin[k]!))
-    const linearAuc = meanAuc(sets, everywhere, label, (s) => s.linear.get(label)!)
-    const neuralAuc = meanAuc(sets, everywhere, label, (s) => s.neural.get(label)!)
-    const rows: Array<BandRow> = []
-    for (const lo of BAND_LOWS)
-      for (const hi of BAND_HIGHS) {
-        if (hi <= lo) continue
-        const f = file({ ...Object.fromEntries(labels.map((l) => [l, [0, 1] as const])), [label]: [lo, hi] as const })
-        const scores = sets.map((_, k) => judgeFrom(f, [label], X[k]!, new Map([[label, lin[k]!.get(label)!]])))
-        const share = (ks: ReadonlyArray<number>) => {
-          let routed = 0
-          let n = 0
-          for (const k of ks) {
-            for (const v of scores[k]!.routed.get(label)!) routed += v
-            n += sets[k]!.rows.length
-          }
-          return routed / n
-        }
-        rows.push({ band: [lo, hi], natural: share([natural]), all: share(pooled), cascade: meanAuc(sets, scores, label, (s) => s.cascade.get(label)!) })
-      }
-    const gain = neuralAuc - linearAuc
-    const kept = (r: BandRow) => (gain > 0 ? (r.cascade - linearAuc) / gain : Number.NaN)
-    const ok = rows.filter((r) => (gain > 0 ? kept(r) >= KEEP : r.cascade > linearAuc))
-    const best = (ok.length > 0 ? ok : rows).slice().sort((a, b) => a.natural - b.natural || b.cascade - a.cascade || a.all - b.all)[0]!
-    const pick = ok.length > 0 ? best : { ...best, band: [1, 1] as const }
-    chosen[label] = pick.band
-    const frontier = rows
-      .filter((r) => !rows.some((o) => o !== r && o.natural <= r.natural && o.cascade >= r.cascade && (o.natural < r.natural || o.cascade > r.cascade)))
-      .sort((a, b) => a.natural - b.natural)
-    console.log(`## ${label}: linear ${f3(linearAuc)}, neural ${f3(neuralAuc)} (gain ${gain >= 0 ? "+" : ""}${f3(gain)}); chosen band [${pick.band.join(", ")}]\n`)
-    printTable(
-      ["band", "routed (natural)", "routed (all dev)", "cascade AUC", "gain kept", ""],
-      frontier.map((r) => [`[${r.band.join(", ")}]`, pct(r.natural), pct(r.all), f3(r.cascade), Number.isNaN(kept(r)) ? "n/a" : pct(kept(r)), r === best ? "**chosen**" : ""])
+  const pooled = sets.map((_, k) => k).filter((k) => sets[k]!.name !== "natural")
+  const candidates: Array<readonly [number, number]> = [NO_BAND]
+  for (const lo of BAND_LOWS) for (const hi of BAND_HIGHS) if (hi > lo) candidates.push([lo, hi])
+  // in-band masks per label, candidate and set
+  const masks = labels.map((l) => candidates.map(([lo, hi]) => scores.map((s) => Uint8Array.from(s.linear.get(l)!, (p) => (p >= lo && p <= hi ? 1 : 0)))))
+  const linearAuc = labels.map((l) => meanAuc(sets, l, (k) => scores[k]!.linear.get(l)!))
+  const neuralAuc = labels.map((l) => meanAuc(sets, l, (k) => scores[k]!.neural.get(l)!))
+  const neuralGain = labels.reduce((a, _, j) => a + Math.max(0, neuralAuc[j]! - linearAuc[j]!), 0)
+
+  interface State {
+    readonly band: ReadonlyArray<number>
+    readonly cascade: ReadonlyArray<number>
+    readonly gain: number
+    readonly natural: number
+    readonly all: number
+  }
+  const evaluate = (band: ReadonlyArray<number>): State => {
+    const routed = scores.map((s, k) => {
+      const r = new Uint8Array(s.routed.length)
+      band.forEach((b, j) => {
+        const m = masks[j]![b]![k]!
+        for (let i = 0; i < r.length; i++) r[i] = r[i]! | m[i]!
+      })
+      return r
+    })
+    const cascade = labels.map((l) =>
+      meanAuc(sets, l, (k) => Float64Array.from(scores[k]!.linear.get(l)!, (p, i) => (routed[k]![i] === 1 ? scores[k]!.neural.get(l)![i]! : p)))
     )
+    const share = (ks: ReadonlyArray<number>) => ks.reduce((a, k) => a + routed[k]!.reduce((b, v) => b + v, 0), 0) / ks.reduce((a, k) => a + sets[k]!.rows.length, 0)
+    return { band, cascade, gain: cascade.reduce((a, c, j) => a + c - linearAuc[j]!, 0), natural: share([natural]), all: share(pooled) }
   }
-  // comment level: the encoder runs when any of the six attributes is routed
-  const f = file(chosen)
-  const anyRouted = (ks: ReadonlyArray<number>) => {
-    let routed = 0
-    let n = 0
-    for (const k of ks) {
-      const s = judgeFrom(f, labels, X[k]!, lin[k]!)
-      for (let i = 0; i < sets[k]!.rows.length; i++) if (labels.some((l) => s.routed.get(l)![i] === 1)) routed++
-      n += sets[k]!.rows.length
-    }
-    return routed / n
+  let state = evaluate(labels.map(() => 0))
+  const path: Array<{ change: string; state: State }> = [{ change: "no band (linear)", state }]
+  while (state.gain < KEEP * neuralGain) {
+    let best: { ratio: number; next: State; change: string } | undefined
+    labels.forEach((l, j) =>
+      candidates.forEach((c, b) => {
+        if (b === state.band[j]) return
+        const next = evaluate(state.band.map((x, jj) => (jj === j ? b : x)))
+        const dg = next.gain - state.gain
+        if (!(dg > 0)) return
+        const ratio = dg / Math.max(next.natural - state.natural, MIN_STEP)
+        if (best === undefined || ratio > best.ratio) best = { ratio, next, change: `${l} [${c.join(", ")}]` }
+      })
+    )
+    if (best === undefined) break
+    state = best.next
+    path.push({ change: best.change, state })
+    log(`  cascade: ${best.change}: natural routed ${pct(state.natural)}, gain kept ${pct(state.gain / neuralGain)}`)
   }
-  console.log(`Chosen bands: ${labels.map((l) => `${l} [${chosen[l]!.join(", ")}]`).join("; ")}.`)
-  console.log(`Comments that run the encoder in an analyze of all six attributes (any attribute in its band): natural dev ${pct(anyRouted([natural]))}, all dev ${pct(anyRouted(pooled))}.\n`)
+  const chosen = Object.fromEntries(labels.map((l, j) => [l, candidates[state.band[j]!]!]))
+  const all = evaluate(labels.map(() => candidates.findIndex(([lo, hi]) => lo === 0 && hi === 1)))
+
+  console.log(`# Cascade bands of ${file({}).release} (dev split)\n`)
+  console.log(
+    `An analyze request of the six toxicity attributes goes to the encoder when the served probability (${linear.version}) of one of them is in that attribute's band; ` +
+      `then every attribute is judged (the server's Judge.routes). routed = share of comments sent to the encoder: natural = the ${sets[natural]!.rows.length} natural-prevalence dev comments, ` +
+      `all = the ${pooled.reduce((a, k) => a + sets[k]!.rows.length, 0)} comments of the enriched and cross-domain dev sets. ` +
+      `Gain = the sum over the six attributes of the mean dev ROC AUC (natural, enriched, cross-domain mean) minus linear's; the neural mode's is ${f3(neuralGain)}. ` +
+      `Rule (fixed before the run): from no band, widen one attribute's band at a time (the candidate with the most gain per routed comment) until ${100 * KEEP}% of the neural gain is kept. ` +
+      `[1, 1] = no band.\n`
+  )
+  printTable(
+    ["step", "band set", "routed (natural)", "routed (all dev)", "gain kept", ...labels],
+    [
+      ...path.map((p, i) => [String(i), p.change, pct(p.state.natural), pct(p.state.all), pct(p.state.gain / neuralGain), ...p.state.cascade.map(f3)]),
+      ["", "every comment (neural)", pct(all.natural), pct(all.all), pct(all.gain / neuralGain), ...neuralAuc.map(f3)]
+    ]
+  )
+  console.log(`Chosen bands: ${labels.map((l) => `${l} [${chosen[l]!.join(", ")}]`).join("; ")}.\n`)
+  printTable(
+    ["attribute", "band", "linear", "neural", "cascade", "gain kept"],
+    labels.map((l, j) => [l, `[${chosen[l]!.join(", ")}]`, f3(linearAuc[j]!), f3(neuralAuc[j]!), f3(state.cascade[j]!), neuralAuc[j]! > linearAuc[j]! ? pct((state.cascade[j]! - linearAuc[j]!) / (neuralAuc[j]! - linearAuc[j]!)) : "n/a"])
+  )
   return chosen
 }
 

@@ -89,7 +89,8 @@ export const evaluateJudge = async (input: JudgeEvalInput): Promise<void> => {
   console.log(
     `Heads over the frozen encoder ${file.encoder.file} (sha256 ${file.encoder.sha256.slice(0, 12)}...), combined with the served probability of ${file.linearRelease}` +
       `${file.linearRelease === linear.version ? "" : ` (WARNING: evaluated against ${linear.version})`}. ` +
-      `neural = every comment judged; cascade (the default) = judged when the served linear probability is in the attribute's band ` +
+      `neural = every comment judged; cascade (the default) = a comment is judged when the served linear probability of one of the six ` +
+      `toxicity attributes (an analyze request of all six) is in that attribute's band ` +
       `(${labels.filter((l) => file.cascade[l] !== undefined).map((l) => `${l} [${file.cascade[l]!.join(", ")}]`).join(", ")}), linear elsewhere. ` +
       `Test split of ${file.release} read ${reads} time${reads === 1 ? "" : "s"}${split === "test" ? " (this run included)" : ""}.\n`
   )
@@ -121,7 +122,7 @@ export const evaluateJudge = async (input: JudgeEvalInput): Promise<void> => {
     let n = 0
     for (const k of ks) {
       const s = scored[k]!
-      for (let i = 0; i < sets[k]!.rows.length; i++) if (labels.some((l) => s.routed.get(l)![i] === 1)) any++
+      for (const v of s.routed) any += v
       n += sets[k]!.rows.length
     }
     return any / n

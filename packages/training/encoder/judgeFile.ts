@@ -13,8 +13,12 @@
  *
  * A head's log-odds is `z = weights . embedding + bias` (Platt scaling folded in). The judged
  * probability is `JudgeBackend.combine(combine, z, p)` with `p` the probability the linear release
- * serves. In cascade mode an attribute is judged only when its served linear probability lies in
- * its band (inclusive); elsewhere the linear probability is served unchanged.
+ * serves. Routing is per comment, as the server's `Judge.routes`: in neural mode every comment with a
+ * requested judged attribute goes to the encoder; in cascade mode a comment goes when the served
+ * linear probability of one of its requested judged attributes lies in that attribute's band
+ * (inclusive). A routed comment gets the judged probability of every requested judged attribute;
+ * any other comment keeps the linear probabilities. The band `[1, 1]` never routes in practice (a
+ * served probability is 1 only beyond log-odds 36).
  */
 import { combine } from "@decorum/local/JudgeBackend"
 import type { ModelLabel } from "@decorum/local"
@@ -94,20 +98,22 @@ export const headLogit = (head: JudgeHeadJson, X: Float32Array, offset: number):
   return z
 }
 
-/** Whether cascade mode sends this attribute to the encoder, given its served linear probability. */
+/** Whether cascade mode's band of `label` holds its served linear probability. */
 export const inBand = (file: JudgeFile, label: ModelLabel, linearProbability: number): boolean => {
   const band = file.cascade[label]
-  return band !== undefined && linearProbability >= band[0] && linearProbability <= band[1]
+  return file.heads[label] !== undefined && band !== undefined && linearProbability >= band[0] && linearProbability <= band[1]
 }
 
+/** Whether `mode` sends a comment to the encoder, given the served linear probabilities of the requested attributes (the server's `Judge.routes`). */
+export const routes = (file: JudgeFile, mode: JudgeMode, requested: ReadonlyArray<ModelLabel>, linear: (label: ModelLabel) => number): boolean =>
+  mode === "neural" ? requested.some((l) => file.heads[l] !== undefined) : requested.some((l) => inBand(file, l, linear(l)))
+
 /**
- * The probability the server serves for `label` in `mode`: the head's log-odds `z` combined with
- * the served linear probability (JudgeBackend.combine), or the linear probability itself when the
- * file has no head for the label or the cascade does not route it.
+ * The probability the server serves for `label` of a comment the judge read: the head's log-odds
+ * `z` combined with the served linear probability (JudgeBackend.combine); the linear probability
+ * itself when the file has no head for the label.
  */
-export const judged = (file: JudgeFile, mode: JudgeMode, label: ModelLabel, z: number, linearProbability: number): number => {
+export const judged = (file: JudgeFile, label: ModelLabel, z: number, linearProbability: number): number => {
   const head = file.heads[label]
-  if (head === undefined) return linearProbability
-  if (mode === "cascade" && !inBand(file, label, linearProbability)) return linearProbability
-  return combine(head.combine, z, linearProbability)
+  return head === undefined ? linearProbability : combine(head.combine, z, linearProbability)
 }

@@ -14,8 +14,13 @@ export const LAMBDA = 1e-4
 export const MEAN = { head: 0.5, linear: 0.5, bias: 0 } as const
 /** Share of the neural mode's dev gain a cascade band must keep. */
 export const KEEP = 0.9
-export const BAND_LOWS = [0, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.3] as const
-export const BAND_HIGHS = [0.3, 0.5, 0.7, 0.8, 0.9, 0.95, 0.99, 1] as const
+/** Candidate cascade bands: every [low, high] of these with low < high, and no band. */
+export const BAND_LOWS = [0, 0.001, 0.005, 0.02, 0.05, 0.1, 0.2] as const
+export const BAND_HIGHS = [0.1, 0.3, 0.5, 1] as const
+/** The greedy band search's smallest counted step of routed share (1% of comments): no crawling by hundredths. */
+export const MIN_STEP = 0.01
+/** No band: cascade mode never routes on this attribute (a served probability is 1 only beyond log-odds 36). */
+export const NO_BAND: readonly [number, number] = [1, 1]
 
 /** The linear recipe's sample weight of a row for one label (pipeline.trainHeads). */
 export const sampleWeight = (e: D.Example, label: ModelLabel): number => LABEL_SOURCE_WEIGHT[label]?.[e.source] ?? SOURCE_WEIGHT[e.source] ?? 1
@@ -28,16 +33,19 @@ export const hasLabel = (e: D.Example, label: ModelLabel): boolean => e.labels[l
 
 /**
  * One head: the weighted L2 logistic fit on the rows outside the held-out tenth, then Platt on the
- * held-out tenth (unweighted), folded into the weights: z = a (w . x + b) + c.
+ * held-out tenth, folded into the weights: z = a (w . x + b) + c. Platt's rows are re-weighted so
+ * that their positive rate counts as `prevalence` (the linear release calibrates every head at the
+ * natural Wikipedia prevalence, `JIGSAW_PREVALENCE`, the same prior shift): the head's log-odds are
+ * then on the scale of the linear log-odds it is averaged with. Without `prevalence`, plain Platt.
  */
 export const fitHead = (
   X: Float32Array,
   dim: number,
   rows: ReadonlyArray<D.Example>,
   label: ModelLabel,
-  lambda: number = LAMBDA,
-  isHeldOut: (e: D.Example) => boolean = heldOut
+  options: { readonly lambda?: number; readonly heldOut?: (e: D.Example) => boolean; readonly prevalence?: number | undefined } = {}
 ): { weights: Float64Array; bias: number; fitRows: number; plattRows: number; iterations: number; gmax: number } => {
+  const isHeldOut = options.heldOut ?? heldOut
   const fit: Array<number> = []
   const y: Array<number> = []
   const w: Array<number> = []
@@ -54,10 +62,13 @@ export const fitHead = (
       w.push(sampleWeight(e, label))
     }
   })
-  const head = fitLogistic({ X, dim }, fit, y, lambda, 200, w)
+  const head = fitLogistic({ X, dim }, fit, y, options.lambda ?? LAMBDA, 200, w)
   const stats = { iterations: lastFit.iterations, gmax: lastFit.gmax }
   const z = Float32Array.from(platt, (r) => score({ X, dim }, head, r))
-  const [a, c] = fitLogistic({ X: z, dim: 1 }, platt.map((_, k) => k), py, 0)
+  const rate = py.reduce((a, v) => a + v, 0) / py.length
+  const prior = options.prevalence
+  const pw = prior === undefined ? undefined : py.map((v) => v * (prior / rate) + (1 - v) * ((1 - prior) / (1 - rate)))
+  const [a, c] = fitLogistic({ X: z, dim: 1 }, platt.map((_, k) => k), py, 0, 200, pw)
   return {
     weights: Float64Array.from(head.subarray(0, dim), (v) => a! * v),
     bias: a! * head[dim]! + c!,

@@ -6,7 +6,7 @@
  */
 import type { ModelLabel } from "@decorum/local"
 import type { Encoder } from "./embed.js"
-import { headLogit, inBand, judged, type JudgeFile } from "./judgeFile.js"
+import { headLogit, inBand, judged, routes, type JudgeFile } from "./judgeFile.js"
 
 /** What the judge needs of the linear release: the served probabilities of a text. */
 export interface LinearRelease {
@@ -21,10 +21,12 @@ export interface JudgeScores {
   readonly head: Map<ModelLabel, Float64Array>
   /** DECORUM_JUDGE=neural: every comment judged. */
   readonly neural: Map<ModelLabel, Float64Array>
-  /** DECORUM_JUDGE=cascade: judged inside the band, linear elsewhere. */
+  /** DECORUM_JUDGE=cascade: judged when the comment is routed, linear elsewhere. */
   readonly cascade: Map<ModelLabel, Float64Array>
-  /** 1 where the cascade sends the attribute to the encoder. */
-  readonly routed: Map<ModelLabel, Uint8Array>
+  /** 1 where the attribute's served linear probability is in its band. */
+  readonly inBand: Map<ModelLabel, Uint8Array>
+  /** 1 where the cascade sends the comment to the encoder (any requested attribute in its band). */
+  readonly routed: Uint8Array
 }
 
 /** Served linear probabilities of every label for a list of texts. */
@@ -37,23 +39,26 @@ export const linearScores = (linear: LinearRelease, labels: ReadonlyArray<ModelL
   return out
 }
 
-/** Every mode's scores from a text list's embeddings and served linear probabilities. */
+/**
+ * Every mode's scores from a text list's embeddings and served linear probabilities, for a request
+ * that asks `labels` (the eval asks the six toxicity attributes, as an analyze of all six does).
+ */
 export const judgeFrom = (file: JudgeFile, labels: ReadonlyArray<ModelLabel>, X: Float32Array, linear: Map<ModelLabel, Float64Array>): JudgeScores => {
   const n = X.length / file.dimensions
   const head = new Map<ModelLabel, Float64Array>()
   const neural = new Map<ModelLabel, Float64Array>()
-  const cascade = new Map<ModelLabel, Float64Array>()
-  const routed = new Map<ModelLabel, Uint8Array>()
+  const band = new Map<ModelLabel, Uint8Array>()
   for (const l of labels) {
     const h = file.heads[l]
     const p = linear.get(l)!
     const z = Float64Array.from({ length: n }, (_, i) => (h === undefined ? Number.NaN : headLogit(h, X, i * file.dimensions)))
     head.set(l, z)
-    neural.set(l, Float64Array.from(p, (v, i) => judged(file, "neural", l, z[i]!, v)))
-    cascade.set(l, Float64Array.from(p, (v, i) => judged(file, "cascade", l, z[i]!, v)))
-    routed.set(l, Uint8Array.from(p, (v) => (h !== undefined && inBand(file, l, v) ? 1 : 0)))
+    neural.set(l, Float64Array.from(p, (v, i) => judged(file, l, z[i]!, v)))
+    band.set(l, Uint8Array.from(p, (v) => (inBand(file, l, v) ? 1 : 0)))
   }
-  return { linear, head, neural, cascade, routed }
+  const routed = Uint8Array.from({ length: n }, (_, i) => (routes(file, "cascade", labels, (l) => linear.get(l)![i]!) ? 1 : 0))
+  const cascade = new Map<ModelLabel, Float64Array>(labels.map((l) => [l, Float64Array.from(linear.get(l)!, (v, i) => (routed[i] === 1 ? neural.get(l)![i]! : v))]))
+  return { linear, head, neural, cascade, inBand: band, routed }
 }
 
 /** Scores of texts (embedded through `encoder`, cached by embed.ts). */

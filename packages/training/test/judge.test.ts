@@ -6,7 +6,8 @@ import { combine } from "@decorum/local/JudgeBackend"
 import type * as D from "../data.js"
 import { pairedAuc } from "../delong.js"
 import { rocAuc } from "../fit.js"
-import { decodeJudgeFile, encodeJudgeFile, headLogit, judged, JUDGE_FILE, type JudgeFile } from "../encoder/judgeFile.js"
+import { decodeJudgeFile, encodeJudgeFile, headLogit, judged, JUDGE_FILE, routes, type JudgeFile } from "../encoder/judgeFile.js"
+import { judgeFrom } from "../encoder/judgeScore.js"
 import { fitHead, MEAN, sampleWeight } from "../encoder/judgeHeads.js"
 import { fitLogistic } from "../encoder/logistic.js"
 
@@ -60,15 +61,26 @@ describe("the judge file (models/encoder/judge.json)", () => {
     assert.throws(() => decodeJudgeFile(JSON.stringify({ ...good, encoder: { ...good.encoder, sha256: "xyz" } })), /encoder/)
   })
 
-  it("serves JudgeBackend.combine inside the cascade band and the linear probability outside it", () => {
-    const f = tiny()
+  it("routes a comment in cascade mode when one requested attribute is in its band, and serves JudgeBackend.combine for every judged attribute of it", () => {
+    const f = { ...tiny(), cascade: { TOXICITY: [0.05, 0.8] as const, THREAT: [1, 1] as const } }
     const X = Float32Array.from([1, 0.5, 2])
     const z = headLogit(f.heads.TOXICITY!, X, 0)
     assert.closeTo(z, 0.1234567891234 - 1 + 2e-12 - 0.5, 1e-6)
-    assert.strictEqual(judged(f, "neural", "TOXICITY", z, 0.9), combine(MEAN, z, 0.9))
-    assert.strictEqual(judged(f, "cascade", "TOXICITY", z, 0.9), 0.9)
-    assert.strictEqual(judged(f, "cascade", "TOXICITY", z, 0.3), combine(MEAN, z, 0.3))
-    assert.strictEqual(judged(f, "cascade", "INSULT", z, 0.3), 0.3) // no head: linear
+    assert.strictEqual(judged(f, "TOXICITY", z, 0.9), combine(MEAN, z, 0.9))
+    assert.strictEqual(judged(f, "INSULT", z, 0.3), 0.3) // no head: linear
+    const linear = (p: Record<string, number>) => (l: string) => p[l]!
+    assert.isFalse(routes(f, "cascade", ["TOXICITY", "THREAT"], linear({ TOXICITY: 0.9, THREAT: 0.5 })))
+    assert.isTrue(routes(f, "cascade", ["TOXICITY", "THREAT"], linear({ TOXICITY: 0.3, THREAT: 0.5 })))
+    assert.isFalse(routes(f, "cascade", ["THREAT"], linear({ TOXICITY: 0.3, THREAT: 0.5 }))) // TOXICITY not requested
+    assert.isTrue(routes(f, "neural", ["THREAT"], linear({ THREAT: 0.999 })))
+    assert.isFalse(routes(f, "neural", ["INSULT"], linear({ INSULT: 0.5 })))
+    // the eval's scores: a routed comment is judged on every attribute, the others stay linear
+    const file: JudgeFile = { ...f, dimensions: 3 }
+    const s = judgeFrom(file, ["TOXICITY", "THREAT"], Float32Array.from([1, 0.5, 2, 1, 0.5, 2]), new Map([["TOXICITY", Float64Array.from([0.3, 0.9])], ["THREAT", Float64Array.from([0.5, 0.5])]]))
+    assert.deepStrictEqual(Array.from(s.routed), [1, 0])
+    assert.strictEqual(s.cascade.get("THREAT")![0], combine(f.heads.THREAT!.combine, headLogit(f.heads.THREAT!, X, 0), 0.5))
+    assert.strictEqual(s.cascade.get("THREAT")![1], 0.5)
+    assert.strictEqual(s.neural.get("TOXICITY")![1], combine(MEAN, z, 0.9))
   })
 })
 
@@ -92,7 +104,7 @@ describe("the judge's head fit", () => {
     for (let i = 0; i < masked.length; i++) Xall.set([-1, -1], (rows.length + i) * 2)
     const all = [...rows, ...masked]
     const heldOut = (e: D.Example) => Number(e.id.replace("m", "")) % 10 === 0
-    const h = fitHead(Xall, 2, all, "TOXICITY", 1e-4, heldOut)
+    const h = fitHead(Xall, 2, all, "TOXICITY", { heldOut })
     assert.strictEqual(h.fitRows + h.plattRows, rows.length)
     assert.strictEqual(h.plattRows, 200)
     assert.isAbove(h.weights[0]!, 1)
@@ -104,6 +116,17 @@ describe("the judge's head fit", () => {
     const meanP = held.reduce((a, [, i]) => a + 1 / (1 + Math.exp(-z[i]!)), 0) / held.length
     const rate = held.reduce((a, [e]) => a + e.labels.TOXICITY!, 0) / held.length
     assert.closeTo(meanP, rate, 1e-3)
+    // Platt at a prevalence: the re-weighted mean probability of the held-out rows is that prevalence
+    const shifted = fitHead(Xall, 2, all, "TOXICITY", { heldOut, prevalence: 0.1 })
+    let sw = 0
+    let sp = 0
+    for (const [e, i] of held) {
+      const w = e.labels.TOXICITY! === 1 ? 0.1 / rate : 0.9 / (1 - rate)
+      sw += w
+      sp += w / (1 + Math.exp(-(shifted.weights[0]! * X[2 * i]! + shifted.weights[1]! * X[2 * i + 1]! + shifted.bias)))
+    }
+    assert.closeTo(sp / sw, 0.1, 1e-3)
+    assert.isBelow(shifted.bias, h.bias)
     assert.strictEqual(sampleWeight(rows[0]!, "TOXICITY"), 3)
     assert.strictEqual(sampleWeight({ ...rows[0]!, source: "davidson-hate-offensive" }, "TOXICITY"), 0.1)
     assert.strictEqual(sampleWeight({ ...rows[0]!, source: "davidson-hate-offensive" }, "THREAT"), 0.5)
