@@ -17,7 +17,11 @@
  *   (`JIGSAW_PREVALENCE`), so both log-odds of the mean are on one scale;
  * - combination: the unfitted mean, 0.5 x head log-odds + 0.5 x the served linear log-odds (the
  *   winner of docs/experiments/neural-judge.md section 2; a fitted stack over-trusted the linear
- *   model, whose log-odds are in-sample on every training row);
+ *   model, whose log-odds are in-sample on every training row), then put on the scale the linear
+ *   release serves by one Platt map (a m + c, rank-preserving), calibrated as the linear release
+ *   is: TOXICITY against Perspective's scores on the CAT fit quarter, the other heads against their
+ *   label on the calibration pool at natural prevalence (`JIGSAW_PREVALENCE`; THREAT and
+ *   IDENTITY_ATTACK at that rate enriched as Perspective's scores are, as their linear heads);
  * - cascade band, per attribute, on the dev protocols only: among candidate bands of the served linear
  *   probability, the one that routes the fewest natural-prevalence dev comments to the encoder while
  *   keeping at least 90% of the neural mode's mean dev AUC gain over the linear release.
@@ -30,14 +34,16 @@ import { basename, join } from "node:path"
 import type { ModelLabel } from "@decorum/local"
 import { loadModelSet } from "@decorum/local"
 import { rocAuc } from "../fit.js"
-import { dataDir, JIGSAW_PREVALENCE, loadSplits, MODELS_DIR, TOXICITY_LABELS } from "../pipeline.js"
+import { dataDir, EVIDENCE, JIGSAW_PREVALENCE, loadSplits, MODELS_DIR, TOXICITY_LABELS } from "../pipeline.js"
+import { enrich, perspectiveEnrichment } from "../perspectiveMap.js"
 import { labelled, splitProtocols, type EvalSet } from "../protocols.js"
 import { printTable } from "../versus.js"
 import { DEFAULT_OUT, MAX_TOKENS } from "./convert.js"
 import { DIM, openEncoder } from "./embed.js"
-import { encodeJudgeFile, JUDGE_FILE, type JudgeFile, type JudgeHeadJson } from "./judgeFile.js"
+import { encodeJudgeFile, headLogit, JUDGE_FILE, type JudgeFile, type JudgeHeadJson } from "./judgeFile.js"
 import { judgeFrom, linearScores, type JudgeScores } from "./judgeScore.js"
-import { BAND_HIGHS, BAND_LOWS, ENCODER_FILE, fitHead, hasLabel, heldOut, KEEP, MEAN, MIN_STEP, NO_BAND, RELEASE } from "./judgeHeads.js"
+import { BAND_HIGHS, BAND_LOWS, calibrateMean, ENCODER_FILE, fitHead, hasLabel, heldOut, KEEP, MEAN, MIN_STEP, NO_BAND, RELEASE } from "./judgeHeads.js"
+import type * as D from "../data.js"
 
 const log = (s: string) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${s}\n`)
 const args = process.argv.slice(2)
@@ -93,6 +99,30 @@ const main = async () => {
     const h = fitHead(X, DIM, train, label, { prevalence: JIGSAW_PREVALENCE[label] })
     heads[label] = { weights: Array.from(h.weights), bias: h.bias, combine: MEAN }
     log(`${label}: head on ${h.fitRows} rows (Platt on ${h.plattRows}) in ${((Date.now() - t0) / 1000).toFixed(0)} s, ${h.iterations} L-BFGS iterations, max |gradient| ${h.gmax.toExponential(1)}`)
+  }
+  // the mean's scale: the one the linear release serves (TOXICITY: Perspective's, fitted on the CAT
+  // fit quarter as the linear map is; the others: the label at natural prevalence on the calibration pool)
+  const rowsOf = async (rows: ReadonlyArray<D.Example>) => {
+    const texts = rows.map((e) => e.text)
+    return { X: await encoder.embed(texts, log), p: linearScores(linear, labels, texts) }
+  }
+  const fitQuarter = await rowsOf(splits.gcFit)
+  const pool = await rowsOf(splits.toxCalib)
+  // THREAT and IDENTITY_ATTACK: calibrated at the natural rate enriched as Perspective's scores are (train.ts)
+  const k = perspectiveEnrichment(splits.gcFit)
+  const prevalenceOf = (label: ModelLabel) => (EVIDENCE[label] !== undefined ? enrich(JIGSAW_PREVALENCE[label]!, k) : JIGSAW_PREVALENCE[label])
+  for (const label of labels) {
+    const h = heads[label]!
+    const perspective = label === "TOXICITY"
+    const source = perspective ? splits.gcFit : splits.toxCalib
+    const data = perspective ? fitQuarter : pool
+    const rows = source.map((e, i) => [e, i] as const).filter(([e]) => (perspective ? true : hasLabel(e, label)))
+    const z = rows.map(([, i]) => headLogit(h, data.X, i * DIM))
+    const p = rows.map(([, i]) => data.p.get(label)![i]!)
+    const t = rows.map(([e]) => (perspective ? Number(e.extra!.api) : e.labels[label]!))
+    const combination = calibrateMean(z, p, t, perspective ? undefined : prevalenceOf(label))
+    heads[label] = { ...h, combine: combination }
+    log(`${label}: combination ${combination.head.toFixed(3)} head + ${combination.linear.toFixed(3)} linear + ${combination.bias.toFixed(3)}, on ${rows.length} ${perspective ? "CAT fit-quarter comments (target: Perspective's score)" : "calibration-pool rows"}`)
   }
   const file = (cascade: Record<string, readonly [number, number]>): JudgeFile => ({
     release: at("--release", RELEASE),

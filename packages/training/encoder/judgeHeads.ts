@@ -77,3 +77,30 @@ export const fitHead = (
     ...stats
   }
 }
+
+/** logit of a probability, clamped as JudgeBackend.combine clamps the linear probability. */
+export const servedLogit = (p: number): number => {
+  const q = Math.min(Math.max(p, 1e-7), 1 - 1e-7)
+  return Math.log(q / (1 - q))
+}
+
+/**
+ * The calibrated combination: the unfitted mean `m = 0.5 z + 0.5 logit(p_linear)` (its ranking),
+ * put on the scale the linear release serves for that attribute by a Platt map `a m + c` fitted on
+ * calibration rows: `{ head: 0.5 a, linear: 0.5 a, bias: c }`. `targets` are the rows' labels in
+ * [0, 1] (soft targets allowed: TOXICITY's are Perspective's scores, as the linear release maps
+ * TOXICITY onto Perspective's scale); with `prevalence`, the rows are re-weighted so their positive
+ * rate counts as that prevalence (the linear heads' calibration).
+ */
+export const calibrateMean = (
+  z: ReadonlyArray<number>,
+  linearProbability: ReadonlyArray<number>,
+  targets: ReadonlyArray<number>,
+  prevalence?: number
+): { head: number; linear: number; bias: number } => {
+  const m = Float32Array.from(z, (v, i) => MEAN.head * v + MEAN.linear * servedLogit(linearProbability[i]!))
+  const rate = targets.reduce((a, v) => a + v, 0) / targets.length
+  const w = prevalence === undefined ? undefined : targets.map((v) => v * (prevalence / rate) + (1 - v) * ((1 - prevalence) / (1 - rate)))
+  const [a, c] = fitLogistic({ X: m, dim: 1 }, targets.map((_, k) => k), targets, 0, 200, w)
+  return { head: MEAN.head * a!, linear: MEAN.linear * a!, bias: c! }
+}

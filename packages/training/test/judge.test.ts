@@ -8,7 +8,7 @@ import { pairedAuc } from "../delong.js"
 import { rocAuc } from "../fit.js"
 import { decodeJudgeFile, encodeJudgeFile, headLogit, judged, JUDGE_FILE, routes, type JudgeFile } from "../encoder/judgeFile.js"
 import { judgeFrom } from "../encoder/judgeScore.js"
-import { fitHead, MEAN, sampleWeight } from "../encoder/judgeHeads.js"
+import { calibrateMean, fitHead, MEAN, sampleWeight, servedLogit } from "../encoder/judgeHeads.js"
 import { fitLogistic } from "../encoder/logistic.js"
 
 const MODELS = join(__dirname, "../../local/models")
@@ -130,6 +130,20 @@ describe("the judge's head fit", () => {
     assert.strictEqual(sampleWeight(rows[0]!, "TOXICITY"), 3)
     assert.strictEqual(sampleWeight({ ...rows[0]!, source: "davidson-hate-offensive" }, "TOXICITY"), 0.1)
     assert.strictEqual(sampleWeight({ ...rows[0]!, source: "davidson-hate-offensive" }, "THREAT"), 0.5)
+  })
+})
+
+describe("the combination's calibration", () => {
+  it("keeps the mean's 1:1 ratio and fits the scale the soft targets ask for", () => {
+    // targets exactly sigmoid(2 m - 1) of the mean m = 0.5 z + 0.5 logit(p): the map recovers a = 2, c = -1
+    const z = Array.from({ length: 200 }, (_, i) => -4 + (8 * i) / 199)
+    const p = z.map((v, i) => 1 / (1 + Math.exp(-(0.3 * v + (i % 7) - 3))))
+    const t = z.map((v, i) => 1 / (1 + Math.exp(-(2 * (0.5 * v + 0.5 * servedLogit(p[i]!)) - 1))))
+    const c = calibrateMean(z, p, t)
+    assert.closeTo(c.head, 1, 1e-3)
+    assert.closeTo(c.linear, 1, 1e-3)
+    assert.closeTo(c.bias, -1, 1e-3)
+    assert.closeTo(combine(c, z[17]!, p[17]!), t[17]!, 1e-4)
   })
 })
 
