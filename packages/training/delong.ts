@@ -35,27 +35,20 @@ const components = (scores: ArrayLike<number>, y: ArrayLike<number>): { pos: Flo
   return { pos, neg }
 }
 
+const mean = (x: Float64Array) => x.reduce((s, v) => s + v, 0) / x.length
+
+/** Sample covariance (n - 1). */
 const covariance = (a: Float64Array, b: Float64Array): number => {
-  const n = a.length
-  if (n < 2) return 0
-  let ma = 0
-  let mb = 0
-  for (let i = 0; i < n; i++) {
-    ma += a[i]!
-    mb += b[i]!
-  }
-  ma /= n
-  mb /= n
-  let s = 0
-  for (let i = 0; i < n; i++) s += (a[i]! - ma) * (b[i]! - mb)
-  return s / (n - 1)
+  if (a.length < 2) return 0
+  const ma = mean(a)
+  const mb = mean(b)
+  return a.reduce((s, v, i) => s + (v - ma) * (b[i]! - mb), 0) / (a.length - 1)
 }
 
 /** AUC of A, AUC of B and the standard error of AUC(A) - AUC(B) on the same rows (labels 0/1). */
 export const pairedAuc = (a: ArrayLike<number>, b: ArrayLike<number>, y: ArrayLike<number>): { a: number; b: number; se: number } => {
   const A = components(a, y)
   const B = components(b, y)
-  const mean = (x: Float64Array) => x.reduce((s, v) => s + v, 0) / x.length
   const m = A.pos.length
   const n = A.neg.length
   const varDiff =
