@@ -6,7 +6,9 @@
  * - Perspective's scale on the report half of Wikipedia CAT;
  * - spam on the held-out YouTube video, plus all four leave-one-video-out numbers, for the raw
  *   model at 0.5 and for the spam checker's verdict (`is_spam`, signals blended with the model);
- * - the C3 test articles; the guardrail and obfuscation sets; the lexicon approximations on proxies.
+ * - the C3 test articles; the guardrail and obfuscation sets; the lexicon approximations on proxies;
+ * - the neural judge (`models/encoder/judge.json`, encoder/judgeEval.ts), cascade and neural, beside
+ *   the baseline and the linear release on the same protocols, Wikipedia CAT and the functional suite.
  */
 import type { ModelLabel } from "@decorum/local"
 import type { AttributeModelService } from "@decorum/local"
@@ -20,6 +22,7 @@ import { GUARDRAILS, KNOWN_FAILURES, OBFUSCATIONS, OBFUSCATION_TOLERANCE, check 
 import * as D from "./data.js"
 import { recordTestRead, splitProtocols, testReads, type Split } from "./protocols.js"
 import { baselineScorer, compare, report, reportSuite, trainBaseline, type Scorer } from "./versus.js"
+import { evaluateJudge } from "./encoder/judgeEval.js"
 import {
   C3_LABELS, dataDir, featurise, loadSplits, makeFeaturizer, MODELS_DIR, rawScore, TOXICITY_LABELS, trainHeads,
   trainSpam, TRAIN_TOXICITY, YOUTUBE_TEST_VIDEO
@@ -37,7 +40,7 @@ const table = (header: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<
   console.log()
 }
 
-const main = () => {
+const main = async () => {
   const started = Date.now()
   const dir = dataDir()
   const modelsDir = process.argv.includes("--models") ? process.argv[process.argv.indexOf("--models") + 1]! : MODELS_DIR
@@ -51,8 +54,8 @@ const main = () => {
   log("plain baseline (TF-IDF word 1-2 + char_wb 2-5, logistic regression C=4) on the same training rows")
   const baseline = trainBaseline(splits.toxTrain, TOXICITY_LABELS, log)
   log(`  trained in ${((Date.now() - t0) / 1000).toFixed(0)} s`)
+  const p = splitProtocols(dir, split, splits)
   {
-    const p = splitProtocols(dir, split, splits)
     // one counter per repository (models/test-reads.json), also for a candidate evaluated from another directory
     const reads = split === "test" ? recordTestRead(MODELS_DIR, set.version) : (testReads(MODELS_DIR)[set.version] ?? 0)
     console.log(`## Toxicity heads vs the plain baseline, ${split} split
@@ -161,6 +164,9 @@ const main = () => {
   }
 
   guardrails(set)
+
+  // ------------------------------------------------ the neural judge (issue 27): both modes beside the baseline and the linear release
+  await evaluateJudge({ modelsDir, countersDir: MODELS_DIR, split, sets: p.sets, cat: splits.gcReport, linear: set, baseline, labels: TOXICITY_LABELS, log })
   log(`npm run eval took ${((Date.now() - started) / 1000).toFixed(0)} s`)
 }
 
@@ -202,4 +208,4 @@ export const guardrails = (set: ReturnType<typeof loadModelSet>) => {
   table(["obfuscated", "plain", "TOXICITY", "INSULT", "max diff", `within ${OBFUSCATION_TOLERANCE}`], obf)
 }
 
-main()
+await main()

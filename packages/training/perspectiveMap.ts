@@ -18,6 +18,7 @@
  * is at least 0.5, the region moderators threshold.
  */
 import { applyCalibration, fitPlatt, fitQuantileMap, type Calibration } from "@decorum/local/Calibration"
+import type { Example } from "./data.js"
 
 /** Where the parametric tail starts (quantile of the fitting rows). */
 export const TAIL_FROM = 0.95
@@ -130,3 +131,24 @@ export const perspectiveMap = (z: ReadonlyArray<number>, y: ReadonlyArray<number
   log(`  TOXICITY map onto Perspective's scale, 2-fold inside the CAT calibration quarter, mean |map - Perspective| where either >= 0.5: quantile map ${plain.toFixed(4)}, logistic tail above q=${TAIL_FROM} ${tail.toFixed(4)}`)
   return tail < plain ? tailMap(z, y) : quantileMap(z, y)
 }
+
+/**
+ * How much Perspective enriches TOXICITY over the human base rate, as an odds ratio: the odds of
+ * Perspective's mean score over the odds of the human "toxic" rate on the same Wikipedia CAT rows
+ * (the fitting quarter). Perspective's scores are not probabilities at natural prevalence; this
+ * measures by how much they are shifted up, so that heads without Perspective reference scores
+ * (THREAT, IDENTITY_ATTACK) can be calibrated onto a comparable scale.
+ */
+export const perspectiveEnrichment = (rows: ReadonlyArray<Example>): number => {
+  let api = 0
+  let human = 0
+  for (const e of rows) {
+    api += Number(e.extra!.api)
+    human += e.labels.TOXICITY! >= 0.5 ? 1 : 0
+  }
+  const odds = (p: number) => p / (1 - p)
+  return odds(api / rows.length) / odds(human / rows.length)
+}
+
+/** `p` with its odds multiplied by `k`. */
+export const enrich = (p: number, k: number) => (p * k) / (1 - p + p * k)

@@ -11,7 +11,7 @@ import type { ModelLabel } from "@decorum/local"
 import { encodeWeights, type FamilyEntry, type LabelEntry, type Manifest } from "@decorum/local/ModelFormat"
 import { identityEvidence, threatEvidence, type EvidenceKind } from "@decorum/local/Evidence"
 import { fitPlatt, fitPlatt2, type Calibration } from "@decorum/local/Calibration"
-import { perspectiveMap } from "./perspectiveMap.js"
+import { enrich, perspectiveEnrichment, perspectiveMap } from "./perspectiveMap.js"
 import { type LinearModel, type TrainOptions } from "./fit.js"
 import { hash32, type Example } from "./data.js"
 import { WORD_WEIGHT_HEADS } from "./wordWeightHeads.js"
@@ -48,26 +48,6 @@ const calibrationRows = (f: ReturnType<typeof makeFeaturizer>, rows: ReadonlyArr
   return { z, y }
 }
 
-/**
- * How much Perspective enriches TOXICITY over the human base rate, as an odds ratio: the odds of
- * Perspective's mean score over the odds of the human "toxic" rate on the same Wikipedia CAT rows
- * (the fitting quarter). Perspective's scores are not probabilities at natural prevalence; this
- * measures by how much they are shifted up, so that heads without Perspective reference scores
- * (THREAT, IDENTITY_ATTACK) can be calibrated onto a comparable scale.
- */
-export const perspectiveEnrichment = (rows: ReadonlyArray<Example>): number => {
-  let api = 0
-  let human = 0
-  for (const e of rows) {
-    api += Number(e.extra!.api)
-    human += e.labels.TOXICITY! >= 0.5 ? 1 : 0
-  }
-  const odds = (p: number) => p / (1 - p)
-  return odds(api / rows.length) / odds(human / rows.length)
-}
-
-/** `p` with its odds multiplied by `k`. */
-const enrich = (p: number, k: number) => (p * k) / (1 - p + p * k)
 
 const evidenceOf = (kind: EvidenceKind, f: ReturnType<typeof makeFeaturizer>, text: string): number =>
   // rawScore has just run the featuriser (and so the normaliser) on this text

@@ -4,7 +4,7 @@
  */
 import { createHash } from "node:crypto"
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
-import { join } from "node:path"
+import { dirname, join } from "node:path"
 import { SentencePiece, type Vocabulary } from "@decorum/local/SentencePiece"
 import { CACHE_DIR } from "../pipeline.js"
 import { DEFAULT_OUT, MAX_TOKENS } from "./convert.js"
@@ -17,14 +17,14 @@ export interface Encoder {
   readonly embed: (texts: ReadonlyArray<string>, log?: (s: string) => void) => Promise<Float32Array>
 }
 
-export const openEncoder = async (weights: string): Promise<Encoder> => {
+/** The converted encoder `use-lite.<weights>.onnx` (or the model file `file`) with the vocabulary beside it. */
+export const openEncoder = async (weights: string, file: string = join(DEFAULT_OUT, `use-lite.${weights}.onnx`)): Promise<Encoder> => {
   requireEncoderPackages(["onnxruntime-node"])
   const ort = await loadOrt()
-  const file = join(DEFAULT_OUT, `use-lite.${weights}.onnx`)
   const bytes = readFileSync(file)
   const modelHash = createHash("sha256").update(bytes).digest("hex").slice(0, 12)
   const session = await ort.InferenceSession.create(bytes, { intraOpNumThreads: 1, interOpNumThreads: 1, executionMode: "sequential" })
-  const sp = new SentencePiece(JSON.parse(readFileSync(join(DEFAULT_OUT, "vocab.json"), "utf8")) as Vocabulary)
+  const sp = new SentencePiece(JSON.parse(readFileSync(join(dirname(file), "vocab.json"), "utf8")) as Vocabulary)
   const embed = async (texts: ReadonlyArray<string>, log: (s: string) => void = () => {}): Promise<Float32Array> => {
     const hash = createHash("sha256").update(`encoder ${modelHash}\n`)
     for (const t of texts) hash.update(`${t}\u0000`)
