@@ -78,8 +78,8 @@ export interface ScoreSummary {
 /** Marks a worker thread started by `score` (its `workerData` holds this key, set to true). */
 export const WORKER_MARK = "decorum-score-worker"
 
-/** Rows of a batch scored through `Analyze.analyze` at once: two of the judge's encoder runs (`Judge.DEFAULT_MAX_BATCH`). */
-const ANALYZE_CONCURRENCY = 2 * Judge.DEFAULT_MAX_BATCH
+/** Rows of a batch scored through `Analyze.analyze` at once: four of the judge's calls (`Judge.DEFAULT_MAX_BATCH`), far below its queue's bound. */
+const ANALYZE_CONCURRENCY = 4 * Judge.DEFAULT_MAX_BATCH
 
 /** Rows per message to a worker (and per write). */
 const BATCH = 512

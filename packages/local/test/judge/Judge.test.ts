@@ -36,7 +36,7 @@ describe("Judge", () => {
   it.scoped("batches concurrent requests into one backend call", () =>
     Effect.gen(function*() {
       const backend = fakeBackend()
-      const judge = yield* judgeOn(backend)
+      const judge = yield* judgeOn(backend, { maxBatch: 16 })
       const texts = Array.from({ length: 12 }, (_, i) => `comment ${i}`)
       const answers = yield* Effect.forEach(texts, (t) => judge.judge(t, { TOXICITY: 0.5 }), { concurrency: "unbounded" })
       assert.strictEqual(backend.calls.length, 1)
@@ -47,7 +47,7 @@ describe("Judge", () => {
   it.scoped("collects what arrives while a call is in flight into the next call, at most maxBatch texts a call", () =>
     Effect.gen(function*() {
       const backend = fakeBackend()
-      const judge = yield* judgeOn(backend, { maxBatch: 4 })
+      const judge = yield* judgeOn(backend, { maxBatch: 4, runs: 1 })
       backend.hold()
       const first = yield* Effect.fork(judge.judge("first", { TOXICITY: 0.5 }))
       yield* until(() => backend.calls.length === 1)
@@ -59,10 +59,23 @@ describe("Judge", () => {
       assert.deepStrictEqual(backend.calls.map((c) => c.length), [1, 4, 2])
     }))
 
+  it.scoped("with two calls in flight, the second is made while the first runs", () =>
+    Effect.gen(function*() {
+      const backend = fakeBackend()
+      const judge = yield* judgeOn(backend, { maxBatch: 2, runs: 2 })
+      backend.hold()
+      const all = yield* Effect.fork(Effect.forEach(["a", "b", "c", "d", "e"], (t) => judge.judge(t, { TOXICITY: 0.5 }), { concurrency: "unbounded" }))
+      yield* until(() => backend.calls.length === 2)
+      assert.strictEqual(judge.waiting(), 1)
+      backend.release()
+      yield* Fiber.join(all)
+      assert.deepStrictEqual(backend.calls.map((c) => c.length), [2, 2, 1])
+    }))
+
   it.scoped("a full queue fails the request at once (it is answered linear), without growing", () =>
     Effect.gen(function*() {
       const backend = fakeBackend()
-      const judge = yield* judgeOn(backend, { maxQueue: 2, maxBatch: 1 })
+      const judge = yield* judgeOn(backend, { maxQueue: 2, maxBatch: 1, runs: 1 })
       backend.hold()
       const first = yield* Effect.fork(judge.judge("in flight", { TOXICITY: 0.5 }))
       yield* until(() => backend.calls.length === 1)
