@@ -25,6 +25,7 @@
  * judge `unavailable` with the reason (`status`, which `/readyz` shows) and scoring linear; a call
  * that fails at request time fails that request's judging only (`JudgeFailure`).
  */
+import { Metrics } from "@decorum/core"
 import type { Perspective } from "@decorum/domain"
 import { Context, Data, Deferred, Effect, Layer, Option, Queue, type Scope } from "effect"
 import { combine, type JudgeBackend } from "./JudgeBackend.js"
@@ -123,6 +124,14 @@ const nextTurn = Effect.async<void>((resume) => {
 
 const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e))
 
+// The counter's updates for each outcome, labelled once.
+const counted = {
+  judged: Metrics.labelled(Metrics.judgeTexts, [["outcome", "judged"]]),
+  failed: Metrics.labelled(Metrics.judgeTexts, [["outcome", "failed"]]),
+  overloaded: Metrics.labelled(Metrics.judgeTexts, [["outcome", "overloaded"]])
+}
+const callTexts = Metrics.labelled(Metrics.judgeCallTexts, [])
+
 /**
  * The judge on a started backend: its batching queue and the fibers that call the backend (in
  * the scope, which closes the backend too).
@@ -147,6 +156,7 @@ export const fromBackend = (source: Source, options: Options): Effect.Effect<Jud
     }))
     const runOnce = Effect.gen(function*() {
       const batch = yield* collect
+      callTexts(batch.length)
       const answers = yield* Effect.tryPromise({
         try: () => backend.logits(batch.map((w) => w.text)),
         catch: (e) => new JudgeFailure({ reason: `${backend.model} failed: ${messageOf(e)}` })
@@ -157,6 +167,8 @@ export const fromBackend = (source: Source, options: Options): Effect.Effect<Jud
         ),
         Effect.either
       )
+      const outcome = answers._tag === "Right" ? counted.judged : counted.failed
+      outcome(batch.length)
       for (let i = 0; i < batch.length; i++) {
         const waiting = batch[i]!
         yield* answers._tag === "Right" ? Deferred.succeed(waiting.answer, answers.right[i]!) : Deferred.fail(waiting.answer, answers.left)
@@ -178,7 +190,10 @@ export const fromBackend = (source: Source, options: Options): Effect.Effect<Jud
       Effect.gen(function*() {
         const answer = yield* Deferred.make<Logits, JudgeFailure>()
         const queued = yield* Queue.offer(queue, { text, answer })
-        if (!queued) return yield* new JudgeFailure({ reason: `${backend.model} is overloaded (${Queue.capacity(queue)} texts waiting)` })
+        if (!queued) {
+          counted.overloaded(1)
+          return yield* new JudgeFailure({ reason: `${backend.model} is overloaded (${Queue.capacity(queue)} texts waiting)` })
+        }
         const logits = yield* Deferred.await(answer)
         const out: Partial<Record<Perspective.Attribute, number>> = {}
         for (const [attribute, p] of Object.entries(linear) as Array<[Perspective.Attribute, number]>) {

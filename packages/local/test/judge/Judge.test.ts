@@ -3,10 +3,10 @@
  * the modes, and the attribute scorer's routing and fallback, on a fake backend that counts its
  * calls (the real encoder is `EncoderJudge.test.ts`).
  */
-import { AttributeScorer } from "@decorum/core"
+import { AttributeScorer, Metrics } from "@decorum/core"
 import type { AttributeAnalysisInput, Perspective } from "@decorum/domain"
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Either, Fiber, Layer } from "effect"
+import { Effect, Either, Fiber, Layer, Metric } from "effect"
 import { AttributeModel } from "../../src/AttributeModel.js"
 import { JudgedAttributeScorer, LocalAttributeScorer } from "../../src/evaluators/LocalAttributeScorer.js"
 import * as Judge from "../../src/Judge.js"
@@ -18,6 +18,9 @@ import { type FakeBackend, fakeBackend } from "./fakeBackend.js"
 const turn = Effect.async<void>((resume) => {
   setImmediate(() => resume(Effect.void))
 })
+
+/** `decorum_judge_texts_total` of one outcome, now. */
+const judgeTexts = (outcome: string) => Effect.map(Metric.value(Metric.tagged(Metrics.judgeTexts, "outcome", outcome)), (s) => s.count)
 
 /** Waits, turn after turn of the event loop, until `condition` holds (fails after 10,000 turns). */
 const until = (condition: () => boolean) =>
@@ -76,6 +79,7 @@ describe("Judge", () => {
     Effect.gen(function*() {
       const backend = fakeBackend()
       const judge = yield* judgeOn(backend, { maxQueue: 2, maxBatch: 1, runs: 1 })
+      const [overloaded, judged] = [yield* judgeTexts("overloaded"), yield* judgeTexts("judged")]
       backend.hold()
       const first = yield* Effect.fork(judge.judge("in flight", { TOXICITY: 0.5 }))
       yield* until(() => backend.calls.length === 1)
@@ -88,6 +92,9 @@ describe("Judge", () => {
       yield* Fiber.join(first)
       assert.strictEqual((yield* Fiber.join(queued)).length, 2)
       assert.deepStrictEqual(backend.calls.flat(), ["in flight", "a", "b"])
+      // counted: the overflow, and the three judged
+      assert.strictEqual((yield* judgeTexts("overloaded")) - overloaded, 1)
+      assert.strictEqual((yield* judgeTexts("judged")) - judged, 3)
     }))
 
   it.scoped("a backend call that fails fails its requests, and the next call is made as usual", () =>
