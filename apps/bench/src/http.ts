@@ -203,7 +203,13 @@ const judgeRows = async (
     const fixed = await fetch(endpoint, { method: "POST", headers, body: BODY })
     await fixed.arrayBuffer()
     const fixedJudged = (fixed.headers.get("x-model-version") ?? "").includes("+judge")
-    const state = ready.judge === undefined ? "no judge" : ready.judge.state === "ready" ? ready.judge.model : `${ready.judge.state}: ${ready.judge.reason ?? ""}`
+    const state = ready.judge === undefined
+      ? "no judge"
+      : ready.judge.state === "ready"
+      ? ready.judge.model
+      : ready.judge.reason === undefined
+      ? ready.judge.state
+      : `${ready.judge.state}: ${ready.judge.reason}`
     console.log(`  DECORUM_JUDGE=${mode} (${state}): judged ${judged}/${MIX.length} of the mix, the fixed text ${fixedJudged ? "judged" : "not judged"}`)
     for (const [label, request] of [["fixed text", { method: "POST" as const, body: BODY }], ["mix", { method: "POST" as const, bodies: MIX }]] as const) {
       const r = await load(server.pid, endpoint, headers, request)
