@@ -6,9 +6,10 @@
  *
  * Modes (`DECORUM_JUDGE`):
  * - `linear`: the judge is off; no backend is loaded, scoring is the linear models alone.
- * - `cascade` (the engine's default): a comment goes to the judge when the linear summary of one
- *   of its requested judged attributes is inside that attribute's band (the backend's source
- *   names the bands; `DEFAULT_BAND` otherwise): the comments the linear models are unsure about.
+ * - `cascade` (the engine's default): a comment with a requested judged attribute goes to the
+ *   judge when the linear summary of one of the judged attributes (requested or not: a score never
+ *   depends on what else was asked) is inside that attribute's band (the backend's source names
+ *   the bands; `DEFAULT_BAND` otherwise): the comments the linear models are unsure about.
  * - `neural`: every comment with a requested judged attribute goes to the judge.
  *
  * Batching: concurrent requests are collected into one backend call: what arrives in the same
@@ -83,9 +84,14 @@ export interface Options {
 
 export interface JudgeService {
   readonly status: Status
+  /** The attributes the backend judges (none when off or unavailable). */
+  readonly attributes: ReadonlyArray<Perspective.Attribute>
   /** Texts queued for the backend, not yet in a call. */
   readonly waiting: () => number
-  /** Whether a text whose linear summaries are `linear` goes to the judge, for `attributes`. */
+  /**
+   * Whether a text goes to the judge, from the linear summaries of `attributes`: in neural mode when
+   * one of them is judged; in cascade mode when one of them is inside its band.
+   */
   readonly routes: (attributes: ReadonlyArray<Perspective.Attribute>, linear: Readonly<Partial<Record<Perspective.Attribute, number>>>) => boolean
   /**
    * The judged probability of each attribute of `linear` the backend judges (the others are left
@@ -104,6 +110,7 @@ const never = () => false
 /** The judge of `linear` mode (or of a backend that did not start): routes nothing. */
 const off = (status: Status): JudgeService => ({
   status,
+  attributes: [],
   waiting: () => 0,
   routes: never,
   judge: () => Effect.fail(new JudgeFailure({ reason: status.reason ?? "the judge is off" }))
@@ -205,7 +212,7 @@ export const fromBackend = (source: Source, options: Options): Effect.Effect<Jud
         return out
       })
     const waiting = () => Math.max(0, Option.getOrElse(queue.unsafeSize(), () => 0))
-    return { status, waiting, routes, judge }
+    return { status, attributes: [...heads.keys()], waiting, routes, judge }
   })
 
 /**

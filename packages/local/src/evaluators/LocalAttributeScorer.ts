@@ -9,8 +9,8 @@
  * Perspective's LANGUAGE_NOT_SUPPORTED_BY_ATTRIBUTE, never the English model).
  *
  * The judge (issue 27, `Judge`): with one (`JudgedAttributeScorer`), an English comment the judge
- * routes (cascade: a requested judged attribute's linear summary inside its band; neural: every
- * one) is scored by `analyze` only: `analyzeNow` answers undefined for it, and `analyze` scores it
+ * routes (a comment with a requested judged attribute, and in cascade mode the linear summary of
+ * one of the judge's attributes, requested or not, inside its band) is scored by `analyze` only: `analyzeNow` answers undefined for it, and `analyze` scores it
  * linear, asks the judge, and answers the judged summaries (spans keep the linear scores) with the
  * provenance `<linear set>+<judge release>`. A judge that fails for a request leaves its linear
  * scores, with `fallbackFrom` naming the judge (counted as a fallback, logged). Other languages
@@ -103,10 +103,19 @@ export const makeLocalAttributeScorer = (
   }
   const failureLog = failureLogger()
   /** The linear answer, and whether the judge is to read the text. */
+  // The judged attributes the model set scores: in cascade mode, a comment is routed by the linear
+  // summaries of all of them, whichever were requested, so that an attribute's score never depends
+  // on what else the request asked for.
+  const judgedLabels = judge.attributes.filter((a) => english.has(a))
   const firstStage = (input: AttributeAnalysisInput) => {
     const linear = scoreIn(input)
-    const routed = (input.language ?? "en") === "en" && Either.isRight(linear) && judge.routes(input.attributes, summaries(linear.right.value))
-    return { linear, routed }
+    if ((input.language ?? "en") !== "en" || Either.isLeft(linear) || !input.attributes.some((a) => judge.attributes.includes(a))) {
+      return { linear, routed: false }
+    }
+    const known = summaries(linear.right.value)
+    const missing = judgedLabels.filter((a) => known[a] === undefined)
+    const all = missing.length === 0 ? known : { ...wholeProbabilities(model, input.text, missing), ...known }
+    return { linear, routed: judge.routes(judgedLabels, all) }
   }
   return AttributeScorer.of({
     analyze: (input) =>
@@ -120,6 +129,14 @@ export const makeLocalAttributeScorer = (
     },
     attributesIn
   })
+}
+
+/** The model set's probabilities of `labels` on the whole text (the score-only path when it has one). */
+const wholeProbabilities = (model: AttributeModelService, text: string, labels: ReadonlyArray<Perspective.Attribute>): Partial<Record<Perspective.Attribute, number>> => {
+  const p = model.score !== undefined ? model.score(text, labels) : model.predict(model.analyse(text), labels)
+  const out: Partial<Record<Perspective.Attribute, number>> = {}
+  for (const label of labels) out[label] = clamp01(p[label] ?? 0)
+  return out
 }
 
 const summaries = (analysis: AttributeAnalysis): Partial<Record<Perspective.Attribute, number>> => {

@@ -17,7 +17,6 @@ import { JudgedAttributeScorer } from "../../src/evaluators/LocalAttributeScorer
 import * as Judge from "../../src/Judge.js"
 import { combine } from "../../src/JudgeBackend.js"
 import { defaultModelDirectory, TrainedModel } from "../../src/models/TrainedModel.js"
-import { makeEncoder, runsByLength } from "../../src/internal/judge/encoder.js"
 
 const SHIPPED = join(defaultModelDirectory(), "encoder")
 const VERSION = (JSON.parse(readFileSync(join(defaultModelDirectory(), "manifest.json"), "utf8")) as { readonly version: string }).version
@@ -76,16 +75,18 @@ describe("EncoderJudge", () => {
         assert.closeTo(logits[b]!.TOXICITY!, REFERENCE[b]![0]! + 0.5, 5e-4)
         assert.closeTo(logits[b]!.INSULT!, REFERENCE[b]![7]! - 1, 5e-4)
       })
-      // alone or in a batch with other lengths (runs by token length), the same numbers
-      const alone = yield* Effect.promise(() => source.backend.logits([TEXTS[1]!]))
-      assert.closeTo(alone[0]!.TOXICITY!, logits[1]!.TOXICITY!, 1e-5)
     }))
 
-  it("groups a call's rows into runs of similar token length", () => {
-    assert.deepStrictEqual(runsByLength([5, 100, 6, 12, 90]), [[0, 2, 3], [4, 1]])
-    assert.deepStrictEqual(runsByLength(Array.from({ length: 40 }, () => 10)).map((r) => r.length), [32, 8])
-    assert.isFunction(makeEncoder)
-  })
+  it.scoped("gives a text the same score bit for bit whatever it is judged with", () =>
+    Effect.gen(function*() {
+      const root = fixture()
+      yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(root, { recursive: true, force: true })))
+      const source = yield* EncoderJudge.make({ directory: root, linearVersion: VERSION })
+      const alone = yield* Effect.promise(() => source.backend.logits([TEXTS[0]!]))
+      const withOthers = yield* Effect.promise(() => source.backend.logits([TEXTS[1]!, TEXTS[0]!, "Short.", TEXTS[0]!.toUpperCase()]))
+      assert.isTrue(Object.is(alone[0]!.TOXICITY, withOthers[1]!.TOXICITY))
+      assert.isTrue(Object.is(alone[0]!.INSULT, withOthers[1]!.INSULT))
+    }))
 
   it.effect("a damaged model file: the judge is unavailable and says why", () =>
     Effect.gen(function*() {

@@ -152,9 +152,9 @@ const input = (text: string, attributes: ReadonlyArray<Perspective.Attribute> = 
 const linearOf = (text: string) =>
   Effect.flatMap(AttributeScorer, (s) => s.analyze(input(text))).pipe(Effect.provide(LocalAttributeScorer.pipe(Layer.provide(TrainedModel.layer))))
 
-const scorerWith = (backend: FakeBackend, mode: Judge.Mode, band: readonly [number, number]) =>
+const scorerWith = (backend: FakeBackend, mode: Judge.Mode, band: readonly [number, number], insultBand = band) =>
   JudgedAttributeScorer.pipe(
-    Layer.provideMerge(Judge.layer(Effect.succeed({ backend, cascade: { TOXICITY: band, INSULT: band } }), { mode })),
+    Layer.provideMerge(Judge.layer(Effect.succeed({ backend, cascade: { TOXICITY: band, INSULT: insultBand } }), { mode })),
     Layer.provideMerge(TrainedModel.layer)
   )
 
@@ -188,6 +188,25 @@ describe("the attribute scorer with a judge", () => {
         // another language keeps its linear set, never the judge
         assert.isDefined(scorer.analyzeNow(input(HIGH, ["TOXICITY"], "de")))
       }).pipe(Effect.provide(scorerWith(backend, "cascade", band)))
+    }))
+
+  it.effect("cascade routes by every judged attribute, requested or not: a score does not depend on what else was asked", () =>
+    Effect.gen(function*() {
+      const high = yield* linearOf(HIGH)
+      const backend = fakeBackend()
+      // only INSULT's band holds the comment; TOXICITY alone is requested
+      yield* Effect.gen(function*() {
+        const scorer = yield* AttributeScorer
+        assert.isUndefined(scorer.analyzeNow(input(HIGH, ["TOXICITY"])))
+        const alone = yield* scorer.analyze(input(HIGH, ["TOXICITY"]))
+        const both = yield* scorer.analyze(input(HIGH, ["TOXICITY", "INSULT"]))
+        assert.strictEqual(alone.value.TOXICITY!.summary, both.value.TOXICITY!.summary)
+        assert.notStrictEqual(alone.value.TOXICITY!.summary, high.value.TOXICITY!.summary)
+        assert.deepStrictEqual(Object.keys(alone.value), ["TOXICITY"])
+        // a request for no judged attribute is never routed
+        assert.isDefined(scorer.analyzeNow(input(HIGH, ["THREAT"])))
+        assert.strictEqual(backend.calls.length, 2)
+      }).pipe(Effect.provide(scorerWith(backend, "cascade", [1, 1], [high.value.INSULT!.summary - 0.01, 1])))
     }))
 
   it.effect("neural: every English comment is judged", () =>
