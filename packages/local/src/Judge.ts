@@ -14,8 +14,9 @@
  *
  * Batching: concurrent requests are collected into one backend call: what arrives in the same
  * turn of the event loop as the first, and everything that arrives while a run is in flight, up
- * to `maxBatch` texts a call (8), with at most `runs` calls in flight (2). Grouping by token length is the
- * backend's, which alone knows the tokens (`EncoderJudge` splits a call into runs of similar length).
+ * to `maxBatch` texts a call (8), with at most `runs` calls in flight (2). How a call is computed is
+ * the backend's (`EncoderJudge` runs each text on its own, so that a score never depends on the
+ * texts it was called with).
  *
  * Overload: the queue holds at most `maxQueue` texts. A text that finds it full is not queued: its
  * request fails over to the linear scores at once (a `JudgeFailure`, which the scorer answers as a
@@ -40,8 +41,8 @@ export const DEFAULT_BAND: readonly [number, number] = [0.2, 0.8]
 
 /**
  * Texts per backend call, by default. Small: the encoder costs about as much per comment in a call
- * of 1, 8 or 32 (3.6, 3.1, 3.2 ms: `npm run bench:judge`), so a larger call buys no throughput and
- * makes every text in it wait for the whole call.
+ * of 1, 8 or 32 (3.3, 3.1, 3.0 ms: `npm run bench:judge`), so a larger call buys little throughput
+ * and makes every text in it wait for the whole call.
  */
 export const DEFAULT_MAX_BATCH = 8
 
