@@ -6,9 +6,8 @@
  * One encoder run per text, never several texts in one padded run: onnxruntime's kernels sum in
  * another order for another batch shape, so a text's embedding (and its score) would change in the
  * last bits with the texts it happened to be batched with, and the same comment would not always
- * get the same score (measured: a text alone and beside another of the same length differ). A
- * text's runs are posted together, so the worker takes them one after another without waiting for
- * the serving thread; the encoder costs about as much per text either way (`npm run bench:judge`).
+ * get the same score (measured: a text alone and beside another of the same length differ). The
+ * runs of a call go to the worker in one message, which runs them one after another.
  */
 import type { SentencePiece } from "./../encoder/sentencepiece.js"
 import type { OrtWorker } from "./ortWorker.js"
@@ -22,8 +21,7 @@ export interface Encoder {
 export const makeEncoder = (worker: OrtWorker, tokenizer: SentencePiece, maxTokens: number, dimensions: number): Encoder => ({
   dimensions,
   embed: async (texts) => {
-    const out = new Float32Array(texts.length * dimensions)
-    await Promise.all(texts.map(async (text, row) => {
+    const runs = texts.map((text) => {
       const tokens = tokenizer.encode(text).slice(0, maxTokens)
       // At least one position (an empty text: the mask is all zeros, as training's padded rows).
       const width = Math.max(1, tokens.length)
@@ -33,14 +31,19 @@ export const makeEncoder = (worker: OrtWorker, tokenizer: SentencePiece, maxToke
         ids[t] = BigInt(id)
         mask[t] = 1
       })
-      const result = await worker.run({
-        ids: { type: "int64", data: ids, dims: [1, width] },
-        mask: { type: "float32", data: mask, dims: [1, width] }
-      })
+      return {
+        ids: { type: "int64" as const, data: ids, dims: [1, width] },
+        mask: { type: "float32" as const, data: mask, dims: [1, width] }
+      }
+    })
+    const results = await worker.run(runs)
+    if (results.length !== texts.length) throw new Error(`the encoder answered ${results.length} runs for ${texts.length} texts`)
+    const out = new Float32Array(texts.length * dimensions)
+    results.forEach((result, row) => {
       const embedding = result["embedding"]
       if (embedding === undefined || embedding.data.length !== dimensions) throw new Error(`the encoder answered no 1x${dimensions} embedding`)
       out.set(embedding.data, row * dimensions)
-    }))
+    })
     return out
   }
 })

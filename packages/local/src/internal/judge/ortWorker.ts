@@ -20,9 +20,15 @@ export interface WorkerTensor {
   readonly dims: ReadonlyArray<number>
 }
 
+/** A run's outputs by name. */
+export type WorkerOutputs = Record<string, { readonly data: Float32Array; readonly dims: ReadonlyArray<number> }>
+
 export interface OrtWorker {
-  /** Runs the session on `feeds`; the outputs by name. Rejects when the run (or the worker) fails. */
-  readonly run: (feeds: Readonly<Record<string, WorkerTensor>>) => Promise<Record<string, { readonly data: Float32Array; readonly dims: ReadonlyArray<number> }>>
+  /**
+   * Runs the session once per element of `runs` (one after another, in one message to the worker);
+   * the outputs of each by name. Rejects when a run (or the worker) fails.
+   */
+  readonly run: (runs: ReadonlyArray<Readonly<Record<string, WorkerTensor>>>) => Promise<ReadonlyArray<WorkerOutputs>>
   /** Stops the worker (runs in flight are rejected). */
   readonly close: () => Promise<void>
 }
@@ -50,17 +56,22 @@ parentPort.on("message", async (message) => {
     return
   }
   try {
-    const feeds = {}
-    for (const [name, t] of Object.entries(message.feeds)) feeds[name] = new ort.Tensor(t.type, t.data, t.dims)
-    const result = await session.run(feeds)
-    const outputs = {}
+    // Each input of the message is a run of its own, one after another.
+    const answers = []
     const transfer = []
-    for (const [name, t] of Object.entries(result)) {
-      const data = new Float32Array(t.data)
-      outputs[name] = { data, dims: t.dims }
-      transfer.push(data.buffer)
+    for (const input of message.runs) {
+      const feeds = {}
+      for (const [name, t] of Object.entries(input)) feeds[name] = new ort.Tensor(t.type, t.data, t.dims)
+      const result = await session.run(feeds)
+      const outputs = {}
+      for (const [name, t] of Object.entries(result)) {
+        const data = new Float32Array(t.data)
+        outputs[name] = { data, dims: t.dims }
+        transfer.push(data.buffer)
+      }
+      answers.push(outputs)
     }
-    parentPort.postMessage({ type: "result", id: message.id, outputs }, transfer)
+    parentPort.postMessage({ type: "result", id: message.id, outputs: answers }, transfer)
   } catch (e) {
     parentPort.postMessage({ type: "error", id: message.id, message: String(e && e.message || e) })
   }
@@ -81,7 +92,7 @@ export const resolveOrt = (): { readonly path: string } | { readonly missing: st
 type Reply =
   | { readonly type: "ready" }
   | { readonly type: "failed"; readonly message: string }
-  | { readonly type: "result"; readonly id: number; readonly outputs: Record<string, { readonly data: Float32Array; readonly dims: ReadonlyArray<number> }> }
+  | { readonly type: "result"; readonly id: number; readonly outputs: ReadonlyArray<WorkerOutputs> }
   | { readonly type: "error"; readonly id: number; readonly message: string }
 
 /**
@@ -149,7 +160,7 @@ export const startOrtWorker = (ortPath: string, model: Uint8Array, threads: numb
     )
     return starting
   }
-  const run: OrtWorker["run"] = (feeds) =>
+  const run: OrtWorker["run"] = (runs) =>
     closed
       ? Promise.reject(new Error("the judge is closed"))
       : current().then((w) =>
@@ -158,8 +169,8 @@ export const startOrtWorker = (ortPath: string, model: Uint8Array, threads: numb
           pending.set(id, { resolve, reject })
           // Idle, the worker does not keep the process alive; a run in flight does (a script awaiting it).
           w.ref()
-          // The input buffers are built for this one run: moved, not copied.
-          w.postMessage({ type: "run", id, feeds }, Object.values(feeds).map((t) => t.data.buffer as ArrayBuffer))
+          // The input buffers are built for these runs: moved, not copied.
+          w.postMessage({ type: "run", id, runs }, runs.flatMap((feeds) => Object.values(feeds).map((t) => t.data.buffer as ArrayBuffer)))
         })
       )
   const close = async () => {
