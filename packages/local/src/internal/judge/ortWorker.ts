@@ -114,12 +114,13 @@ export const startOrtWorker = (ortPath: string, model: Uint8Array, threads: numb
   const spawn = (): Promise<Worker> =>
     new Promise<Worker>((resolve, reject) => {
       const w = new Worker(WORKER_SOURCE, { eval: true, workerData: { ort: ortPath }, stdout: false, stderr: false })
-      w.unref()
       let ready = false
       w.on("message", (reply: Reply) => {
         switch (reply.type) {
           case "ready":
             ready = true
+            // Idle from now on: the worker does not keep the process alive (a run in flight does).
+            if (pending.size === 0) w.unref()
             return resolve(w)
           case "failed":
             void w.terminate()
