@@ -85,6 +85,25 @@ export const countEvaluationNow = (section: string, provenance: Provenance): voi
 export const countEvaluation = (section: string, provenance: Provenance): Effect.Effect<void> =>
   Effect.sync(() => countEvaluationNow(section, provenance))
 
+// ---------------------------------------------------------------- the judge (issue 27)
+
+/**
+ * Texts sent to the neural judge, by `outcome`: `judged`, `failed` (its backend failed; the request
+ * was answered linear) or `overloaded` (its queue was full; answered linear). Beside
+ * `decorum_evaluations_total{section="perspective"}`, the share of comments the cascade judges.
+ */
+export const judgeTexts = Metric.counter("decorum_judge_texts_total", {
+  description: "Texts sent to the neural judge, by outcome: judged, failed (answered linear), overloaded (queue full, answered linear).",
+  incremental: true
+})
+
+/** Texts per call to the judge's backend: how well concurrent requests are batched. */
+export const judgeCallTexts = Metric.histogram(
+  "decorum_judge_call_texts",
+  MetricBoundaries.fromIterable([1, 2, 4, 8, 16, 32]),
+  "Texts per call to the neural judge's backend."
+)
+
 // ---------------------------------------------------------------- LLM
 
 /** Requests sent to the LLM provider (each retry is one more), by `evaluation` and `outcome` (`ok` or the error kind). */

@@ -22,6 +22,7 @@
  */
 import { Analyze } from "@decorum/core"
 import { type DecorumError, type Evaluated, Perspective } from "@decorum/domain"
+import { Judge } from "@decorum/local"
 import { Effect, Either, Layer, ManagedRuntime } from "effect"
 import { createReadStream, createWriteStream, existsSync, statSync } from "node:fs"
 import { availableParallelism } from "node:os"
@@ -77,6 +78,9 @@ export interface ScoreSummary {
 /** Marks a worker thread started by `score` (its `workerData` holds this key, set to true). */
 export const WORKER_MARK = "decorum-score-worker"
 
+/** Rows of a batch scored through `Analyze.analyze` at once: four of the judge's calls (`Judge.DEFAULT_MAX_BATCH`), far below its queue's bound. */
+const ANALYZE_CONCURRENCY = 4 * Judge.DEFAULT_MAX_BATCH
+
 /** Rows per message to a worker (and per write). */
 const BATCH = 512
 
@@ -100,16 +104,27 @@ const failedRow = (error: DecorumError): Pool.RowResult => ({ error: error.messa
  * scores and error messages are the API's.
  */
 export const scoreBatch = (texts: ReadonlyArray<string>, requested: ReadonlyArray<string>) =>
-  Effect.flatMap(Analyze.nowServices, (services) =>
-    Effect.forEach(texts, (text) => {
-      const request = requestOf(text, requested)
-      const now = Analyze.analyzeNow(services, request, "compat")
-      if (now !== undefined) return Effect.succeed(Either.isRight(now) ? rowOf(requested, now.right) : failedRow(now.left))
-      return Analyze.analyze(request, "compat").pipe(
+  Effect.flatMap(Analyze.nowServices, (services) => {
+    const rows: Array<Pool.RowResult | undefined> = []
+    const later: Array<number> = []
+    texts.forEach((text, i) => {
+      const now = Analyze.analyzeNow(services, requestOf(text, requested), "compat")
+      if (now === undefined) later.push(i)
+      rows.push(now === undefined ? undefined : Either.isRight(now) ? rowOf(requested, now.right) : failedRow(now.left))
+    })
+    // The rows only `analyze` answers (an LLM engine; the judge's), `ANALYZE_CONCURRENCY` at a
+    // time: enough for the judge to batch them into full encoder runs with the next batch queued,
+    // never so many that its bounded queue overflows (an overflowing row would be answered linear);
+    // an LLM's client bounds its own concurrency below this.
+    return Effect.forEach(later, (i) =>
+      Analyze.analyze(requestOf(texts[i]!, requested), "compat").pipe(
         Effect.map((result) => rowOf(requested, result)),
-        Effect.catchAll((error) => Effect.succeed(failedRow(error)))
-      )
-    }))
+        Effect.catchAll((error) => Effect.succeed(failedRow(error))),
+        Effect.map((row) => {
+          rows[i] = row
+        })
+      ), { concurrency: ANALYZE_CONCURRENCY, discard: true }).pipe(Effect.as(rows as Array<Pool.RowResult>))
+  })
 
 /**
  * The engine a scorer needs: what `Analyze.analyze` reads of the configured engine

@@ -28,6 +28,7 @@ describe("EngineConfig from the environment", () => {
         server: { port: 8080, host: "0.0.0.0", drainTimeoutMs: 10_000, drainGraceMs: 0, fastPath: true },
         http: { publicUrl: null, trustProxy: [], bodyLimitBytes: null, rateLimit: null, authFailureLimit: { perMinute: 30 } },
         model: "trained",
+        judge: "cascade",
         fetch: { allowPrivate: false, timeoutMs: 10_000, maxBytes: 5_242_880 },
         llm: {
           mode: "local",
@@ -215,7 +216,8 @@ describe("EngineConfig: each setting written once", () => {
         OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318",
         OTEL_SERVICE_NAME: "moderation",
         OTEL_EXPORTER_OTLP_HEADERS: "api-key=a%2Cb,x=y",
-        DECORUM_ADAPT_EVERY: "50"
+        DECORUM_ADAPT_EVERY: "50",
+        DECORUM_JUDGE: "neural"
       }
       const fromEnv = yield* Effect.flatMap(read(env), Either.match({ onLeft: Effect.die, onRight: Effect.succeed }))
       const fromOptions = yield* EngineConfig.make({
@@ -255,7 +257,8 @@ describe("EngineConfig: each setting written once", () => {
           accessLog: true,
           otlp: { endpoint: "http://collector:4318", serviceName: "moderation", headers: { "api-key": "a,b", x: "y" } }
         },
-        adaptEvery: 50
+        adaptEvery: 50,
+        judge: "neural"
       })
       assert.deepStrictEqual(plain(fromOptions), plain({ ...fromEnv, store: { ...fromEnv.store, source: "option" } }))
       // Every value set differs from its default, so a setting either source ignored would show.
@@ -266,6 +269,7 @@ describe("EngineConfig: each setting written once", () => {
           assert.notDeepEqual(value, (defaults[group] as Record<string, unknown>)[key], `${group}.${key}`)
         }
       }
+      assert.notStrictEqual(fromEnv.judge, defaults.judge)
       // Every variable but DATABASE_URL and DECORUM_MODEL_DIR (no option of their own) is set above.
       assert.deepStrictEqual(Object.keys(env).sort(), EngineConfig.variables.filter((v) => v !== "DATABASE_URL" && v !== "DECORUM_MODEL_DIR").sort())
     }))

@@ -45,6 +45,7 @@ const environment = (port: number): Record<string, string> => ({
   DECORUM_AUTH_FAILURE_LIMIT_PER_MINUTE: "2",
   DECORUM_LOCAL_MODEL: "trained",
   DECORUM_MODEL_DIR: join(root, "packages/local/models"),
+  DECORUM_JUDGE: "linear",
   DECORUM_ENGINE: "cascade",
   OPENAI_API_KEY: "sk-test",
   OPENAI_BASE_URL: "http://127.0.0.1:9/v1",
@@ -78,6 +79,7 @@ const expected = (port: number) => ({
   server: { port, host: "127.0.0.1", drainTimeoutMs: 2500, drainGraceMs: 100, fastPath: false },
   http: { publicUrl: "https://moderation.example.com/", trustProxy: ["10.0.0.0/8", "::1"], bodyLimitBytes: 2048, rateLimit: { perMinute: 1, burst: 2 }, authFailureLimit: { perMinute: 2 } },
   model: { directory: join(root, "packages/local/models") },
+  judge: "linear",
   fetch: { allowPrivate: true, timeoutMs: 777, maxBytes: 4096 },
   llm: {
     mode: "cascade",
@@ -133,6 +135,7 @@ describe("one EngineConfig in every host", () => {
       const address = Context.get(context, HttpServer.HttpServer).address
       assert.deepStrictEqual(address._tag === "TcpAddress" ? [address.hostname, address.port] : [], ["127.0.0.1", port])
       assert.match(Context.get(context, EngineInfo).modelVersion, /\+openai:test-model$/)
+      assert.deepStrictEqual(Context.get(context, EngineInfo).judge, { mode: "linear", state: "off" })
       // DECORUM_ADAPT_EVERY: the server runs the background refitter.
       assert.isTrue(Option.isSome(Context.getOption(context as Context.Context<unknown>, Adaptation.Refits)))
 

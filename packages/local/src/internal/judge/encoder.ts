@@ -1,0 +1,49 @@
+/**
+ * Sentence embeddings of the shipped encoder (`models/encoder/use-lite.fp16.onnx`), computed as
+ * `packages/training/encoder/embed.ts` computes them for training: the SentencePiece ids of the
+ * text (at most `maxTokens`) and a mask of ones over them; the output `embedding` [1, dimensions].
+ *
+ * One encoder run per text, never several texts in one padded run: onnxruntime's kernels sum in
+ * another order for another batch shape, so a text's embedding (and its score) would change in the
+ * last bits with the texts it happened to be batched with, and the same comment would not always
+ * get the same score (measured: a text alone and beside another of the same length differ). The
+ * runs of a call go to the worker in one message, which runs them one after another.
+ */
+import type { SentencePiece } from "./../encoder/sentencepiece.js"
+import type { OrtWorker } from "./ortWorker.js"
+
+export interface Encoder {
+  readonly dimensions: number
+  /** The embeddings of `texts`, row after row (`texts.length * dimensions`). */
+  readonly embed: (texts: ReadonlyArray<string>) => Promise<Float32Array>
+}
+
+export const makeEncoder = (worker: OrtWorker, tokenizer: SentencePiece, maxTokens: number, dimensions: number): Encoder => ({
+  dimensions,
+  embed: async (texts) => {
+    const runs = texts.map((text) => {
+      const tokens = tokenizer.encode(text).slice(0, maxTokens)
+      // At least one position (an empty text: the mask is all zeros, as training's padded rows).
+      const width = Math.max(1, tokens.length)
+      const ids = new BigInt64Array(width)
+      const mask = new Float32Array(width)
+      tokens.forEach((id, t) => {
+        ids[t] = BigInt(id)
+        mask[t] = 1
+      })
+      return {
+        ids: { type: "int64" as const, data: ids, dims: [1, width] },
+        mask: { type: "float32" as const, data: mask, dims: [1, width] }
+      }
+    })
+    const results = await worker.run(runs)
+    if (results.length !== texts.length) throw new Error(`the encoder answered ${results.length} runs for ${texts.length} texts`)
+    const out = new Float32Array(texts.length * dimensions)
+    results.forEach((result, row) => {
+      const embedding = result["embedding"]
+      if (embedding === undefined || embedding.data.length !== dimensions) throw new Error(`the encoder answered no 1x${dimensions} embedding`)
+      out.set(embedding.data, row * dimensions)
+    })
+    return out
+  }
+})
