@@ -1,0 +1,31 @@
+/**
+ * Bring your own model (issue 27): an operator's ONNX sequence classifier (a Detoxify or MiniLM
+ * export, say) with its Hugging Face `tokenizer.json`, served as a `JudgeBackend`. A small mapping
+ * file (JSON; docs/bring-your-own-model.md) says where the model and tokenizer are, what the
+ * graph's inputs and outputs are called, which output column is which attribute and how to read
+ * it (sigmoid, softmax, probability; Platt calibration), the longest row and how a longer comment
+ * is windowed (window, stride, max or mean pooling), and how each attribute joins the linear score
+ * (`combine`: "replace", "average" or explicit weights).
+ *
+ * `load` checks everything before the backend serves: the files, the mapping's fields (an error
+ * names the field), the graph's inputs and outputs, and one probe run. The judge falls back to its
+ * built-in backend when it fails, and says why (`ClassifierJudgeError.message`).
+ */
+import { Effect, type Scope } from "effect"
+import type { JudgeBackend } from "./JudgeBackend.js"
+import { type ClassifierJudgeError, loadClassifier, type LoadOptions } from "./internal/classifier/load.js"
+
+export { Mapping } from "./internal/classifier/mapping.js"
+/** Why an operator's classifier did not load: `part` (mapping, tokenizer or model), `path`, `reason`. */
+export { ClassifierJudgeError, type LoadOptions } from "./internal/classifier/load.js"
+
+/**
+ * The classifier of the mapping file at `mappingPath`, checked and ready; the caller closes it
+ * (`JudgeBackend.close`). Model and tokenizer paths in the mapping are relative to its directory.
+ */
+export const load = (mappingPath: string, options?: LoadOptions): Effect.Effect<JudgeBackend, ClassifierJudgeError> =>
+  loadClassifier(mappingPath, options)
+
+/** `load`, with the session released when the scope closes. */
+export const make = (mappingPath: string, options?: LoadOptions): Effect.Effect<JudgeBackend, ClassifierJudgeError, Scope.Scope> =>
+  Effect.acquireRelease(load(mappingPath, options), (backend) => Effect.promise(() => backend.close()))
