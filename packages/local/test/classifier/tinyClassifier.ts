@@ -127,3 +127,26 @@ export const writeClassifier = (
   writeFileSync(join(dir, "mapping.json"), typeof mapping === "string" ? mapping : JSON.stringify(mapping))
   return join(dir, "mapping.json")
 }
+
+/** A RoBERTa-style tokenizer.json (byte-level BPE, <s> text </s>, <pad> = 1), for the tokenizer's framing alone. */
+export const robertaTokenizerJson = () => ({
+  version: "1.0",
+  truncation: null,
+  padding: null,
+  added_tokens: ["<s>", "<pad>", "</s>", "<unk>"].map((t, id) => special(t, id)),
+  normalizer: null,
+  pre_tokenizer: { type: "ByteLevel", add_prefix_space: false, trim_offsets: true, use_regex: true },
+  post_processor: { type: "RobertaProcessing", sep: ["</s>", 2], cls: ["<s>", 0], trim_offsets: true, add_prefix_space: false },
+  decoder: { type: "ByteLevel", add_prefix_space: true, trim_offsets: true, use_regex: true },
+  model: {
+    type: "BPE",
+    dropout: null,
+    unk_token: null,
+    continuing_subword_prefix: "",
+    end_of_word_suffix: "",
+    fuse_unk: false,
+    byte_fallback: false,
+    vocab: { "<s>": 0, "<pad>": 1, "</s>": 2, "<unk>": 3, y: 4, o: 5, u: 6, "Ġ": 7, yo: 8, you: 9, "Ġyou": 10, a: 11, r: 12, e: 13, "Ġa": 14, "Ġar": 15, "Ġare": 16 },
+    merges: ["y o", "yo u", "Ġ you", "Ġ a", "Ġa r", "Ġar e"]
+  }
+})
