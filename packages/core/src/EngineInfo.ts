@@ -10,5 +10,16 @@ export class EngineInfo extends Context.Tag("@decorum/core/EngineInfo")<
     readonly engineVersion: string
     /** The model set configured for this engine, whatever provider answers a given request. */
     readonly modelVersion: string
+    /**
+     * The neural judge behind the local attribute models (issue 27), when the engine has one: its
+     * mode, whether it started (`ready`; `unavailable` serves the linear models, with the reason;
+     * `off` in linear mode) and its model. Shown by `/readyz`.
+     */
+    readonly judge?: {
+      readonly mode: string
+      readonly state: "ready" | "unavailable" | "off"
+      readonly model?: string
+      readonly reason?: string
+    }
   }
 >() {}

@@ -30,7 +30,7 @@ import {
   type TopicProfiler
 } from "@decorum/core"
 import type { StoreFailure } from "@decorum/domain"
-import { AttributeModel, LocalAttributeScorer, LocalEngine } from "@decorum/local"
+import { AttributeModel, Judge, LocalAttributeScorer, LocalEngine } from "@decorum/local"
 import { OpenAiClient, OpenAiEvaluation } from "@decorum/openai"
 import { StoreLayer } from "@decorum/store-sql"
 import { type ConfigError, Effect, Layer, Redacted } from "effect"
@@ -63,9 +63,10 @@ export const layerStore = (db: Redacted.Redacted<string>) => (Redacted.value(db)
 const engineInfo = (settings: EngineSettings) =>
   Layer.effect(
     EngineInfo,
-    Effect.map(AttributeModel, (model) => ({
+    Effect.map(Effect.all([AttributeModel, Effect.serviceOption(Judge.Judge)]), ([model, judge]) => ({
       engineVersion: ENGINE_VERSION,
-      modelVersion: EngineModes.modelSet(settings.llm.mode, model.version, OpenAiEvaluation.modelName(settings.llm))
+      modelVersion: EngineModes.modelSet(settings.llm.mode, model.version, OpenAiEvaluation.modelName(settings.llm)),
+      ...(judge._tag === "Some" ? { judge: judge.value.status } : {})
     }))
   )
 
@@ -93,7 +94,7 @@ export const ADAPTER_POLL = "2 seconds"
 export const fromSettings = (
   settings: EngineSettings
 ): Layer.Layer<EngineServices | RateLimiter | AuthFailureLimiter, ConfigError.ConfigError | StoreFailure> => {
-  const local = LocalEngine.layer({ fetch: settings.fetch, model: settings.model })
+  const local = LocalEngine.layer({ fetch: settings.fetch, model: settings.model, judge: settings.judge })
   const { llm } = settings
   // `local` builds no LLM client at all; `llm` and `cascade` combine the local ports with the LLM's.
   const providers = llm.mode === "local"
@@ -124,7 +125,7 @@ export const analyzeLayer = (
   settings: EngineSettings
 ): Layer.Layer<AttributeScorer | EngineInfo | AttributeModel, ConfigError.ConfigError | StoreFailure> =>
   settings.llm.mode === "local"
-    ? engineInfo(settings).pipe(Layer.provideMerge(LocalEngine.analyzeLayer({ model: settings.model })))
+    ? engineInfo(settings).pipe(Layer.provideMerge(LocalEngine.analyzeLayer({ model: settings.model, judge: settings.judge })))
     : fromSettings({ ...settings, store: { ...settings.store, db: Redacted.make("memory") } })
 
 /** The engine, from the `EngineConfig` service. */
@@ -158,6 +159,9 @@ export const layerRefit = (
 ): Layer.Layer<Adaptation.Refits, never, AttributeModel | AccountStore | SuggestionStore | Adaptation.AdapterStore> =>
   Adaptation.layerRefits({ every }).pipe(Layer.provide(Layer.merge(LocalAttributeScorer, runner)))
 
-/** What `decorum adapt` needs besides the store: the shipped models, to score the corrected texts. */
-export const layerAdapt = (settings: Pick<EngineSettings, "model">) => LocalEngine.layer({ model: settings.model })
+/**
+ * What `decorum adapt` needs besides the store: the shipped models, to score the corrected texts,
+ * linear (adapters are fitted on the linear models' scores, whatever `DECORUM_JUDGE` says).
+ */
+export const layerAdapt = (settings: Pick<EngineSettings, "model">) => LocalEngine.layer({ model: settings.model, judge: "linear" })
 

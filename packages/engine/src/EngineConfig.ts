@@ -15,7 +15,7 @@
  * - `EngineConfig.settings`, `EngineConfig.variables`: the table, and the variables it reads.
  */
 import { AuthFailureLimiter, EngineModes, type RateLimitOptions, TrustedProxies } from "@decorum/core"
-import { FetchDefaults, type LocalEngine } from "@decorum/local"
+import { FetchDefaults, Judge, type LocalEngine } from "@decorum/local"
 import { LlmEvaluators, OpenAiClient, OpenAiEvaluation } from "@decorum/openai"
 import { Config, ConfigError, ConfigProvider, Context, Effect, Either, Layer, Option, Redacted } from "effect"
 
@@ -80,6 +80,11 @@ export interface EngineSettings {
   }
   /** `DECORUM_LOCAL_MODEL` (`trained`, `lexicon`, a directory), with `trained` read from `DECORUM_MODEL_DIR` when set. */
   readonly model: LocalEngine.ModelChoice
+  /**
+   * `DECORUM_JUDGE`, default `cascade`: the neural judge behind the linear attribute models (issue 27):
+   * `linear` (off), `cascade` (the comments the linear models are unsure about) or `neural` (every English comment).
+   */
+  readonly judge: Judge.Mode
   /** `DECORUM_FETCH_ALLOW_PRIVATE`, `DECORUM_FETCH_TIMEOUT_MS`, `DECORUM_FETCH_MAX_BYTES`. */
   readonly fetch: { readonly allowPrivate: boolean; readonly timeoutMs: number; readonly maxBytes: number }
   /** `DECORUM_ENGINE`, `OPENAI_*` and `DECORUM_LLM_*`, `DECORUM_CASCADE_BAND`. */
@@ -300,6 +305,7 @@ const Settings = {
     encode: (model: LocalEngine.ModelChoice) => (typeof model === "string" ? model : model.directory)
   }),
   modelDir: setting("DECORUM_MODEL_DIR", none, anyText, none),
+  judge: setting("DECORUM_JUDGE", "judge", oneOf(...Judge.MODES), "cascade" as Judge.Mode),
   mode: setting("DECORUM_ENGINE", "llm.mode", oneOf("local", "llm", "cascade"), "local" as const),
   apiKey: setting("OPENAI_API_KEY", "llm.apiKey", secretText, none, { secret: true }),
   baseURL: setting("OPENAI_BASE_URL", "llm.baseURL", httpUrl, OpenAiClient.DEFAULT_BASE_URL),
@@ -473,6 +479,7 @@ const settingsIn = (source: Source): Config.Config<EngineSettings> =>
       authFailureLimit: Config.map(read(source, Settings.authFailuresPerMinute), authFailureLimitOf)
     }),
     model: modelIn(source),
+    judge: read(source, Settings.judge),
     fetch: fetchIn(source),
     llm: llmIn(source),
     observability: observabilityIn(source),
@@ -512,6 +519,8 @@ export interface EngineOptions {
   readonly authFailureLimitPerMinute?: number
   /** The local model set: `trained` (the shipped models), `lexicon`, or `{ directory }` of retrained models. */
   readonly model?: LocalEngine.ModelChoice
+  /** The neural judge behind the linear attribute models: `linear`, `cascade` (default) or `neural`. See `docs/models.md`. */
+  readonly judge?: Judge.Mode
   /** URL fetching for article contexts. See `docs/relevance.md`. */
   readonly fetch?: Pick<LocalEngine.FetchOptions, "allowPrivate" | "timeoutMs" | "maxBytes">
   /** LLM modes (`local` by default). See `docs/llm.md`. */

@@ -66,7 +66,15 @@ const SUGGEST: ReadonlyArray<Tag> = [...AUTH, ...BODY, "InvalidComment", "Unsupp
 const BATCH: ReadonlyArray<Tag> = ["InvalidRequest", "UnsupportedMediaType", "PayloadTooLarge"]
 
 /** `/readyz` when the store does not answer or cannot write, or the server is shutting down: not an error envelope, the readiness body with a reason. */
-const NotReady = Schema.Struct({ status: Schema.Literal("unavailable"), model: Schema.String, reason: Schema.String }).annotations({
+/** The neural judge behind the local attribute models (issue 27): never a reason for 503; unavailable, the server serves the linear models. */
+const JudgeReadiness = Schema.Struct({
+  mode: Schema.String,
+  state: Schema.Literal("ready", "unavailable", "off"),
+  model: Schema.optional(Schema.String),
+  reason: Schema.optional(Schema.String)
+}).annotations({ identifier: "JudgeReadiness", description: "The judge's mode (DECORUM_JUDGE), whether it started, its model, and why not" })
+
+const NotReady = Schema.Struct({ status: Schema.Literal("unavailable"), model: Schema.String, reason: Schema.String, judge: Schema.optional(JudgeReadiness) }).annotations({
   identifier: "NotReady",
   description: "The store does not answer, or the server is shutting down"
 })
@@ -193,7 +201,7 @@ export class OpsGroup extends HttpApiGroup.make("ops")
   .add(HttpApiEndpoint.get("healthz", "/healthz").addSuccess(Schema.Struct({ status: Schema.String })))
   .add(
     HttpApiEndpoint.get("readyz", "/readyz")
-      .addSuccess(Schema.Struct({ status: Schema.String, model: Schema.String }))
+      .addSuccess(Schema.Struct({ status: Schema.String, model: Schema.String, judge: Schema.optional(JudgeReadiness) }))
       .addError(NotReady, { status: 503 })
   )
 {}

@@ -295,14 +295,17 @@ export const OpsLive = HttpApiBuilder.group(DecorumApi, "ops", (handlers) =>
     .handleRaw("readyz", () =>
       Effect.gen(function*() {
         const info = yield* EngineInfo
+        // The judge (issue 27) never makes the server unready: unavailable, it serves the linear
+        // models, and the body says so (`judge.state`, `judge.reason`).
+        const judge = info.judge === undefined ? {} : { judge: info.judge }
         const readiness = yield* Effect.serviceOption(Readiness)
         if (Option.isSome(readiness) && readiness.value.stopping()) {
-          return json({ status: "unavailable", model: info.modelVersion, reason: "The server is shutting down." }, 503)
+          return json({ status: "unavailable", model: info.modelVersion, reason: "The server is shutting down.", ...judge }, 503)
         }
         const health = yield* StoreHealth
         return yield* health.ping.pipe(
-          Effect.as(json({ status: "ready", model: info.modelVersion })),
-          Effect.catchAll((e) => Effect.succeed(json({ status: "unavailable", model: info.modelVersion, reason: e.message }, 503)))
+          Effect.as(json({ status: "ready", model: info.modelVersion, ...judge })),
+          Effect.catchAll((e) => Effect.succeed(json({ status: "unavailable", model: info.modelVersion, reason: e.message, ...judge }, 503)))
         )
       }))
 )

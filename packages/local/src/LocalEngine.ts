@@ -8,7 +8,9 @@ import { join } from "node:path"
 import type { DogWhistleChecker, LlmDetector } from "@decorum/core"
 import { Layer } from "effect"
 import { AttributeModel } from "./AttributeModel.js"
-import { LocalAttributeScorer, LocalDogWhistleChecker, LocalEvaluators, LocalLlmDetector } from "./evaluators/index.js"
+import * as EncoderJudge from "./EncoderJudge.js"
+import { JudgedAttributeScorer, LocalDogWhistleChecker, LocalEvaluators, LocalLlmDetector } from "./evaluators/index.js"
+import type * as Judge from "./Judge.js"
 import { LanguageIdentification } from "./language/LanguageIdentification.js"
 import {
   AITEXT_MANIFEST,
@@ -32,7 +34,17 @@ export type ModelChoice = "trained" | "lexicon" | { readonly directory: string }
 export interface LocalEngineOptions {
   readonly fetch?: FetchOptions
   readonly model?: ModelChoice
+  /** The judge's mode (`DECORUM_JUDGE`): `linear`, `cascade` (default) or `neural`. */
+  readonly judge?: Judge.Mode
 }
+
+/**
+ * The judge (issue 27) on the built-in encoder heads of the models directory (`encoder/judge.json`;
+ * the shipped one for the cue model and a retrained set without one, whose version the heads then
+ * refuse): off in `linear` mode, unavailable (scoring linear, `/readyz` says why) when it cannot start.
+ */
+const judgeLayer = (choice: ModelChoice = "trained", mode: Judge.Mode = "cascade") =>
+  EncoderJudge.layer({ mode, directory: detectorDirectory(choice, EncoderJudge.JUDGE_FILE) })
 
 const modelLayer = (choice: ModelChoice = "trained"): Layer.Layer<AttributeModel> =>
   choice === "lexicon" ? CueModel : choice === "trained" ? TrainedModel.layer : TrainedModel.layerFrom(choice.directory)
@@ -88,11 +100,11 @@ const identifierLayer = (choice: ModelChoice = "trained"): Layer.Layer<never> =>
 
 /**
  * Every local port: CommentScorer, SpamChecker, AttributeScorer, RelevanceChecker, DogWhistleChecker,
- * LlmDetector, TopicProfiler, ArticleFetcher, LanguageIdentifier, and the AttributeModel.
+ * LlmDetector, TopicProfiler, ArticleFetcher, LanguageIdentifier, the AttributeModel and the Judge.
  */
 export const layer = (options: LocalEngineOptions = {}) =>
   Layer.mergeAll(
-    LocalEvaluators.evaluators,
+    LocalEvaluators.judged,
     detectorsLayer(options.model),
     LocalRelevance.layer(),
     SafeArticleFetcher.layer(options.fetch ?? {}),
@@ -101,6 +113,7 @@ export const layer = (options: LocalEngineOptions = {}) =>
     Layer.provide(languageLayer(options.model)),
     Layer.provide(fallacyLayer(options.model)),
     Layer.provide(spanLayer(options.model)),
+    Layer.provideMerge(judgeLayer(options.model, options.judge)),
     Layer.provideMerge(modelLayer(options.model))
   )
 
@@ -109,9 +122,10 @@ export const layer = (options: LocalEngineOptions = {}) =>
  * sets, the language identifier, and the AttributeModel (the same layers as `layer`, without the
  * comment scorer, detectors, relevance and fetcher, whose models a pure analyzer never reads).
  */
-export const analyzeLayer = (options: Pick<LocalEngineOptions, "model"> = {}) =>
-  Layer.merge(LocalAttributeScorer, identifierLayer(options.model)).pipe(
+export const analyzeLayer = (options: Pick<LocalEngineOptions, "model" | "judge"> = {}) =>
+  Layer.merge(JudgedAttributeScorer, identifierLayer(options.model)).pipe(
     Layer.provide(languageLayer(options.model)),
+    Layer.provideMerge(judgeLayer(options.model, options.judge)),
     Layer.provideMerge(modelLayer(options.model))
   )
 

@@ -7,11 +7,20 @@
  * set (`LanguageModels.forLanguage`, loaded on first use), and only in the attributes that set
  * has labels for (`attributesIn`, which analyze asks first, so a language without a model gets
  * Perspective's LANGUAGE_NOT_SUPPORTED_BY_ATTRIBUTE, never the English model).
+ *
+ * The judge (issue 27, `Judge`): with one (`JudgedAttributeScorer`), an English comment the judge
+ * routes (cascade: a requested judged attribute's linear summary inside its band; neural: every
+ * one) is scored by `analyze` only: `analyzeNow` answers undefined for it, and `analyze` scores it
+ * linear, asks the judge, and answers the judged summaries (spans keep the linear scores) with the
+ * provenance `<linear set>+<judge release>`. A judge that fails for a request leaves its linear
+ * scores, with `fallbackFrom` naming the judge (counted as a fallback, logged). Other languages
+ * keep their own linear sets.
  */
 import { AttributeScorer } from "@decorum/core"
 import { type AttributeAnalysis, type AttributeAnalysisInput, type AttributeResult, type Evaluated, type Perspective, ProviderFailure } from "@decorum/domain"
 import { Effect, Either, Layer, Option } from "effect"
 import { AttributeModel, type AttributeModelService, type ModelLabel } from "../AttributeModel.js"
+import { Judge, type JudgeService } from "../Judge.js"
 import { LanguageModels, type LanguageModelsService } from "../LanguageModels.js"
 import { ModelAnalysis } from "../internal/analyses.js"
 import { clamp01 } from "../internal/text/words.js"
@@ -69,7 +78,11 @@ const NONE: ReadonlySet<Perspective.Attribute> = new Set()
  * The local scorer over the English model set and the per-language sets (none when no
  * `LanguageModels` is given): what `attributesIn` and `analyze` read.
  */
-export const makeLocalAttributeScorer = (model: AttributeModelService, languages: LanguageModelsService | undefined): AttributeScorer["Type"] => {
+export const makeLocalAttributeScorer = (
+  model: AttributeModelService,
+  languages: LanguageModelsService | undefined,
+  judge?: JudgeService
+): AttributeScorer["Type"] => {
   const english = attributeSet(model.labels)
   const served = new Map<string, ReadonlySet<Perspective.Attribute>>([["en", english]])
   for (const [language, labels] of languages?.languages ?? []) if (language !== "en") served.set(language, attributeSet(labels))
@@ -84,12 +97,54 @@ export const makeLocalAttributeScorer = (model: AttributeModelService, languages
     }
     return analyzeNow(set, input)
   }
+  const attributesIn = (language: string) => served.get(language) ?? NONE
+  if (judge === undefined || judge.status.state !== "ready") {
+    return AttributeScorer.of({ analyze: (input) => Effect.suspend(() => scoreIn(input)), analyzeNow: scoreIn, attributesIn })
+  }
+  /** The linear answer, and whether the judge is to read the text. */
+  const firstStage = (input: AttributeAnalysisInput) => {
+    const linear = scoreIn(input)
+    const routed = (input.language ?? "en") === "en" && Either.isRight(linear) && judge.routes(input.attributes, summaries(linear.right.value))
+    return { linear, routed }
+  }
   return AttributeScorer.of({
-    analyze: (input) => Effect.suspend(() => scoreIn(input)),
-    analyzeNow: scoreIn,
-    attributesIn: (language) => served.get(language) ?? NONE
+    analyze: (input) =>
+      Effect.suspend(() => {
+        const { linear, routed } = firstStage(input)
+        return routed && Either.isRight(linear) ? judged(judge, input.text, linear.right) : linear
+      }),
+    analyzeNow: (input) => {
+      const { linear, routed } = firstStage(input)
+      return routed ? undefined : linear
+    },
+    attributesIn
   })
 }
+
+const summaries = (analysis: AttributeAnalysis): Partial<Record<Perspective.Attribute, number>> => {
+  const out: Partial<Record<Perspective.Attribute, number>> = {}
+  for (const [attribute, result] of Object.entries(analysis) as Array<[Perspective.Attribute, AttributeResult | undefined]>) {
+    if (result !== undefined) out[attribute] = result.summary
+  }
+  return out
+}
+
+/** The judge's summaries over the linear answer (spans unchanged); the linear answer, as a fallback, when the judge fails. */
+const judged = (judge: JudgeService, text: string, linear: Evaluated<AttributeAnalysis>): Effect.Effect<Evaluated<AttributeAnalysis>> =>
+  judge.judge(text, summaries(linear.value)).pipe(
+    Effect.map((probabilities): Evaluated<AttributeAnalysis> => {
+      const value: Partial<Record<Perspective.Attribute, AttributeResult>> = { ...linear.value }
+      for (const [attribute, p] of Object.entries(probabilities) as Array<[Perspective.Attribute, number]>) {
+        const result = value[attribute]
+        if (result !== undefined) value[attribute] = { ...result, summary: clamp01(p) }
+      }
+      return { value, provenance: { model: `${linear.provenance.model}+${judge.status.model}` } }
+    }),
+    Effect.catchTag("JudgeFailure", (failure) =>
+      Effect.logWarning(`Judge failed, answering the linear scores: ${failure.reason}`).pipe(
+        Effect.as<Evaluated<AttributeAnalysis>>({ value: linear.value, provenance: { model: linear.provenance.model, fallbackFrom: judge.status.model! } })
+      ))
+  )
 
 /**
  * The attribute scorer on whatever `AttributeModel` is provided, and the per-language sets when a
@@ -101,5 +156,19 @@ export const LocalAttributeScorer: Layer.Layer<AttributeScorer, never, Attribute
     const model = yield* AttributeModel
     const languages = yield* Effect.serviceOption(LanguageModels)
     return makeLocalAttributeScorer(model, Option.getOrUndefined(languages))
+  })
+)
+
+/**
+ * The attribute scorer with the `Judge` provided as its second stage (what the engine serves): as
+ * `LocalAttributeScorer` when the judge is off or unavailable. `LocalAttributeScorer` itself stays
+ * linear whatever judge is around (the adapters' refits score with the linear models).
+ */
+export const JudgedAttributeScorer: Layer.Layer<AttributeScorer, never, AttributeModel | Judge> = Layer.effect(
+  AttributeScorer,
+  Effect.gen(function*() {
+    const model = yield* AttributeModel
+    const languages = yield* Effect.serviceOption(LanguageModels)
+    return makeLocalAttributeScorer(model, Option.getOrUndefined(languages), yield* Judge)
   })
 )

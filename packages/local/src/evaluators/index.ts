@@ -3,11 +3,11 @@
  * whatever `AttributeModel` is provided (the trained set or the cue model).
  */
 import { Layer } from "effect"
-import { LocalAttributeScorer } from "./LocalAttributeScorer.js"
+import { JudgedAttributeScorer, LocalAttributeScorer } from "./LocalAttributeScorer.js"
 import { LocalCommentScorer } from "./LocalCommentScorer.js"
 import { LocalSpamChecker } from "./LocalSpamChecker.js"
 
-export { analyzeAttributes, LocalAttributeScorer } from "./LocalAttributeScorer.js"
+export { analyzeAttributes, JudgedAttributeScorer, LocalAttributeScorer } from "./LocalAttributeScorer.js"
 export { LocalCommentScorer, QUOTE_GATE, scoreComment } from "./LocalCommentScorer.js"
 export type { QuoteGate } from "./LocalCommentScorer.js"
 export { checkSpam, LocalSpamChecker, SPAM_BLEND, spamProbability } from "./LocalSpamChecker.js"
@@ -22,7 +22,12 @@ export { QualityWeights } from "./Quality.js"
 /** The three local evaluators, on whatever `AttributeModel` is provided. */
 const evaluators = Layer.mergeAll(LocalCommentScorer, LocalSpamChecker, LocalAttributeScorer)
 
+/** The three local evaluators, the attribute scorer with the `Judge` as its second stage. */
+const judged = Layer.mergeAll(LocalCommentScorer, LocalSpamChecker, JudgedAttributeScorer)
+
 export const LocalEvaluators = {
   /** Comment scorer, spam checker and attribute scorer; needs an `AttributeModel` (see `LocalEngine.layer`). */
-  evaluators
+  evaluators,
+  /** As `evaluators`, the attribute scorer judged (`JudgedAttributeScorer`); needs an `AttributeModel` and a `Judge`. */
+  judged
 } as const

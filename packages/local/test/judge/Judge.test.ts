@@ -1,0 +1,209 @@
+/**
+ * The judge (issue 27): batching of concurrent requests into one backend call, the bounded queue,
+ * the modes, and the attribute scorer's routing and fallback, on a fake backend that counts its
+ * calls (the real encoder is `EncoderJudge.test.ts`).
+ */
+import { AttributeScorer } from "@decorum/core"
+import type { AttributeAnalysisInput, Perspective } from "@decorum/domain"
+import { assert, describe, it } from "@effect/vitest"
+import { Effect, Either, Fiber, Layer } from "effect"
+import { AttributeModel } from "../../src/AttributeModel.js"
+import { JudgedAttributeScorer, LocalAttributeScorer } from "../../src/evaluators/LocalAttributeScorer.js"
+import * as Judge from "../../src/Judge.js"
+import { combine } from "../../src/JudgeBackend.js"
+import { TrainedModel } from "../../src/models/TrainedModel.js"
+import { type FakeBackend, fakeBackend } from "./fakeBackend.js"
+
+/** Resumes after the event loop's current turn (no timer). */
+const turn = Effect.async<void>((resume) => {
+  setImmediate(() => resume(Effect.void))
+})
+
+/** Waits, turn after turn of the event loop, until `condition` holds (fails after 10,000 turns). */
+const until = (condition: () => boolean) =>
+  Effect.gen(function*() {
+    for (let i = 0; i < 10_000; i++) {
+      if (condition()) return
+      yield* turn
+    }
+    assert.fail("the condition never held")
+  })
+
+const judgeOn = (backend: FakeBackend, options: Partial<Judge.Options> = {}) =>
+  Judge.make(Effect.succeed({ backend, cascade: { TOXICITY: [0.4, 0.9] } }), { mode: "cascade", ...options })
+
+describe("Judge", () => {
+  it.scoped("batches concurrent requests into one backend call", () =>
+    Effect.gen(function*() {
+      const backend = fakeBackend()
+      const judge = yield* judgeOn(backend)
+      const texts = Array.from({ length: 12 }, (_, i) => `comment ${i}`)
+      const answers = yield* Effect.forEach(texts, (t) => judge.judge(t, { TOXICITY: 0.5 }), { concurrency: "unbounded" })
+      assert.strictEqual(backend.calls.length, 1)
+      assert.deepStrictEqual([...backend.calls[0]!].sort(), [...texts].sort())
+      for (const a of answers) assert.closeTo(a.TOXICITY!, combine({ head: 1, linear: 0, bias: 0 }, 3, 0.5), 1e-12)
+    }))
+
+  it.scoped("collects what arrives while a call is in flight into the next call, at most maxBatch texts a call", () =>
+    Effect.gen(function*() {
+      const backend = fakeBackend()
+      const judge = yield* judgeOn(backend, { maxBatch: 4 })
+      backend.hold()
+      const first = yield* Effect.fork(judge.judge("first", { TOXICITY: 0.5 }))
+      yield* until(() => backend.calls.length === 1)
+      const rest = yield* Effect.fork(Effect.forEach(Array.from({ length: 6 }, (_, i) => `later ${i}`), (t) => judge.judge(t, { TOXICITY: 0.5 }), { concurrency: "unbounded" }))
+      yield* until(() => judge.waiting() === 6)
+      backend.release()
+      yield* Fiber.join(first)
+      yield* Fiber.join(rest)
+      assert.deepStrictEqual(backend.calls.map((c) => c.length), [1, 4, 2])
+    }))
+
+  it.scoped("a full queue fails the request at once (it is answered linear), without growing", () =>
+    Effect.gen(function*() {
+      const backend = fakeBackend()
+      const judge = yield* judgeOn(backend, { maxQueue: 2, maxBatch: 1 })
+      backend.hold()
+      const first = yield* Effect.fork(judge.judge("in flight", { TOXICITY: 0.5 }))
+      yield* until(() => backend.calls.length === 1)
+      const queued = yield* Effect.fork(Effect.forEach(["a", "b"], (t) => judge.judge(t, { TOXICITY: 0.5 }), { concurrency: "unbounded" }))
+      yield* until(() => judge.waiting() === 2)
+      const overflow = yield* Effect.either(judge.judge("c", { TOXICITY: 0.5 }))
+      assert.isTrue(Either.isLeft(overflow))
+      if (Either.isLeft(overflow)) assert.match(overflow.left.reason, /overloaded/)
+      backend.release()
+      yield* Fiber.join(first)
+      assert.strictEqual((yield* Fiber.join(queued)).length, 2)
+      assert.deepStrictEqual(backend.calls.flat(), ["in flight", "a", "b"])
+    }))
+
+  it.scoped("a backend call that fails fails its requests, and the next call is made as usual", () =>
+    Effect.gen(function*() {
+      const backend = fakeBackend()
+      const judge = yield* judgeOn(backend)
+      backend.breakIt("the session crashed")
+      const failed = yield* Effect.either(judge.judge("a", { TOXICITY: 0.5 }))
+      assert.isTrue(Either.isLeft(failed) && /the session crashed/.test(failed.left.reason))
+    }))
+
+  it.scoped("linear mode never starts the backend", () =>
+    Effect.gen(function*() {
+      let started = 0
+      const judge = yield* Judge.make(Effect.sync(() => (started++, { backend: fakeBackend() })), { mode: "linear" })
+      assert.strictEqual(started, 0)
+      assert.deepStrictEqual(judge.status, { mode: "linear", state: "off" })
+      assert.isFalse(judge.routes(["TOXICITY"], { TOXICITY: 0.5 }))
+    }))
+
+  it.scoped("a backend that cannot start leaves the judge unavailable, with the reason", () =>
+    Effect.gen(function*() {
+      const judge = yield* Judge.make(Effect.fail(new Judge.JudgeUnavailable({ reason: "no model here" })), { mode: "cascade" })
+      assert.deepStrictEqual(judge.status, { mode: "cascade", state: "unavailable", reason: "no model here" })
+      assert.isFalse(judge.routes(["TOXICITY"], { TOXICITY: 0.5 }))
+    }))
+
+  it.scoped("routes by band in cascade mode, every judged attribute in neural mode", () =>
+    Effect.gen(function*() {
+      const cascade = yield* judgeOn(fakeBackend())
+      assert.isTrue(cascade.routes(["TOXICITY"], { TOXICITY: 0.5 }))
+      assert.isFalse(cascade.routes(["TOXICITY"], { TOXICITY: 0.95 }))
+      // INSULT has no band in the source: the default one
+      assert.isTrue(cascade.routes(["INSULT"], { INSULT: Judge.DEFAULT_BAND[0] }))
+      assert.isFalse(cascade.routes(["INSULT"], { INSULT: Judge.DEFAULT_BAND[0] / 2 }))
+      assert.isFalse(cascade.routes(["THREAT"], { THREAT: 0.5 }), "an attribute the backend does not judge")
+      const neural = yield* judgeOn(fakeBackend(), { mode: "neural" })
+      assert.isTrue(neural.routes(["TOXICITY"], { TOXICITY: 0.999 }))
+      assert.isFalse(neural.routes(["THREAT"], { THREAT: 0.5 }))
+    }))
+})
+
+// The attribute scorer with a judge, on the shipped linear models.
+const LOW = "Thanks for the thoughtful article, I learned a lot."
+const HIGH = "You are a stupid idiot and everyone knows it."
+
+const input = (text: string, attributes: ReadonlyArray<Perspective.Attribute> = ["TOXICITY", "INSULT"], language = "en"): AttributeAnalysisInput => ({
+  text,
+  attributes,
+  spans: [{ begin: 0, end: text.length }],
+  context: { article: null, parent: null, entries: [] },
+  language
+})
+
+const linearOf = (text: string) =>
+  Effect.flatMap(AttributeScorer, (s) => s.analyze(input(text))).pipe(Effect.provide(LocalAttributeScorer.pipe(Layer.provide(TrainedModel.layer))))
+
+const scorerWith = (backend: FakeBackend, mode: Judge.Mode, band: readonly [number, number]) =>
+  JudgedAttributeScorer.pipe(
+    Layer.provideMerge(Judge.layer(Effect.succeed({ backend, cascade: { TOXICITY: band, INSULT: band } }), { mode })),
+    Layer.provideMerge(TrainedModel.layer)
+  )
+
+describe("the attribute scorer with a judge", () => {
+  it.effect("cascade: only comments with a linear summary in the band reach the judge; the others are answered at once", () =>
+    Effect.gen(function*() {
+      const low = yield* linearOf(LOW)
+      const high = yield* linearOf(HIGH)
+      const lowToxicity = low.value.TOXICITY!.summary
+      const highToxicity = high.value.TOXICITY!.summary
+      assert.isBelow(lowToxicity, 0.3)
+      assert.isAbove(highToxicity, 0.5)
+      const backend = fakeBackend()
+      // a band around the high comment's TOXICITY and INSULT only
+      const band = [Math.min(highToxicity, high.value.INSULT!.summary) - 0.01, 1] as const
+      yield* Effect.gen(function*() {
+        const scorer = yield* AttributeScorer
+        const now = scorer.analyzeNow(input(LOW))
+        assert.deepStrictEqual(now, Either.right(low), "out of band: the linear answer, at once")
+        assert.deepStrictEqual(yield* scorer.analyze(input(LOW)), low)
+        assert.strictEqual(backend.calls.length, 0)
+        assert.isUndefined(scorer.analyzeNow(input(HIGH)), "in band: only analyze answers")
+        const judged = yield* scorer.analyze(input(HIGH))
+        assert.deepStrictEqual(backend.calls, [[HIGH]])
+        const model = (yield* AttributeModel).version
+        assert.strictEqual(judged.provenance.model, `${model}+judge-test`)
+        assert.closeTo(judged.value.TOXICITY!.summary, combine({ head: 1, linear: 0, bias: 0 }, 3, highToxicity), 1e-12)
+        assert.closeTo(judged.value.INSULT!.summary, combine({ head: 1, linear: 0, bias: 0 }, -3, high.value.INSULT!.summary), 1e-12)
+        // spans keep the linear scores
+        assert.deepStrictEqual(judged.value.TOXICITY!.spans, high.value.TOXICITY!.spans)
+        // another language keeps its linear set, never the judge
+        assert.isDefined(scorer.analyzeNow(input(HIGH, ["TOXICITY"], "de")))
+      }).pipe(Effect.provide(scorerWith(backend, "cascade", band)))
+    }))
+
+  it.effect("neural: every English comment is judged", () =>
+    Effect.gen(function*() {
+      const backend = fakeBackend()
+      yield* Effect.gen(function*() {
+        const scorer = yield* AttributeScorer
+        assert.isUndefined(scorer.analyzeNow(input(LOW)))
+        const judged = yield* scorer.analyze(input(LOW))
+        assert.match(judged.provenance.model, /\+judge-test$/)
+        assert.deepStrictEqual(backend.calls, [[LOW]])
+      }).pipe(Effect.provide(scorerWith(backend, "neural", [0, 0])))
+    }))
+
+  it.effect("linear mode never touches the backend and answers the linear scores", () =>
+    Effect.gen(function*() {
+      const backend = fakeBackend()
+      const high = yield* linearOf(HIGH)
+      yield* Effect.gen(function*() {
+        const scorer = yield* AttributeScorer
+        assert.deepStrictEqual(scorer.analyzeNow(input(HIGH)), Either.right(high))
+        assert.deepStrictEqual(yield* scorer.analyze(input(HIGH)), high)
+        assert.strictEqual(backend.calls.length, 0)
+      }).pipe(Effect.provide(scorerWith(backend, "linear", [0, 1])))
+    }))
+
+  it.effect("a judge that fails at request time leaves the linear scores, naming it as the fallback", () =>
+    Effect.gen(function*() {
+      const backend = fakeBackend()
+      backend.breakIt("the session crashed")
+      const high = yield* linearOf(HIGH)
+      yield* Effect.gen(function*() {
+        const answer = yield* (yield* AttributeScorer).analyze(input(HIGH))
+        assert.deepStrictEqual(answer.value, high.value)
+        assert.deepStrictEqual(answer.provenance, { model: high.provenance.model, fallbackFrom: "judge-test" })
+        assert.strictEqual(backend.calls.length, 1)
+      }).pipe(Effect.provide(scorerWith(backend, "neural", [0, 1])))
+    }))
+})
