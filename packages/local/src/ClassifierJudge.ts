@@ -12,6 +12,7 @@
  * built-in backend when it fails, and says why (`ClassifierJudgeError.message`).
  */
 import { Effect, type Scope } from "effect"
+import type * as Judge from "./Judge.js"
 import type { JudgeBackend } from "./JudgeBackend.js"
 import { type ClassifierJudgeError, loadClassifier, type LoadOptions } from "./internal/classifier/load.js"
 
@@ -28,4 +29,11 @@ export const load = (mappingPath: string, options?: LoadOptions): Effect.Effect<
 
 /** `load`, with the session released when the scope closes. */
 export const make = (mappingPath: string, options?: LoadOptions): Effect.Effect<JudgeBackend, ClassifierJudgeError, Scope.Scope> =>
-  Effect.acquireRelease(load(mappingPath, options), (backend) => Effect.promise(() => backend.close()))
+  Effect.map(source(mappingPath, options), (s) => s.backend)
+
+/** The judge's source: the backend and the cascade band of each attribute whose mapping gives one. */
+export const source = (mappingPath: string, options?: LoadOptions): Effect.Effect<Judge.Source, ClassifierJudgeError, Scope.Scope> =>
+  Effect.map(
+    Effect.acquireRelease(loadClassifier(mappingPath, options), (backend) => Effect.promise(() => backend.close())),
+    (backend) => ({ backend, cascade: Object.fromEntries(backend.bands) })
+  )

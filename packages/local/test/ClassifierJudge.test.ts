@@ -127,6 +127,14 @@ describe("ClassifierJudge", () => {
       assert.closeTo(alone!.TOXICITY!, 1, CLOSE)
     }))
 
+  it.scoped("gives the judge the cascade band of each attribute whose mapping has one", () =>
+    Effect.gen(function*() {
+      const mapping = { ...FULL, attributes: FULL.attributes.map((a, i) => (i === 1 ? { ...a, band: [0.1, 0.6] } : a)) }
+      const source = yield* ClassifierJudge.source(writeClassifier(fresh(), mapping))
+      assert.deepStrictEqual(source.cascade, { INSULT: [0.1, 0.6] })
+      assert.strictEqual(source.backend.model, "tiny-classifier-1")
+    }))
+
   it.effect("releases its session when closed", () =>
     Effect.gen(function*() {
       const judge = yield* ClassifierJudge.load(writeClassifier(fresh(), BASE))
@@ -163,6 +171,8 @@ describe("ClassifierJudge errors name what is wrong", () => {
     ["an unknown combination", attribute({ combine: "mean" }), "mapping", "attributes.0.combine: must be \"replace\", \"average\" or {"],
     ["a combination without its linear weight", attribute({ combine: { head: 1 } }), "mapping", "attributes.0.combine"],
     ["an attribute mapped twice", { ...BASE, attributes: [BASE.attributes[0], { ...BASE.attributes[0], index: 1 }] }, "mapping", "attributes.1.attribute: TOXICITY is mapped twice"],
+    ["a band upside down", attribute({ band: [0.8, 0.2] }), "mapping", "attributes.0.band: must be [low, high] with low <= high"],
+    ["a band outside [0, 1]", attribute({ band: [0.2, 2] }), "mapping", "attributes.0.band.1"],
     ["a stride longer than the window", { ...BASE, window: { size: 4, stride: 5 } }, "mapping", "window.stride"],
     ["an unknown pooling", { ...BASE, window: { size: 4, stride: 2, pool: "median" } }, "mapping", "window.pool: must be \"max\" or \"mean\""],
     ["a window wider than maxLength allows", { ...BASE, maxLength: 8, window: { size: 7, stride: 2 } }, "mapping", "window.size: 7 tokens and the 2 special tokens exceed maxLength (8)"],

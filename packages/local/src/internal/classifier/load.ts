@@ -9,11 +9,11 @@
 import { Tokenizer as HfTokenizer } from "@huggingface/tokenizers"
 import { Data, Effect, Either } from "effect"
 import { existsSync, readFileSync } from "node:fs"
-import { createRequire } from "node:module"
 import { basename, dirname, extname, resolve } from "node:path"
-import type * as Ort from "onnxruntime-node"
 import { decodeMapping, type Mapping, weightsOf } from "./mapping.js"
 import { logOdds, pool } from "./scores.js"
+import { runsByLength } from "../judge/encoder.js"
+import { resolveOrt, startOrtWorker, type WorkerTensor } from "../judge/ortWorker.js"
 import { type Frame, frameOf, padBatch, padIdOf, rowsOf, type Tokenizer, type Windowing } from "./tokens.js"
 
 /** What failed to load: the mapping file, the tokenizer, or the model; `path` is the file. */
@@ -37,13 +37,15 @@ export interface Combination {
 export interface Classifier<A extends string> {
   readonly model: string
   readonly heads: ReadonlyMap<A, Combination>
+  /** The cascade band of the attributes whose mapping gives one. */
+  readonly bands: ReadonlyMap<A, readonly [number, number]>
   readonly logits: (texts: ReadonlyArray<string>) => Promise<ReadonlyArray<Readonly<Partial<Record<A, number>>>>>
   readonly close: () => Promise<void>
 }
 
 export interface LoadOptions {
-  /** onnxruntime's session options (threads, optimisation level); default one intra-op thread. */
-  readonly session?: Ort.InferenceSession.SessionOptions
+  /** Intra-op threads of the session (default 1: it already runs beside the serving thread). */
+  readonly threads?: number
 }
 
 const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e))
@@ -57,15 +59,15 @@ const readJson = (part: ClassifierJudgeError["part"], path: string, what: string
     catch: (e) => new ClassifierJudgeError({ part, path, reason: messageOf(e) })
   })
 
-type IntArray = BigInt64Array | Int32Array
-
 /** A tensor of the input's integer type (int64, as Hugging Face exports them, or int32). */
-const intTensor = (ort: typeof Ort, type: "int64" | "int32", values: ReadonlyArray<number>, dims: ReadonlyArray<number>): Ort.Tensor => {
-  const data: IntArray = type === "int64" ? new BigInt64Array(values.length) : new Int32Array(values.length)
-  if (data instanceof BigInt64Array) values.forEach((v, i) => (data[i] = BigInt(v)))
-  else data.set(values)
-  return new ort.Tensor(type, data, dims)
+const intTensor = (type: "int64" | "int32", values: ReadonlyArray<number>, dims: ReadonlyArray<number>): WorkerTensor => {
+  if (type === "int32") return { type, data: Int32Array.from(values), dims }
+  const data = new BigInt64Array(values.length)
+  values.forEach((v, i) => (data[i] = BigInt(v)))
+  return { type, data, dims }
 }
+
+type Output = { readonly data: Float32Array; readonly columns: number }
 
 export const loadClassifier = (
   mappingPath: string,
@@ -97,40 +99,38 @@ export const loadClassifier = (
     const modelFile = resolve(here, mapping.model)
     const modelError = (reason: string) => new ClassifierJudgeError({ part: "model", path: modelFile, reason })
     if (!existsSync(modelFile)) return yield* Effect.fail(modelError("model file not found"))
-    const ort = yield* Effect.try({
-      // Required at run time, not imported: bundles leave the native addon out of their chunks.
-      try: () => createRequire(import.meta.url)("onnxruntime-node") as typeof Ort,
-      catch: (e) => modelError(`onnxruntime-node is not installed (${messageOf(e)})`)
-    })
-    const session = yield* Effect.tryPromise({
-      try: () => ort.InferenceSession.create(modelFile, { intraOpNumThreads: 1, ...options.session }),
+    const ort = resolveOrt()
+    if ("missing" in ort) return yield* Effect.fail(modelError(ort.missing))
+    const bytes = yield* Effect.try({ try: () => readFileSync(modelFile), catch: (e) => modelError(`cannot be read (${messageOf(e)})`) })
+    // The session runs on a worker thread: onnxruntime-node computes on the calling thread.
+    const worker = yield* Effect.tryPromise({
+      try: () => startOrtWorker(ort.path, bytes, options.threads ?? 1),
       catch: (e) => modelError(`does not load (${messageOf(e)})`)
     })
 
     const inputs = [mapping.inputs.ids, mapping.inputs.mask, ...(mapping.inputs.tokenTypes === undefined ? [] : [mapping.inputs.tokenTypes])]
+    const graphInputs = worker.inputs.map((i) => i.name)
     const inputType = new Map<string, "int64" | "int32">()
     const checked = Effect.gen(function*() {
       for (const [field, name] of Object.entries(mapping.inputs)) {
-        if (name !== undefined && !session.inputNames.includes(name)) {
-          return yield* Effect.fail(modelError(`has no input "${name}" (inputs.${field}); its inputs are ${session.inputNames.join(", ")}`))
+        if (name !== undefined && !graphInputs.includes(name)) {
+          return yield* Effect.fail(modelError(`has no input "${name}" (inputs.${field}); its inputs are ${graphInputs.join(", ")}`))
         }
       }
-      const unfed = session.inputNames.filter((n) => !inputs.includes(n))
+      const unfed = graphInputs.filter((n) => !inputs.includes(n))
       if (unfed.length > 0) {
         const hint = unfed.some((n) => n.includes("type")) ? " (set inputs.tokenTypes)" : ""
         return yield* Effect.fail(modelError(`needs inputs the mapping does not feed: ${unfed.join(", ")}${hint}`))
       }
-      for (const name of inputs) {
-        const meta = session.inputMetadata.find((m) => m.name === name)
-        const type = meta !== undefined && meta.isTensor ? meta.type : "int64"
+      for (const { name, type } of worker.inputs) {
         if (type !== "int64" && type !== "int32") return yield* Effect.fail(modelError(`input "${name}" is ${type}; token inputs must be int64 or int32`))
         inputType.set(name, type)
       }
       for (const [i, a] of mapping.attributes.entries()) {
         const output = a.output ?? mapping.output
-        if (!session.outputNames.includes(output)) {
+        if (!worker.outputs.includes(output)) {
           const field = a.output === undefined ? "output" : `attributes.${i}.output`
-          return yield* Effect.fail(modelError(`has no output "${output}" (${field}); its outputs are ${session.outputNames.join(", ")}`))
+          return yield* Effect.fail(modelError(`has no output "${output}" (${field}); its outputs are ${worker.outputs.join(", ")}`))
         }
       }
     })
@@ -138,51 +138,58 @@ export const loadClassifier = (
     const outputs = [...new Set(mapping.attributes.map((a) => a.output ?? mapping.output))]
     const pooling = mapping.window?.pool ?? "max"
 
-    /** Every row's output columns, checked against the mapping: one row per window, enough columns. */
-    const run = async (rows: ReadonlyArray<ReadonlyArray<number>>): Promise<Map<string, { readonly data: ArrayLike<number>; readonly columns: number }>> => {
+    /** One run of rows, padded to its longest: each output's columns, checked to be one row per row. */
+    const runRows = async (rows: ReadonlyArray<ReadonlyArray<number>>): Promise<Map<string, Output>> => {
       const batch = padBatch(rows, padId)
       const dims = [batch.rows, batch.width]
       const values: Record<string, ReadonlyArray<number>> = { [mapping.inputs.ids]: batch.ids, [mapping.inputs.mask]: batch.mask }
       if (mapping.inputs.tokenTypes !== undefined) values[mapping.inputs.tokenTypes] = batch.types
-      const feeds: Record<string, Ort.Tensor> = {}
-      for (const [name, v] of Object.entries(values)) feeds[name] = intTensor(ort, inputType.get(name) ?? "int64", v, dims)
-      const result = await session.run(feeds, outputs)
-      const read = new Map<string, { readonly data: ArrayLike<number>; readonly columns: number }>()
+      const feeds: Record<string, WorkerTensor> = {}
+      for (const [name, v] of Object.entries(values)) feeds[name] = intTensor(inputType.get(name) ?? "int64", v, dims)
+      const result = await worker.run(feeds)
+      const read = new Map<string, Output>()
       for (const name of outputs) {
-        const tensor = result[name] as Ort.Tensor | undefined
+        const tensor = result[name]
         if (tensor === undefined) throw new Error(`output "${name}" is missing from the run`)
-        if (tensor.type !== "float32" && tensor.type !== "float64") throw new Error(`output "${name}" is ${tensor.type}, not float32`)
         if (tensor.dims.length !== 2 || tensor.dims[0] !== batch.rows) {
           throw new Error(`output "${name}" has shape [${tensor.dims.join(", ")}]; a classifier's is [rows, classes]`)
         }
-        read.set(name, { data: tensor.data as ArrayLike<number>, columns: tensor.dims[1]! })
+        read.set(name, { data: tensor.data, columns: tensor.dims[1]! })
       }
       return read
+    }
+
+    /** Each row's log-odds per attribute: rows in runs of similar length, each padded to its longest. */
+    const scoreRows = async (rows: ReadonlyArray<ReadonlyArray<number>>): Promise<Array<Array<number>>> => {
+      const z = rows.map(() => new Array<number>(mapping.attributes.length))
+      await Promise.all(runsByLength(rows.map((r) => r.length)).map(async (run) => {
+        const out = await runRows(run.map((r) => rows[r]!))
+        run.forEach((r, b) =>
+          mapping.attributes.forEach((a, k) => {
+            const { columns, data } = out.get(a.output ?? mapping.output)!
+            const raw = logOdds(a.activation, data, b * columns, columns, a.index)
+            z[r]![k] = a.calibration === undefined ? raw : a.calibration.a * raw + a.calibration.b
+          })
+        )
+      }))
+      return z
     }
 
     const logits = async (texts: ReadonlyArray<string>) => {
       if (texts.length === 0) return []
       const perText = texts.map((t) => rowsOf(tokenizer, frame, windowing, t))
-      const out = await run(perText.flat())
+      const z = await scoreRows(perText.flat())
       let row = 0
       return perText.map((rows) => {
-        const first = row
-        row += rows.length
+        const windows = z.slice(row, (row += rows.length))
         const scores: Partial<Record<Mapping["attributes"][number]["attribute"], number>> = {}
-        for (const a of mapping.attributes) {
-          const { columns, data } = out.get(a.output ?? mapping.output)!
-          const z = rows.map((_, w) => {
-            const raw = logOdds(a.activation, data, (first + w) * columns, columns, a.index)
-            return a.calibration === undefined ? raw : a.calibration.a * raw + a.calibration.b
-          })
-          scores[a.attribute] = pool(pooling, z)
-        }
+        mapping.attributes.forEach((a, k) => (scores[a.attribute] = pool(pooling, windows.map((w) => w[k]!))))
         return scores
       })
     }
 
     const probed = Effect.gen(function*() {
-      const out = yield* Effect.tryPromise({ try: () => run([[...frame.prefix, ...frame.suffix]]), catch: (e) => modelError(`does not run (${messageOf(e)})`) })
+      const out = yield* Effect.tryPromise({ try: () => runRows([[...frame.prefix, ...frame.suffix]]), catch: (e) => modelError(`does not run (${messageOf(e)})`) })
       for (const [i, a] of mapping.attributes.entries()) {
         const { columns } = out.get(a.output ?? mapping.output)!
         if (a.index >= columns) {
@@ -193,13 +200,14 @@ export const loadClassifier = (
         }
       }
     })
-    yield* Effect.onError(Effect.zipRight(checked, probed), () => Effect.promise(() => session.release()))
+    yield* Effect.onError(Effect.zipRight(checked, probed), () => Effect.promise(() => worker.close()))
 
     return {
       model: mapping.name ?? basename(modelFile, extname(modelFile)),
       heads: new Map(mapping.attributes.map((a) => [a.attribute, weightsOf(a.combine)])),
+      bands: new Map(mapping.attributes.flatMap((a) => (a.band === undefined ? [] : [[a.attribute, a.band] as const]))),
       logits,
-      close: () => session.release()
+      close: () => worker.close()
     }
   })
 

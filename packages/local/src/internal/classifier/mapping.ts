@@ -51,7 +51,16 @@ export const AttributeMapping = Schema.Struct({
   activation: Activation,
   /** Platt scaling of the log-odds: `z' = a z + b`. */
   calibration: Schema.optional(Schema.Struct({ a: Schema.Finite, b: Schema.Finite })),
-  combine: Schema.optionalWith(Combination, { default: () => "replace" as const })
+  combine: Schema.optionalWith(Combination, { default: () => "replace" as const }),
+  /**
+   * In cascade mode (DECORUM_JUDGE=cascade), the linear probabilities `[low, high]` whose comments
+   * this classifier judges (default: the judge's band).
+   */
+  band: Schema.optional(
+    Schema.Tuple(Schema.Number.pipe(Schema.between(0, 1)), Schema.Number.pipe(Schema.between(0, 1))).pipe(
+      Schema.filter(([low, high]) => low <= high || "must be [low, high] with low <= high")
+    )
+  )
 })
 export type AttributeMapping = typeof AttributeMapping.Type
 
