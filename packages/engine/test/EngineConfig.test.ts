@@ -28,6 +28,8 @@ describe("EngineConfig from the environment", () => {
         server: { port: 8080, host: "0.0.0.0", drainTimeoutMs: 10_000, drainGraceMs: 0, fastPath: true },
         http: { publicUrl: null, trustProxy: [], bodyLimitBytes: null, rateLimit: null, authFailureLimit: { perMinute: 30 } },
         model: "trained",
+        judge: "cascade",
+        judgeModel: undefined,
         fetch: { allowPrivate: false, timeoutMs: 10_000, maxBytes: 5_242_880 },
         llm: {
           mode: "local",
@@ -191,6 +193,8 @@ describe("EngineConfig: each setting written once", () => {
         DECORUM_RATE_LIMIT_BURST: "5",
         DECORUM_AUTH_FAILURE_LIMIT_PER_MINUTE: "0",
         DECORUM_LOCAL_MODEL: "/models/retrained",
+        DECORUM_JUDGE: "neural",
+        DECORUM_JUDGE_MODEL: "/models/mine/mapping.json",
         DECORUM_FETCH_ALLOW_PRIVATE: "true",
         DECORUM_FETCH_TIMEOUT_MS: "3000",
         DECORUM_FETCH_MAX_BYTES: "1000",
@@ -231,6 +235,8 @@ describe("EngineConfig: each setting written once", () => {
         rateLimit: { perMinute: 60, burst: 5 },
         authFailureLimitPerMinute: 0,
         model: { directory: "/models/retrained" },
+        judge: "neural",
+        judgeModel: "/models/mine/mapping.json",
         fetch: { allowPrivate: true, timeoutMs: 3000, maxBytes: 1000 },
         llm: {
           mode: "cascade",

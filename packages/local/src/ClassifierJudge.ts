@@ -12,7 +12,7 @@
  * built-in backend when it fails, and says why (`ClassifierJudgeError.message`).
  */
 import { Effect, type Scope } from "effect"
-import type * as Judge from "./Judge.js"
+import * as Judge from "./Judge.js"
 import type { JudgeBackend } from "./JudgeBackend.js"
 import { type ClassifierJudgeError, loadClassifier, type LoadOptions } from "./internal/classifier/load.js"
 
@@ -36,4 +36,26 @@ export const source = (mappingPath: string, options?: LoadOptions): Effect.Effec
   Effect.map(
     Effect.acquireRelease(loadClassifier(mappingPath, options), (backend) => Effect.promise(() => backend.close())),
     (backend) => ({ backend, cascade: Object.fromEntries(backend.bands) })
+  )
+
+/**
+ * The judge's source when the operator names a classifier (`DECORUM_JUDGE_MODEL`): theirs when it
+ * loads; otherwise `builtIn`, with one warning and the reason in `/readyz` (`judge.fallback`). Only
+ * when neither starts is the judge unavailable, and the engine serves the linear models.
+ */
+export const orBuiltIn = (
+  mappingPath: string,
+  builtIn: Effect.Effect<Judge.Source, Judge.JudgeUnavailable, Scope.Scope>,
+  options?: LoadOptions
+): Effect.Effect<Judge.Source, Judge.JudgeUnavailable, Scope.Scope> =>
+  source(mappingPath, options).pipe(
+    Effect.map((s): Judge.Source => ({ ...s, status: { backend: "operator" } })),
+    Effect.catchAll((error) => {
+      const fallback = `DECORUM_JUDGE_MODEL=${mappingPath} did not load (${error.message})`
+      return Effect.logWarning(`${fallback}: the built-in judge serves instead`).pipe(
+        Effect.zipRight(builtIn),
+        Effect.map((s): Judge.Source => ({ ...s, status: { backend: "built-in", fallback } })),
+        Effect.mapError((u) => new Judge.JudgeUnavailable({ reason: `${fallback}, and the built-in judge is unavailable: ${u.reason}` }))
+      )
+    })
   )

@@ -8,9 +8,10 @@ import { Effect, Exit } from "effect"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { ClassifierJudge, JudgeBackend } from "@decorum/local"
+import { ClassifierJudge, Judge, JudgeBackend } from "@decorum/local"
 import { windowStarts } from "../src/internal/classifier/tokens.js"
 import { writeClassifier } from "./classifier/tinyClassifier.js"
+import { fakeBackend } from "./judge/fakeBackend.js"
 
 const root = mkdtempSync(join(tmpdir(), "decorum-classifier-"))
 let dirs = 0
@@ -133,6 +134,35 @@ describe("ClassifierJudge", () => {
       const source = yield* ClassifierJudge.source(writeClassifier(fresh(), mapping))
       assert.deepStrictEqual(source.cascade, { INSULT: [0.1, 0.6] })
       assert.strictEqual(source.backend.model, "tiny-classifier-1")
+    }))
+
+  it.scoped("is the judge when it loads, and leaves the built-in judge serving, saying why, when it does not", () =>
+    Effect.gen(function*() {
+      const builtIn = fakeBackend({ TOXICITY: 2 }, "judge-built-in")
+      const fallback = Effect.succeed<Judge.Source>({ backend: builtIn, status: { backend: "built-in" } })
+      const ok = yield* Judge.make(ClassifierJudge.orBuiltIn(writeClassifier(fresh(), BASE), fallback), { mode: "neural" })
+      assert.deepStrictEqual(ok.status, { mode: "neural", state: "ready", model: "tiny-classifier-1", backend: "operator" })
+      assert.closeTo((yield* ok.judge(IDIOT, { TOXICITY: 0.01 })).TOXICITY!, 1 / (1 + Math.exp(-5 / 7)), CLOSE)
+
+      const dir = fresh()
+      const missing = writeClassifier(dir, { ...BASE, model: "absent.onnx" })
+      const served = yield* Judge.make(ClassifierJudge.orBuiltIn(missing, fallback), { mode: "neural" })
+      assert.deepStrictEqual(served.status, {
+        mode: "neural",
+        state: "ready",
+        model: "judge-built-in",
+        backend: "built-in",
+        fallback: `DECORUM_JUDGE_MODEL=${missing} did not load (model ${join(dir, "absent.onnx")}: model file not found)`
+      })
+      assert.closeTo((yield* served.judge(IDIOT, { TOXICITY: 0.01 })).TOXICITY!, 1 / (1 + Math.exp(-2)), CLOSE)
+      assert.deepStrictEqual(builtIn.calls, [[IDIOT]])
+
+      const neither = yield* Judge.make(
+        ClassifierJudge.orBuiltIn(missing, Effect.fail(new Judge.JudgeUnavailable({ reason: "no encoder/judge.json" }))),
+        { mode: "cascade" }
+      )
+      assert.strictEqual(neither.status.state, "unavailable")
+      assert.include(neither.status.reason, "model file not found), and the built-in judge is unavailable: no encoder/judge.json")
     }))
 
   it.effect("releases its session when closed", () =>
