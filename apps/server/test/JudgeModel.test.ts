@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, assert, describe, it } from "@effect/vitest"
-import { writeClassifier } from "../../../packages/local/test/classifier/tinyClassifier.js"
+import { TINY_MAPPING, writeClassifier } from "../../../packages/local/test/classifier/tinyClassifier.js"
 import { startServeKilledAfterEach, stop } from "./process.js"
 
 const dir = mkdtempSync(join(tmpdir(), "decorum-judge-model-"))
@@ -16,14 +16,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 const startServe = startServeKilledAfterEach()
 
-const MAPPING = {
-  name: "tiny-classifier-1",
-  model: "model.onnx",
-  tokenizer: "tokenizer.json",
-  output: "toxic",
-  maxLength: 16,
-  attributes: [{ attribute: "TOXICITY", index: 0, activation: "sigmoid" }]
-}
+const MAPPING = TINY_MAPPING
 
 describe("decorum serve with DECORUM_JUDGE_MODEL", () => {
   it("serves the operator's classifier as the judge and /readyz names it", async () => {

@@ -13,19 +13,12 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll } from "vitest"
-import { writeClassifier } from "../../local/test/classifier/tinyClassifier.js"
+import { TINY_MAPPING, writeClassifier } from "../../local/test/classifier/tinyClassifier.js"
 
 const root = mkdtempSync(join(tmpdir(), "decorum-judge-model-"))
 afterAll(() => rmSync(root, { recursive: true, force: true }))
 
-const MAPPING = {
-  name: "tiny-classifier-1",
-  model: "model.onnx",
-  tokenizer: "tokenizer.json",
-  output: "toxic",
-  maxLength: 16,
-  attributes: [{ attribute: "TOXICITY", index: 0, activation: "sigmoid" }]
-}
+const MAPPING = TINY_MAPPING
 
 // [CLS] you are an idiot ! [SEP]: the tiny classifier's TOXICITY log-odds is 5/7 (tinyClassifier.ts).
 const TEXT = "You are an idiot!"

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { ClassifierJudge, Judge, JudgeBackend } from "@decorum/local"
 import { windowStarts } from "../src/internal/classifier/tokens.js"
-import { writeClassifier } from "./classifier/tinyClassifier.js"
+import { TINY_MAPPING, writeClassifier } from "./classifier/tinyClassifier.js"
 import { fakeBackend } from "./judge/fakeBackend.js"
 
 const root = mkdtempSync(join(tmpdir(), "decorum-classifier-"))
@@ -18,14 +18,7 @@ let dirs = 0
 const fresh = () => join(root, `m${dirs++}`)
 afterAll(() => rmSync(root, { recursive: true, force: true }))
 
-const BASE = {
-  name: "tiny-classifier-1",
-  model: "model.onnx",
-  tokenizer: "tokenizer.json",
-  output: "toxic",
-  maxLength: 16,
-  attributes: [{ attribute: "TOXICITY", index: 0, activation: "sigmoid" }]
-}
+const BASE = TINY_MAPPING
 
 const FULL = {
   ...BASE,

@@ -115,6 +115,19 @@ export const classifierOnnx = (options: { readonly tokenTypes?: boolean } = {}):
   })
 }
 
+/**
+ * The smallest mapping of the tiny classifier: TOXICITY is the sigmoid of output "toxic"'s first
+ * column (`2 mean_0 - 1`; "You are an idiot!" scores 5/7).
+ */
+export const TINY_MAPPING = {
+  name: "tiny-classifier-1",
+  model: "model.onnx",
+  tokenizer: "tokenizer.json",
+  output: "toxic",
+  maxLength: 16,
+  attributes: [{ attribute: "TOXICITY", index: 0, activation: "sigmoid" }]
+}
+
 /** Writes `model.onnx`, `tokenizer.json` and `mapping.json` (the given mapping) into `dir`; returns the mapping's path. */
 export const writeClassifier = (
   dir: string,
