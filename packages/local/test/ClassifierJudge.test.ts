@@ -93,6 +93,10 @@ describe("ClassifierJudge", () => {
     assert.deepStrictEqual(windowStarts(10, 4, 3), [0, 3, 6])
     assert.deepStrictEqual(windowStarts(11, 4, 3), [0, 3, 6, 7])
     assert.deepStrictEqual(windowStarts(5, 2, 2), [0, 2, 3])
+    // at most `limit` windows, spread evenly from the first token to the last
+    assert.deepStrictEqual(windowStarts(100, 10, 5, 4), [0, 30, 60, 90])
+    assert.deepStrictEqual(windowStarts(100, 10, 5, 1), [0])
+    assert.deepStrictEqual(windowStarts(12, 4, 4, 3), [0, 4, 8])
   })
 
   // Windows of 3 tokens, 2 apart, over great post great post you idiot: [great post great],
@@ -116,6 +120,10 @@ describe("ClassifierJudge", () => {
       assert.closeTo(cutLong!.TOXICITY!, -1, CLOSE)
       // a comment shorter than a window is one window
       assert.closeTo(maxGreat!.TOXICITY!, -1, CLOSE)
+      // limited to two windows, the first and the last: [great post great] (-1), [post you idiot] (1)
+      const limited = yield* loaded({ ...BASE, maxLength: 5, window: { size: 3, stride: 1, pool: "mean", limit: 2 } })
+      const [limitedLong] = yield* Effect.promise(() => limited.logits([LONG]))
+      assert.closeTo(limitedLong!.TOXICITY!, 0, CLOSE) // logit((sigmoid(-1) + sigmoid(1)) / 2)
       // and a windowed comment's rows pad with the batch's others
       const [, alone] = yield* Effect.promise(() => max.logits(["you", LONG, ""]))
       assert.closeTo(alone!.TOXICITY!, 1, CLOSE)
@@ -197,6 +205,7 @@ describe("ClassifierJudge errors name what is wrong", () => {
     ["a band upside down", attribute({ band: [0.8, 0.2] }), "mapping", "attributes.0.band: must be [low, high] with low <= high"],
     ["a band outside [0, 1]", attribute({ band: [0.2, 2] }), "mapping", "attributes.0.band.1"],
     ["a stride longer than the window", { ...BASE, window: { size: 4, stride: 5 } }, "mapping", "window.stride"],
+    ["a window limit of none", { ...BASE, window: { size: 4, stride: 2, limit: 0 } }, "mapping", "window.limit"],
     ["an unknown pooling", { ...BASE, window: { size: 4, stride: 2, pool: "median" } }, "mapping", "window.pool: must be \"max\" or \"mean\""],
     ["a window wider than maxLength allows", { ...BASE, maxLength: 8, window: { size: 7, stride: 2 } }, "mapping", "window.size: 7 tokens and the 2 special tokens exceed maxLength (8)"],
     ["a maxLength with no room for text", { ...BASE, maxLength: 2 }, "mapping", "maxLength"],

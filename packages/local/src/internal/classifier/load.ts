@@ -220,5 +220,5 @@ const windowingOf = (mapping: Mapping, frame: Frame, error: (reason: string) => 
   if (mapping.window.size > room) {
     return Effect.fail(error(`window.size: ${mapping.window.size} tokens and the ${specials} special tokens exceed maxLength (${mapping.maxLength}); at most ${room}`))
   }
-  return Effect.succeed({ size: mapping.window.size, stride: mapping.window.stride })
+  return Effect.succeed({ size: mapping.window.size, stride: mapping.window.stride, limit: mapping.window.limit })
 }

@@ -70,7 +70,9 @@ export const Window = Schema.Struct({
   /** Tokens between the starts of two windows; at most `size`, so no token is skipped. */
   stride: Int(1),
   /** How a comment's windows join: the highest score, or the mean probability. */
-  pool: Schema.optionalWith(Schema.Literal("max", "mean").annotations(expects(`"max" or "mean"`)), { default: () => "max" as const })
+  pool: Schema.optionalWith(Schema.Literal("max", "mean").annotations(expects(`"max" or "mean"`)), { default: () => "max" as const }),
+  /** Windows of one comment at most: a longer comment gets this many, spread evenly over it. */
+  limit: Schema.optionalWith(Int(1), { default: () => 16 })
 }).pipe(Schema.filter((w) => w.stride <= w.size || { path: ["stride"], message: `must be at most size (${w.size}), or tokens between windows are never read` }))
 export type Window = typeof Window.Type
 

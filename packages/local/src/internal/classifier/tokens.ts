@@ -45,24 +45,32 @@ export const padIdOf = (tokenizerJson: unknown, tokenizer: Tokenizer): number =>
 
 /**
  * The starts of the windows of `size` tokens, `stride` apart, that cover `n` tokens; the last is
- * moved back to end at the last token, so that it is a full window rather than a short tail.
+ * moved back to end at the last token, so that it is a full window rather than a short tail. With
+ * `limit`, a comment that would need more windows gets `limit` of them spread evenly from its first
+ * token to its last (wider apart than `stride`, so some tokens between them go unread): the cost of
+ * one comment stays bounded whatever its length.
  */
-export const windowStarts = (n: number, size: number, stride: number): Array<number> => {
+export const windowStarts = (n: number, size: number, stride: number, limit = Infinity): Array<number> => {
   if (n <= size) return [0]
   const starts: Array<number> = []
   for (let start = 0; ; start += stride) {
     if (start + size >= n) {
       starts.push(n - size)
-      return starts
+      break
     }
     starts.push(start)
   }
+  if (starts.length <= limit) return starts
+  if (limit <= 1) return [0]
+  return Array.from({ length: limit }, (_, i) => Math.round((i * (n - size)) / (limit - 1)))
 }
 
 export interface Windowing {
   /** Tokens of the comment per row; a longer comment is cut (no `stride`) or windowed. */
   readonly size: number
   readonly stride?: number
+  /** Windows of one comment at most. */
+  readonly limit?: number
 }
 
 /** The rows of one comment: one per window, each framed by the model's special tokens. */
@@ -70,7 +78,7 @@ export const rowsOf = (tokenizer: Tokenizer, frame: Frame, windowing: Windowing,
   const ids = tokenizer.encode(text, { add_special_tokens: false }).ids
   const frameRow = (from: number) => [...frame.prefix, ...ids.slice(from, from + windowing.size), ...frame.suffix]
   if (windowing.stride === undefined) return [frameRow(0)]
-  return windowStarts(ids.length, windowing.size, windowing.stride).map(frameRow)
+  return windowStarts(ids.length, windowing.size, windowing.stride, windowing.limit).map(frameRow)
 }
 
 /** A batch of rows padded to the longest: ids, attention mask and segment ids, row-major. */
