@@ -11,7 +11,7 @@
  * names the field), the graph's inputs and outputs, and one probe run. The judge falls back to its
  * built-in backend when it fails, and says why (`ClassifierJudgeError.message`).
  */
-import { Effect, type Scope } from "effect"
+import { Effect, type Layer, type Scope } from "effect"
 import * as Judge from "./Judge.js"
 import type { JudgeBackend } from "./JudgeBackend.js"
 import { type ClassifierJudgeError, loadClassifier, type LoadOptions } from "./internal/classifier/load.js"
@@ -59,3 +59,10 @@ export const orBuiltIn = (
       )
     })
   )
+
+/**
+ * The judge on the operator's classifier alone (no built-in fallback): unavailable, naming why,
+ * when it does not load. The engine uses `orBuiltIn`; this is for a host that wants only theirs.
+ */
+export const layer = (mappingPath: string, options: Judge.Options & LoadOptions): Layer.Layer<Judge.Judge> =>
+  Judge.layer(Effect.mapError(source(mappingPath, options), (e) => new Judge.JudgeUnavailable({ reason: e.message })), options)

@@ -166,6 +166,15 @@ describe("ClassifierJudge", () => {
       assert.include(neither.status.reason, "model file not found), and the built-in judge is unavailable: no encoder/judge.json")
     }))
 
+  it.effect("as a layer of its own, is the judge, or unavailable naming why", () =>
+    Effect.gen(function*() {
+      const ready = yield* Effect.provide(Judge.Judge, ClassifierJudge.layer(writeClassifier(fresh(), BASE), { mode: "cascade" }))
+      assert.deepStrictEqual(ready.status, { mode: "cascade", state: "ready", model: "tiny-classifier-1" })
+      const missing = join(fresh(), "mapping.json")
+      const unavailable = yield* Effect.provide(Judge.Judge, ClassifierJudge.layer(missing, { mode: "cascade" }))
+      assert.deepStrictEqual(unavailable.status, { mode: "cascade", state: "unavailable", reason: `mapping ${missing}: mapping file not found` })
+    }))
+
   it.effect("releases its session when closed", () =>
     Effect.gen(function*() {
       const judge = yield* ClassifierJudge.load(writeClassifier(fresh(), BASE))

@@ -98,7 +98,7 @@ export const classifierOnnx = (options: { readonly tokenTypes?: boolean } = {}):
     nodes,
     initializers: [
       floatTensor("E", [VOCAB.length, 2], E),
-      floatTensor("T", [2, 2], [0.5, 0, 0, 0]),
+      ...(options.tokenTypes === true ? [floatTensor("T", [2, 2], [0.5, 0, 0, 0])] : []),
       int64Tensor("axis1", [1], [1]),
       int64Tensor("axis2", [1], [2]),
       floatTensor("W1", [2, 2], [2, -1, 0, 1]),
