@@ -6,6 +6,10 @@
  * of the `/docs` page, is neither read nor parsed until a request asks for it). The model files (packages/local/models/, when present) are copied beside it
  * into dist/models/, where the handler finds them (DECORUM_MODEL_DIR).
  *
+ * onnxruntime-node (a native addon, the judge's runtime) is not bundled either: the judge resolves it
+ * at run time (`createRequire`, on its worker thread), so the bundle builds without it and a
+ * function deployed without it serves the linear models (`/readyz` says the judge is unavailable).
+ *
  * better-sqlite3 (a native addon) is not bundled: the Lambda store is PostgreSQL. A stub takes its
  * place and says so if anything ever tries to open a SQLite file. pg's optional native binding
  * (pg-native) is left out the same way node-postgres itself allows.
@@ -52,7 +56,7 @@ await build({
   minify: true,
   keepNames: true,
   legalComments: "linked",
-  external: ["pg-native"],
+  external: ["pg-native", "onnxruntime-node"],
   plugins: [noSqlite, lazyScalar],
   alias: sourceAliases(),
   // CommonJS dependencies bundled into an ES module still call `require` for Node's built-ins.
@@ -62,9 +66,10 @@ await build({
 
 const models = join(root, "packages/local/models")
 const copied = existsSync(models)
-// models/encoder/ (the sentence encoder of issue 27, 14 MB) is left out: no judge reads it yet
-const encoder = join(models, "encoder")
-if (copied) cpSync(models, join(outDir, "models"), { recursive: true, filter: (src) => src !== encoder && !src.startsWith(encoder + "/") })
+// models/encoder/ (the judge's sentence encoder and heads, 14 MB) is copied too: the judge runs when
+// onnxruntime-node is present beside the bundle (a layer, or node_modules in the zip), and without
+// it the function serves the linear models and /readyz says why (docs/deploy-lambda.md).
+if (copied) cpSync(models, join(outDir, "models"), { recursive: true })
 
 const kib = (n) => `${(n / 1024).toFixed(0)} KiB`
 const modelBytes = copied

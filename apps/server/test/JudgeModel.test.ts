@@ -2,7 +2,7 @@
  * Bring your own model (issue 27), as an operator runs it: `decorum serve` with
  * `DECORUM_JUDGE_MODEL` naming the mapping of an ONNX classifier (the tiny one the local package's
  * tests build). `/readyz` says whose judge serves; analyze answers the classifier's scores; a
- * broken model leaves the server ready, serving without it, and `/readyz` says why.
+ * broken model leaves the server ready, the built-in judge serving, and `/readyz` says why.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -49,9 +49,10 @@ describe("decorum serve with DECORUM_JUDGE_MODEL", () => {
       const ready = await fetch(`${server.url}/readyz`)
       assert.strictEqual(ready.status, 200)
       const { judge } = await ready.json()
-      assert.strictEqual(judge.mode, "cascade")
-      // the built-in judge in its place, or, where this checkout ships no built-in heads, none
-      assert.include(judge.state === "ready" ? judge.fallback : judge.reason, `DECORUM_JUDGE_MODEL=${mapping} did not load (model `)
+      // the built-in judge (the shipped models/encoder/judge.json) in its place
+      assert.deepInclude(judge, { mode: "cascade", state: "ready", backend: "built-in" })
+      assert.notStrictEqual(judge.model, "tiny-classifier-1")
+      assert.include(judge.fallback, `DECORUM_JUDGE_MODEL=${mapping} did not load (model `)
       assert.include(server.output(), "model.onnx: does not load")
     } finally {
       await stop(server)

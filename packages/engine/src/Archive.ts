@@ -100,16 +100,25 @@ const failedRow = (error: DecorumError): Pool.RowResult => ({ error: error.messa
  * scores and error messages are the API's.
  */
 export const scoreBatch = (texts: ReadonlyArray<string>, requested: ReadonlyArray<string>) =>
-  Effect.flatMap(Analyze.nowServices, (services) =>
-    Effect.forEach(texts, (text) => {
-      const request = requestOf(text, requested)
-      const now = Analyze.analyzeNow(services, request, "compat")
-      if (now !== undefined) return Effect.succeed(Either.isRight(now) ? rowOf(requested, now.right) : failedRow(now.left))
-      return Analyze.analyze(request, "compat").pipe(
+  Effect.flatMap(Analyze.nowServices, (services) => {
+    const rows: Array<Pool.RowResult | undefined> = []
+    const later: Array<number> = []
+    texts.forEach((text, i) => {
+      const now = Analyze.analyzeNow(services, requestOf(text, requested), "compat")
+      if (now === undefined) later.push(i)
+      rows.push(now === undefined ? undefined : Either.isRight(now) ? rowOf(requested, now.right) : failedRow(now.left))
+    })
+    // The rows only `analyze` answers (an LLM engine; the judge's), all at once: the judge batches
+    // concurrent requests into one encoder run, and an LLM's client bounds its own concurrency.
+    return Effect.forEach(later, (i) =>
+      Analyze.analyze(requestOf(texts[i]!, requested), "compat").pipe(
         Effect.map((result) => rowOf(requested, result)),
-        Effect.catchAll((error) => Effect.succeed(failedRow(error)))
-      )
-    }))
+        Effect.catchAll((error) => Effect.succeed(failedRow(error))),
+        Effect.map((row) => {
+          rows[i] = row
+        })
+      ), { concurrency: "unbounded", discard: true }).pipe(Effect.as(rows as Array<Pool.RowResult>))
+  })
 
 /**
  * The engine a scorer needs: what `Analyze.analyze` reads of the configured engine

@@ -272,6 +272,8 @@ describe("EngineConfig: each setting written once", () => {
           assert.notDeepEqual(value, (defaults[group] as Record<string, unknown>)[key], `${group}.${key}`)
         }
       }
+      assert.notStrictEqual(fromEnv.judge, defaults.judge)
+      assert.notStrictEqual(fromEnv.judgeModel, defaults.judgeModel)
       // Every variable but DATABASE_URL and DECORUM_MODEL_DIR (no option of their own) is set above.
       assert.deepStrictEqual(Object.keys(env).sort(), EngineConfig.variables.filter((v) => v !== "DATABASE_URL" && v !== "DECORUM_MODEL_DIR").sort())
     }))

@@ -80,13 +80,15 @@ export interface HostOptions {
    * Default: true, unless `DECORUM_FAST_PATH=false` (to run the suites through HttpApi alone).
    */
   readonly fastPath?: boolean
+  /** `EngineInfo` (the judge's status, say); `ENGINE_INFO` when absent. */
+  readonly engineInfo?: EngineInfo["Type"]
 }
 
 export const engineLayer = (hook: TestProviders.Options["hook"], options: HostOptions = {}) =>
   Layer.mergeAll(
     TestProviders.layer(hook ? { hook } : {}),
     options.stores ?? MemoryStores.layer,
-    Layer.succeed(EngineInfo, ENGINE_INFO),
+    Layer.succeed(EngineInfo, options.engineInfo ?? ENGINE_INFO),
     HttpConfig.layer({
       bodyLimitBytes: options.bodyLimitBytes ?? 256 * 1024,
       publicBaseUrl: options.publicBaseUrl ?? null,

@@ -4,7 +4,7 @@
  * - nothing under src/ imports training code (packages/training/) or anything else outside src/;
  * - internal/ imports only internal/ and the AttributeModel port;
  * - evaluators/ and relevance/ never import a model set (models/), and neither imports the other
- *   (evaluators and models meet at the ports, AttributeModel, FallacyModel, SpanModel and LanguageModels);
+ *   (evaluators and models meet at the ports, AttributeModel, FallacyModel, SpanModel, LanguageModels and Judge);
  * - models/ never imports evaluators/ or relevance/;
  * - the package barrel exports nothing from internal/.
  * And the package as npm packs it (`files`) carries the model directory the runtime reads.
@@ -53,7 +53,7 @@ describe("packages/local layout", () => {
 
   it("keeps evaluators, models and relevance independent of each other", () => {
     const allowed: Record<string, ReadonlyArray<string>> = {
-      evaluators: ["evaluators", "internal", "AttributeModel.js", "FallacyModel.js", "SpanModel.js", "DogWhistleModel.js", "AiTextModel.js", "LanguageModels.js"],
+      evaluators: ["evaluators", "internal", "AttributeModel.js", "FallacyModel.js", "SpanModel.js", "DogWhistleModel.js", "AiTextModel.js", "LanguageModels.js", "Judge.js"],
       models: ["models", "internal", "AttributeModel.js", "FallacyModel.js", "SpanModel.js", "DogWhistleModel.js", "AiTextModel.js", "LanguageModels.js"],
       relevance: ["relevance", "internal"]
     }

