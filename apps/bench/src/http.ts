@@ -15,6 +15,12 @@
  * `/proc/<pid>/stat` of the server and its worker processes, Linux only): far less sensitive to
  * the machine's load; and the largest peak RSS of any server process so far (VmHWM, Linux only). The load average is printed beside every row.
  *
+ * The judge (issue 27): for each `DECORUM_JUDGE` setting in BENCH_JUDGE (default
+ * `linear,cascade,neural`; `none` skips it), a server of its own answering analyze with six
+ * attributes, on the fixed text above and on a mix of 400 generated forum comments (each connection
+ * cycles through them), with the share of the mix the judge answered (`X-Model-Version` naming it).
+ * BENCH_JUDGE_ONLY=1 measures only that.
+ *
  * Options (env): BENCH_DURATION (seconds, default 10), BENCH_CONNECTIONS (default 32), BENCH_STEPS=0
  * (skip the per-route table), BENCH_HTTPAPI=0 (skip the same server with the fast path off,
  * `DECORUM_FAST_PATH=false`, i.e. every request through HttpApi), BENCH_WORKERS (`decorum serve --workers`, default 1), BENCH_BIN (the `decorum` entry point to measure; default this build's).
@@ -25,6 +31,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { availableParallelism, loadavg, tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { benchComments } from "./comments.js"
 
 const duration = Number(process.env["BENCH_DURATION"] ?? 10)
 const connections = Number(process.env["BENCH_CONNECTIONS"] ?? 32)
@@ -135,9 +142,17 @@ const load = async (
   pid: number | undefined,
   url: string,
   headers: Record<string, string>,
-  request: { readonly method: "GET" | "POST"; readonly body?: string } = { method: "POST", body: BODY }
+  request: { readonly method: "GET" | "POST"; readonly body?: string; readonly bodies?: ReadonlyArray<string> } = { method: "POST", body: BODY }
 ): Promise<Result> => {
-  const options = { url, headers, connections, method: request.method, ...(request.body ? { body: request.body } : {}) }
+  const options = {
+    url,
+    headers,
+    connections,
+    method: request.method,
+    ...(request.body ? { body: request.body } : {}),
+    // Several bodies: each connection sends them in turn.
+    ...(request.bodies ? { requests: request.bodies.map((body) => ({ method: request.method, body })) } : {})
+  }
   // Warm up (JIT, model pages), then measure.
   await autocannon({ ...options, duration: 2 })
   const before = pid === undefined ? undefined : cpuSeconds(pid)
@@ -146,6 +161,58 @@ const load = async (
   const cpuPerRequest = before !== undefined && after !== undefined && r.requests.total > 0 ? ((after - before) * 1e6) / r.requests.total : undefined
   const peakRss = pid === undefined ? undefined : peakRssMb(pid)
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx, cpuPerRequest, load: loadavg()[0]!, peakRss }
+}
+
+/** A server with `DECORUM_JUDGE=<mode>`, its URL and first-start key. */
+const startWithJudge = async (dir: string, workers: string | undefined, mode: string, children: Array<ChildProcess>) => {
+  const server = spawn(process.execPath, [bin, "serve", "--port", "0", "--host", "127.0.0.1", "--db", join(dir, `judge-${mode}.db`), ...(workers ? ["--workers", workers] : [])], {
+    stdio: ["ignore", "pipe", "inherit"],
+    env: { ...process.env, DECORUM_ENGINE: "local", DECORUM_JUDGE: mode }
+  })
+  children.push(server)
+  const started = await waitForUrl(server, (output) => /API key|keys create/.test(output) && /curl|keys create/.test(output))
+  const key = /^\s+(dk_\S+)\s*$/m.exec(started.output)?.[1]
+  if (!key) throw new Error(`no first-start key in the server's output:\n${started.output}`)
+  return { server, url: started.url, key }
+}
+
+/** The mix of comments the judge rows send: generated forum comments, some polite, some rude. */
+const MIX = benchComments(400).map((text) => analyzeBody(SIX).replace(JSON.stringify(TEXT), JSON.stringify(text)))
+
+/** Analyze with six attributes under each `DECORUM_JUDGE` setting: the fixed text, then the mix. */
+const judgeRows = async (
+  dir: string,
+  workers: string | undefined,
+  modes: ReadonlyArray<string>,
+  row: (name: string, r: Result) => string,
+  children: Array<ChildProcess>
+) => {
+  console.log("Analyze, 6 attributes, by DECORUM_JUDGE:")
+  for (const mode of modes) {
+    const { key, server, url } = await startWithJudge(dir, workers, mode, children)
+    const endpoint = `${url}/v1alpha1/comments:analyze?key=${key}`
+    const headers = { "content-type": "application/json" }
+    const ready = (await (await fetch(`${url}/readyz`)).json()) as { judge?: { state: string; model?: string; reason?: string } }
+    // Which of the mix the judge answers (the model it names), one request each, before the load.
+    let judged = 0
+    for (const body of MIX) {
+      const response = await fetch(endpoint, { method: "POST", headers, body })
+      await response.arrayBuffer()
+      if ((response.headers.get("x-model-version") ?? "").includes("+judge")) judged++
+    }
+    const fixed = await fetch(endpoint, { method: "POST", headers, body: BODY })
+    await fixed.arrayBuffer()
+    const fixedJudged = (fixed.headers.get("x-model-version") ?? "").includes("+judge")
+    const state = ready.judge === undefined ? "no judge" : ready.judge.state === "ready" ? ready.judge.model : `${ready.judge.state}: ${ready.judge.reason ?? ""}`
+    console.log(`  DECORUM_JUDGE=${mode} (${state}): judged ${judged}/${MIX.length} of the mix, the fixed text ${fixedJudged ? "judged" : "not judged"}`)
+    for (const [label, request] of [["fixed text", { method: "POST" as const, body: BODY }], ["mix", { method: "POST" as const, bodies: MIX }]] as const) {
+      const r = await load(server.pid, endpoint, headers, request)
+      if (r.non2xx > 0 || r.errors > 0) throw new Error(`DECORUM_JUDGE=${mode}: ${r.non2xx} non-2xx, ${r.errors} errors`)
+      console.log(row(`  ${mode}, ${label}`, r))
+    }
+    server.kill("SIGTERM")
+  }
+  console.log("")
 }
 
 const main = async () => {
@@ -174,6 +241,9 @@ const main = async () => {
       `${name.padEnd(34)} ${r.rps.toFixed(0).padStart(8)} req/s   p50 ${String(r.p50).padStart(4)} ms   p99 ${String(r.p99).padStart(4)} ms   ` +
       `CPU ${r.cpuPerRequest === undefined ? "   ?" : r.cpuPerRequest.toFixed(0).padStart(5)} µs/req   load ${r.load.toFixed(1)}   ` +
       `peak RSS/process ${r.peakRss === undefined ? "?" : r.peakRss.toFixed(0)} MB`
+    const judgeModes = (process.env["BENCH_JUDGE"] ?? "linear,cascade,neural").split(",").map((m) => m.trim()).filter((m) => m !== "" && m !== "none")
+    if (judgeModes.length > 0) await judgeRows(dir, workers, judgeModes, row, children)
+    if (process.env["BENCH_JUDGE_ONLY"] === "1") return
     const base = await load(bare.pid, `${bareUrl}/v1alpha1/comments:analyze`, { "content-type": "application/json" })
     console.log(row("bare node:http JSON", base))
     const analyze = async (attributes: ReadonlyArray<string>, server = { pid: decorum.pid, url: decorumUrl }, label = "") => {

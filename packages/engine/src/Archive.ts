@@ -22,6 +22,7 @@
  */
 import { Analyze } from "@decorum/core"
 import { type DecorumError, type Evaluated, Perspective } from "@decorum/domain"
+import { Judge } from "@decorum/local"
 import { Effect, Either, Layer, ManagedRuntime } from "effect"
 import { createReadStream, createWriteStream, existsSync, statSync } from "node:fs"
 import { availableParallelism } from "node:os"
@@ -77,6 +78,9 @@ export interface ScoreSummary {
 /** Marks a worker thread started by `score` (its `workerData` holds this key, set to true). */
 export const WORKER_MARK = "decorum-score-worker"
 
+/** Rows of a batch scored through `Analyze.analyze` at once: two of the judge's encoder runs (`Judge.DEFAULT_MAX_BATCH`). */
+const ANALYZE_CONCURRENCY = 2 * Judge.DEFAULT_MAX_BATCH
+
 /** Rows per message to a worker (and per write). */
 const BATCH = 512
 
@@ -108,8 +112,10 @@ export const scoreBatch = (texts: ReadonlyArray<string>, requested: ReadonlyArra
       if (now === undefined) later.push(i)
       rows.push(now === undefined ? undefined : Either.isRight(now) ? rowOf(requested, now.right) : failedRow(now.left))
     })
-    // The rows only `analyze` answers (an LLM engine; the judge's), all at once: the judge batches
-    // concurrent requests into one encoder run, and an LLM's client bounds its own concurrency.
+    // The rows only `analyze` answers (an LLM engine; the judge's), `ANALYZE_CONCURRENCY` at a
+    // time: enough for the judge to batch them into full encoder runs with the next batch queued,
+    // never so many that its bounded queue overflows (an overflowing row would be answered linear);
+    // an LLM's client bounds its own concurrency below this.
     return Effect.forEach(later, (i) =>
       Analyze.analyze(requestOf(texts[i]!, requested), "compat").pipe(
         Effect.map((result) => rowOf(requested, result)),
@@ -117,7 +123,7 @@ export const scoreBatch = (texts: ReadonlyArray<string>, requested: ReadonlyArra
         Effect.map((row) => {
           rows[i] = row
         })
-      ), { concurrency: "unbounded", discard: true }).pipe(Effect.as(rows as Array<Pool.RowResult>))
+      ), { concurrency: ANALYZE_CONCURRENCY, discard: true }).pipe(Effect.as(rows as Array<Pool.RowResult>))
   })
 
 /**

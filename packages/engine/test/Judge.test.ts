@@ -37,25 +37,25 @@ const modelsWithJudge = (sha256: string) => {
 
 const analyze = Analyze.analyze({ comment: { text: "You are a stupid idiot." }, requestedAttributes: { TOXICITY: {}, INSULT: {} }, languages: ["en"] }, "compat")
 
+/** An analyze answer and the `EngineInfo` of an engine on the models of `modelsWithJudge(sha256)` in `judge` mode. */
+const engineWith = (sha256: string, judge: "linear" | "cascade" | "neural") =>
+  Effect.gen(function*() {
+    const directory = modelsWithJudge(sha256)
+    yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(directory, { recursive: true, force: true })))
+    return yield* Effect.all({ answer: analyze, info: EngineInfo }).pipe(Effect.provide(Engine.layerOptions({ db: "memory", model: { directory }, judge })))
+  })
+
 describe("the engine's judge", () => {
   it.scoped("neural: a judged answer names the judge; EngineInfo says it is ready", () =>
     Effect.gen(function*() {
-      const directory = modelsWithJudge(SHA256)
-      yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(directory, { recursive: true, force: true })))
-      const { answer, info } = yield* Effect.all({ answer: analyze, info: EngineInfo }).pipe(
-        Effect.provide(Engine.layerOptions({ db: "memory", model: { directory }, judge: "neural" }))
-      )
+      const { answer, info } = yield* engineWith(SHA256, "neural")
       assert.deepStrictEqual(info.judge, { mode: "neural", state: "ready", model: "judge-engine-test", backend: "built-in" })
       assert.strictEqual(answer.provenance.model, `${VERSION}+judge-engine-test`)
     }))
 
   it.scoped("a damaged model file: the engine starts, serves the linear scores, and says why", () =>
     Effect.gen(function*() {
-      const directory = modelsWithJudge("0".repeat(64))
-      yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(directory, { recursive: true, force: true })))
-      const { answer, info } = yield* Effect.all({ answer: analyze, info: EngineInfo }).pipe(
-        Effect.provide(Engine.layerOptions({ db: "memory", model: { directory }, judge: "cascade" }))
-      )
+      const { answer, info } = yield* engineWith("0".repeat(64), "cascade")
       assert.strictEqual(info.judge?.state, "unavailable")
       assert.match(info.judge?.reason ?? "", /is damaged/)
       assert.strictEqual(answer.provenance.model, VERSION)
@@ -64,11 +64,7 @@ describe("the engine's judge", () => {
 
   it.scoped("linear: the judge is off and never started", () =>
     Effect.gen(function*() {
-      const directory = modelsWithJudge(SHA256)
-      yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(directory, { recursive: true, force: true })))
-      const { answer, info } = yield* Effect.all({ answer: analyze, info: EngineInfo }).pipe(
-        Effect.provide(Engine.layerOptions({ db: "memory", model: { directory }, judge: "linear" }))
-      )
+      const { answer, info } = yield* engineWith(SHA256, "linear")
       assert.deepStrictEqual(info.judge, { mode: "linear", state: "off" })
       assert.strictEqual(answer.provenance.model, VERSION)
     }))

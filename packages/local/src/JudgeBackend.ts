@@ -7,8 +7,20 @@
  *     p = sigmoid(combine.head * z + combine.linear * logit(p_linear) + combine.bias)
  *
  * so a backend that replaces the linear model states `{ head: 1, linear: 0, bias: 0 }`, and one
- * averaged with it `{ head: 0.5, linear: 0.5, bias: 0 }`. A backend is asynchronous (onnxruntime
- * runs off the JavaScript thread) and batched: the judge groups concurrent requests into one call.
+ * averaged with it `{ head: 0.5, linear: 0.5, bias: 0 }`. A backend is asynchronous and batched:
+ * the judge groups concurrent requests into one call.
+ *
+ * Off the serving thread: onnxruntime-node's `session.run` returns a promise but computes on the
+ * calling thread (1.30), so a backend on onnxruntime runs its session on a worker thread
+ * (`internal/judge/ortWorker.ts`, which `EncoderJudge` uses); otherwise a batch would hold the
+ * server's event loop for its whole run.
+ *
+ * Providing one: a backend reaches the engine as a `Judge.Source` (the backend, and for cascade mode
+ * the band of each attribute; `Judge.DEFAULT_BAND` for those it leaves out), through
+ * `Judge.layer(source, { mode })` or `Judge.make`: `source` is an effect that starts the backend in
+ * the layer's scope and fails with `Judge.JudgeUnavailable` (the reason `/readyz` shows) when it
+ * cannot. The built-in backend is `EncoderJudge.make`; `EncoderJudge.layer` wires it with the
+ * served `AttributeModel`. `close` is called when that scope closes.
  */
 import type { Perspective } from "@decorum/domain"
 

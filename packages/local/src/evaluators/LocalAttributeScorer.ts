@@ -18,7 +18,7 @@
  */
 import { AttributeScorer } from "@decorum/core"
 import { type AttributeAnalysis, type AttributeAnalysisInput, type AttributeResult, type Evaluated, type Perspective, ProviderFailure } from "@decorum/domain"
-import { Effect, Either, Layer, Option } from "effect"
+import { Clock, Effect, Either, Layer, Option } from "effect"
 import { AttributeModel, type AttributeModelService, type ModelLabel } from "../AttributeModel.js"
 import { Judge, type JudgeService } from "../Judge.js"
 import { LanguageModels, type LanguageModelsService } from "../LanguageModels.js"
@@ -101,6 +101,7 @@ export const makeLocalAttributeScorer = (
   if (judge === undefined || judge.status.state !== "ready") {
     return AttributeScorer.of({ analyze: (input) => Effect.suspend(() => scoreIn(input)), analyzeNow: scoreIn, attributesIn })
   }
+  const failureLog = failureLogger()
   /** The linear answer, and whether the judge is to read the text. */
   const firstStage = (input: AttributeAnalysisInput) => {
     const linear = scoreIn(input)
@@ -111,7 +112,7 @@ export const makeLocalAttributeScorer = (
     analyze: (input) =>
       Effect.suspend(() => {
         const { linear, routed } = firstStage(input)
-        return routed && Either.isRight(linear) ? judged(judge, input.text, linear.right) : linear
+        return routed && Either.isRight(linear) ? judged(judge, failureLog, input.text, linear.right) : linear
       }),
     analyzeNow: (input) => {
       const { linear, routed } = firstStage(input)
@@ -130,7 +131,12 @@ const summaries = (analysis: AttributeAnalysis): Partial<Record<Perspective.Attr
 }
 
 /** The judge's summaries over the linear answer (spans unchanged); the linear answer, as a fallback, when the judge fails. */
-const judged = (judge: JudgeService, text: string, linear: Evaluated<AttributeAnalysis>): Effect.Effect<Evaluated<AttributeAnalysis>> =>
+const judged = (
+  judge: JudgeService,
+  failureLog: (reason: string) => Effect.Effect<void>,
+  text: string,
+  linear: Evaluated<AttributeAnalysis>
+): Effect.Effect<Evaluated<AttributeAnalysis>> =>
   judge.judge(text, summaries(linear.value)).pipe(
     Effect.map((probabilities): Evaluated<AttributeAnalysis> => {
       const value: Partial<Record<Perspective.Attribute, AttributeResult>> = { ...linear.value }
@@ -141,10 +147,30 @@ const judged = (judge: JudgeService, text: string, linear: Evaluated<AttributeAn
       return { value, provenance: { model: `${linear.provenance.model}+${judge.status.model}` } }
     }),
     Effect.catchTag("JudgeFailure", (failure) =>
-      Effect.logWarning(`Judge failed, answering the linear scores: ${failure.reason}`).pipe(
+      failureLog(failure.reason).pipe(
         Effect.as<Evaluated<AttributeAnalysis>>({ value: linear.value, provenance: { model: linear.provenance.model, fallbackFrom: judge.status.model! } })
       ))
   )
+
+/** Seconds between two warnings of failed judging (an overload fails many requests; each is counted as a fallback anyway). */
+const FAILURE_LOG_EVERY_MS = 10_000
+
+/** A warning for a failed judging, at most one per `FAILURE_LOG_EVERY_MS`, with the count of the failures since the last one. */
+const failureLogger = (): ((reason: string) => Effect.Effect<void>) => {
+  let last = -Infinity
+  let unlogged = 0
+  return (reason) =>
+    Effect.flatMap(Clock.currentTimeMillis, (now) => {
+      if (now - last < FAILURE_LOG_EVERY_MS) {
+        unlogged++
+        return Effect.void
+      }
+      const since = unlogged
+      last = now
+      unlogged = 0
+      return Effect.logWarning(`Judge failed, answering the linear scores: ${reason}${since > 0 ? ` (and ${since} more failures since the last warning)` : ""}`)
+    })
+}
 
 /**
  * The attribute scorer on whatever `AttributeModel` is provided, and the per-language sets when a

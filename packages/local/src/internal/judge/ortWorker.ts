@@ -41,6 +41,12 @@ const { parentPort, workerData } = require("node:worker_threads")
 const ort = require(workerData.ort)
 let session
 parentPort.on("message", async (message) => {
+  if (message.type === "close") {
+    // After the runs before it: released here, the session never sees the thread torn down mid-run.
+    try { await session?.release() } catch {}
+    parentPort.close()
+    return
+  }
   if (message.type === "init") {
     try {
       session = await ort.InferenceSession.create(new Uint8Array(message.model), {
@@ -178,7 +184,19 @@ export const startOrtWorker = (ortPath: string, model: Uint8Array, threads: numb
     failAll(new Error("the judge is closed"))
     const w = worker ?? (starting === undefined ? undefined : await starting.catch(() => undefined))
     worker = undefined
-    if (w !== undefined) await w.terminate()
+    if (w === undefined) return
+    // Not `terminate()` at once: a thread torn down in the middle of a native run aborts the whole
+    // process (onnxruntime's binding throws a C++ exception into a dying environment). The worker
+    // finishes the run in hand, releases its session and ends; terminated only if it has not within 5 s.
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => void w.terminate().then(() => resolve()), 5_000)
+      w.once("exit", () => {
+        clearTimeout(timer)
+        resolve()
+      })
+      w.ref()
+      w.postMessage({ type: "close" })
+    })
   }
   return current().then(() => ({ run, close, ...graph }))
 }
