@@ -20,6 +20,10 @@ export class EngineInfo extends Context.Tag("@decorum/core/EngineInfo")<
       readonly state: "ready" | "unavailable" | "off"
       readonly model?: string
       readonly reason?: string
+      /** Whose model serves: the built-in encoder heads, or the operator's classifier (`DECORUM_JUDGE_MODEL`). */
+      readonly backend?: "built-in" | "operator"
+      /** Why the operator's classifier is not the one serving. */
+      readonly fallback?: string
     }
   }
 >() {}

@@ -60,6 +60,9 @@ export type EngineServices =
 /** The store a spec names: `memory`, a `postgres://` URL, or a SQLite file path. */
 export const layerStore = (db: Redacted.Redacted<string>) => (Redacted.value(db) === "memory" ? MemoryStores.layer : StoreLayer.layer(db))
 
+/** The operator's classifier for the judge, when `DECORUM_JUDGE_MODEL` names one. */
+const judgeModelOf = (settings: Pick<EngineSettings, "judgeModel">) => (settings.judgeModel === undefined ? {} : { judgeModel: settings.judgeModel })
+
 const engineInfo = (settings: EngineSettings) =>
   Layer.effect(
     EngineInfo,
@@ -94,7 +97,7 @@ export const ADAPTER_POLL = "2 seconds"
 export const fromSettings = (
   settings: EngineSettings
 ): Layer.Layer<EngineServices | RateLimiter | AuthFailureLimiter, ConfigError.ConfigError | StoreFailure> => {
-  const local = LocalEngine.layer({ fetch: settings.fetch, model: settings.model, judge: settings.judge })
+  const local = LocalEngine.layer({ fetch: settings.fetch, model: settings.model, judge: settings.judge, ...judgeModelOf(settings) })
   const { llm } = settings
   // `local` builds no LLM client at all; `llm` and `cascade` combine the local ports with the LLM's.
   const providers = llm.mode === "local"
@@ -125,7 +128,7 @@ export const analyzeLayer = (
   settings: EngineSettings
 ): Layer.Layer<AttributeScorer | EngineInfo | AttributeModel, ConfigError.ConfigError | StoreFailure> =>
   settings.llm.mode === "local"
-    ? engineInfo(settings).pipe(Layer.provideMerge(LocalEngine.analyzeLayer({ model: settings.model, judge: settings.judge })))
+    ? engineInfo(settings).pipe(Layer.provideMerge(LocalEngine.analyzeLayer({ model: settings.model, judge: settings.judge, ...judgeModelOf(settings) })))
     : fromSettings({ ...settings, store: { ...settings.store, db: Redacted.make("memory") } })
 
 /** The engine, from the `EngineConfig` service. */

@@ -85,6 +85,12 @@ export interface EngineSettings {
    * `linear` (off), `cascade` (the comments the linear models are unsure about) or `neural` (every English comment).
    */
   readonly judge: Judge.Mode
+  /**
+   * `DECORUM_JUDGE_MODEL`: the mapping file of the operator's ONNX classifier, which the judge runs
+   * instead of its built-in heads (docs/bring-your-own-model.md); one that does not load leaves the
+   * built-in judge serving, and `/readyz` says why.
+   */
+  readonly judgeModel: string | undefined
   /** `DECORUM_FETCH_ALLOW_PRIVATE`, `DECORUM_FETCH_TIMEOUT_MS`, `DECORUM_FETCH_MAX_BYTES`. */
   readonly fetch: { readonly allowPrivate: boolean; readonly timeoutMs: number; readonly maxBytes: number }
   /** `DECORUM_ENGINE`, `OPENAI_*` and `DECORUM_LLM_*`, `DECORUM_CASCADE_BAND`. */
@@ -306,6 +312,7 @@ const Settings = {
   }),
   modelDir: setting("DECORUM_MODEL_DIR", none, anyText, none),
   judge: setting("DECORUM_JUDGE", "judge", oneOf(...Judge.MODES), "cascade" as Judge.Mode),
+  judgeModel: setting("DECORUM_JUDGE_MODEL", "judgeModel", anyText, none),
   mode: setting("DECORUM_ENGINE", "llm.mode", oneOf("local", "llm", "cascade"), "local" as const),
   apiKey: setting("OPENAI_API_KEY", "llm.apiKey", secretText, none, { secret: true }),
   baseURL: setting("OPENAI_BASE_URL", "llm.baseURL", httpUrl, OpenAiClient.DEFAULT_BASE_URL),
@@ -480,6 +487,7 @@ const settingsIn = (source: Source): Config.Config<EngineSettings> =>
     }),
     model: modelIn(source),
     judge: read(source, Settings.judge),
+    judgeModel: read(source, Settings.judgeModel),
     fetch: fetchIn(source),
     llm: llmIn(source),
     observability: observabilityIn(source),
@@ -521,6 +529,8 @@ export interface EngineOptions {
   readonly model?: LocalEngine.ModelChoice
   /** The neural judge behind the linear attribute models: `linear`, `cascade` (default) or `neural`. See `docs/models.md`. */
   readonly judge?: Judge.Mode
+  /** The mapping file of your own ONNX classifier for the judge. See `docs/bring-your-own-model.md`. */
+  readonly judgeModel?: string
   /** URL fetching for article contexts. See `docs/relevance.md`. */
   readonly fetch?: Pick<LocalEngine.FetchOptions, "allowPrivate" | "timeoutMs" | "maxBytes">
   /** LLM modes (`local` by default). See `docs/llm.md`. */

@@ -29,6 +29,7 @@ describe("EngineConfig from the environment", () => {
         http: { publicUrl: null, trustProxy: [], bodyLimitBytes: null, rateLimit: null, authFailureLimit: { perMinute: 30 } },
         model: "trained",
         judge: "cascade",
+        judgeModel: undefined,
         fetch: { allowPrivate: false, timeoutMs: 10_000, maxBytes: 5_242_880 },
         llm: {
           mode: "local",
@@ -192,6 +193,8 @@ describe("EngineConfig: each setting written once", () => {
         DECORUM_RATE_LIMIT_BURST: "5",
         DECORUM_AUTH_FAILURE_LIMIT_PER_MINUTE: "0",
         DECORUM_LOCAL_MODEL: "/models/retrained",
+        DECORUM_JUDGE: "neural",
+        DECORUM_JUDGE_MODEL: "/models/mine/mapping.json",
         DECORUM_FETCH_ALLOW_PRIVATE: "true",
         DECORUM_FETCH_TIMEOUT_MS: "3000",
         DECORUM_FETCH_MAX_BYTES: "1000",
@@ -216,8 +219,7 @@ describe("EngineConfig: each setting written once", () => {
         OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318",
         OTEL_SERVICE_NAME: "moderation",
         OTEL_EXPORTER_OTLP_HEADERS: "api-key=a%2Cb,x=y",
-        DECORUM_ADAPT_EVERY: "50",
-        DECORUM_JUDGE: "neural"
+        DECORUM_ADAPT_EVERY: "50"
       }
       const fromEnv = yield* Effect.flatMap(read(env), Either.match({ onLeft: Effect.die, onRight: Effect.succeed }))
       const fromOptions = yield* EngineConfig.make({
@@ -233,6 +235,8 @@ describe("EngineConfig: each setting written once", () => {
         rateLimit: { perMinute: 60, burst: 5 },
         authFailureLimitPerMinute: 0,
         model: { directory: "/models/retrained" },
+        judge: "neural",
+        judgeModel: "/models/mine/mapping.json",
         fetch: { allowPrivate: true, timeoutMs: 3000, maxBytes: 1000 },
         llm: {
           mode: "cascade",
@@ -257,8 +261,7 @@ describe("EngineConfig: each setting written once", () => {
           accessLog: true,
           otlp: { endpoint: "http://collector:4318", serviceName: "moderation", headers: { "api-key": "a,b", x: "y" } }
         },
-        adaptEvery: 50,
-        judge: "neural"
+        adaptEvery: 50
       })
       assert.deepStrictEqual(plain(fromOptions), plain({ ...fromEnv, store: { ...fromEnv.store, source: "option" } }))
       // Every value set differs from its default, so a setting either source ignored would show.
@@ -270,6 +273,7 @@ describe("EngineConfig: each setting written once", () => {
         }
       }
       assert.notStrictEqual(fromEnv.judge, defaults.judge)
+      assert.notStrictEqual(fromEnv.judgeModel, defaults.judgeModel)
       // Every variable but DATABASE_URL and DECORUM_MODEL_DIR (no option of their own) is set above.
       assert.deepStrictEqual(Object.keys(env).sort(), EngineConfig.variables.filter((v) => v !== "DATABASE_URL" && v !== "DECORUM_MODEL_DIR").sort())
     }))

@@ -45,7 +45,9 @@ const environment = (port: number): Record<string, string> => ({
   DECORUM_AUTH_FAILURE_LIMIT_PER_MINUTE: "2",
   DECORUM_LOCAL_MODEL: "trained",
   DECORUM_MODEL_DIR: join(root, "packages/local/models"),
+  // The judge off: the operator's mapping is read as a setting but never loaded.
   DECORUM_JUDGE: "linear",
+  DECORUM_JUDGE_MODEL: "/nonexistent/mapping.json",
   DECORUM_ENGINE: "cascade",
   OPENAI_API_KEY: "sk-test",
   OPENAI_BASE_URL: "http://127.0.0.1:9/v1",
@@ -80,6 +82,7 @@ const expected = (port: number) => ({
   http: { publicUrl: "https://moderation.example.com/", trustProxy: ["10.0.0.0/8", "::1"], bodyLimitBytes: 2048, rateLimit: { perMinute: 1, burst: 2 }, authFailureLimit: { perMinute: 2 } },
   model: { directory: join(root, "packages/local/models") },
   judge: "linear",
+  judgeModel: "/nonexistent/mapping.json",
   fetch: { allowPrivate: true, timeoutMs: 777, maxBytes: 4096 },
   llm: {
     mode: "cascade",

@@ -49,7 +49,7 @@ describe("the engine's judge", () => {
   it.scoped("neural: a judged answer names the judge; EngineInfo says it is ready", () =>
     Effect.gen(function*() {
       const { answer, info } = yield* engineWith(SHA256, "neural")
-      assert.deepStrictEqual(info.judge, { mode: "neural", state: "ready", model: "judge-engine-test" })
+      assert.deepStrictEqual(info.judge, { mode: "neural", state: "ready", model: "judge-engine-test", backend: "built-in" })
       assert.strictEqual(answer.provenance.model, `${VERSION}+judge-engine-test`)
     }))
 

@@ -71,8 +71,13 @@ const JudgeReadiness = Schema.Struct({
   mode: Schema.String,
   state: Schema.Literal("ready", "unavailable", "off"),
   model: Schema.optional(Schema.String),
-  reason: Schema.optional(Schema.String)
-}).annotations({ identifier: "JudgeReadiness", description: "The judge's mode (DECORUM_JUDGE), whether it started, its model, and why not" })
+  reason: Schema.optional(Schema.String),
+  backend: Schema.optional(Schema.Literal("built-in", "operator")),
+  fallback: Schema.optional(Schema.String)
+}).annotations({
+  identifier: "JudgeReadiness",
+  description: "The judge's mode (DECORUM_JUDGE), whether it started, its model, and why not; whose model serves (built-in, or the operator's DECORUM_JUDGE_MODEL) and why the operator's does not"
+})
 
 const NotReady = Schema.Struct({ status: Schema.Literal("unavailable"), model: Schema.String, reason: Schema.String, judge: Schema.optional(JudgeReadiness) }).annotations({
   identifier: "NotReady",

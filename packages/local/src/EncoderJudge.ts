@@ -105,7 +105,7 @@ export const make = (options: Options): Effect.Effect<Judge.Source, Judge.JudgeU
       // The worker is stopped by this scope's finalizer.
       close: () => Promise.resolve()
     }
-    return { backend, cascade: (file.cascade ?? {}) as NonNullable<Judge.Source["cascade"]> }
+    return { backend, cascade: (file.cascade ?? {}) as NonNullable<Judge.Source["cascade"]>, status: { backend: "built-in" } }
   })
 
 /** The judge in `mode` on the built-in backend of the models directory, for the `AttributeModel` served. */

@@ -67,12 +67,18 @@ export interface Status {
   readonly model?: string
   /** Why the judge is unavailable. */
   readonly reason?: string
+  /** Whose model serves: the built-in encoder heads, or the operator's classifier (`DECORUM_JUDGE_MODEL`). */
+  readonly backend?: "built-in" | "operator"
+  /** Why the operator's classifier (`DECORUM_JUDGE_MODEL`) is not the one serving. */
+  readonly fallback?: string
 }
 
 /** A started backend and, for cascade mode, the band of each attribute it judges. */
 export interface Source {
   readonly backend: JudgeBackend
   readonly cascade?: Readonly<Partial<Record<Perspective.Attribute, readonly [number, number]>>>
+  /** What `/readyz` says of it (`Status.backend`, `Status.fallback`). */
+  readonly status?: Pick<Status, "backend" | "fallback">
 }
 
 export interface Options {
@@ -148,7 +154,7 @@ export const fromBackend = (source: Source, options: Options): Effect.Effect<Jud
   Effect.gen(function*() {
     const { backend } = source
     yield* Effect.addFinalizer(() => Effect.promise(() => backend.close().catch(() => undefined)))
-    const status: Status = { mode: options.mode, state: "ready", model: backend.model }
+    const status: Status = { mode: options.mode, state: "ready", model: backend.model, ...source.status }
     if (options.mode === "linear") return off({ mode: "linear", state: "off" })
     const maxBatch = Math.max(1, options.maxBatch ?? DEFAULT_MAX_BATCH)
     const queue = yield* Queue.dropping<Waiting>(Math.max(1, options.maxQueue ?? DEFAULT_MAX_QUEUE))

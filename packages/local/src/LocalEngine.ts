@@ -6,11 +6,12 @@
 import { existsSync } from "node:fs"
 import { join } from "node:path"
 import type { DogWhistleChecker, LlmDetector } from "@decorum/core"
-import { Layer } from "effect"
+import { Effect, Layer } from "effect"
 import { AttributeModel } from "./AttributeModel.js"
+import * as ClassifierJudge from "./ClassifierJudge.js"
 import * as EncoderJudge from "./EncoderJudge.js"
 import { JudgedAttributeScorer, LocalDogWhistleChecker, LocalEvaluators, LocalLlmDetector } from "./evaluators/index.js"
-import type * as Judge from "./Judge.js"
+import * as Judge from "./Judge.js"
 import { LanguageIdentification } from "./language/LanguageIdentification.js"
 import {
   AITEXT_MANIFEST,
@@ -36,15 +37,26 @@ export interface LocalEngineOptions {
   readonly model?: ModelChoice
   /** The judge's mode (`DECORUM_JUDGE`): `linear`, `cascade` (default) or `neural`. */
   readonly judge?: Judge.Mode
+  /** The operator's classifier (`DECORUM_JUDGE_MODEL`): its mapping file (docs/bring-your-own-model.md). */
+  readonly judgeModel?: string
 }
 
 /**
  * The judge (issue 27) on the built-in encoder heads of the models directory (`encoder/judge.json`;
  * the shipped one for the cue model and a retrained set without one, whose version the heads then
- * refuse): off in `linear` mode, unavailable (scoring linear, `/readyz` says why) when it cannot start.
+ * refuse), or on the operator's classifier (`judgeModel`, a mapping file: ClassifierJudge) with the
+ * built-in heads as its fallback: off in `linear` mode, unavailable (scoring linear, `/readyz` says
+ * why) when neither can start.
  */
-const judgeLayer = (choice: ModelChoice = "trained", mode: Judge.Mode = "cascade") =>
-  EncoderJudge.layer({ mode, directory: detectorDirectory(choice, EncoderJudge.JUDGE_FILE) })
+const judgeLayer = (choice: ModelChoice = "trained", mode: Judge.Mode = "cascade", judgeModel?: string): Layer.Layer<Judge.Judge, never, AttributeModel> => {
+  const directory = detectorDirectory(choice, EncoderJudge.JUDGE_FILE)
+  if (judgeModel === undefined) return EncoderJudge.layer({ mode, directory })
+  return Layer.scoped(
+    Judge.Judge,
+    Effect.flatMap(AttributeModel, (model) =>
+      Judge.make(ClassifierJudge.orBuiltIn(judgeModel, EncoderJudge.make({ linearVersion: model.version, directory })), { mode }))
+  )
+}
 
 const modelLayer = (choice: ModelChoice = "trained"): Layer.Layer<AttributeModel> =>
   choice === "lexicon" ? CueModel : choice === "trained" ? TrainedModel.layer : TrainedModel.layerFrom(choice.directory)
@@ -113,7 +125,7 @@ export const layer = (options: LocalEngineOptions = {}) =>
     Layer.provide(languageLayer(options.model)),
     Layer.provide(fallacyLayer(options.model)),
     Layer.provide(spanLayer(options.model)),
-    Layer.provideMerge(judgeLayer(options.model, options.judge)),
+    Layer.provideMerge(judgeLayer(options.model, options.judge, options.judgeModel)),
     Layer.provideMerge(modelLayer(options.model))
   )
 
@@ -122,10 +134,10 @@ export const layer = (options: LocalEngineOptions = {}) =>
  * sets, the language identifier, and the AttributeModel (the same layers as `layer`, without the
  * comment scorer, detectors, relevance and fetcher, whose models a pure analyzer never reads).
  */
-export const analyzeLayer = (options: Pick<LocalEngineOptions, "model" | "judge"> = {}) =>
+export const analyzeLayer = (options: Pick<LocalEngineOptions, "model" | "judge" | "judgeModel"> = {}) =>
   Layer.merge(JudgedAttributeScorer, identifierLayer(options.model)).pipe(
     Layer.provide(languageLayer(options.model)),
-    Layer.provideMerge(judgeLayer(options.model, options.judge)),
+    Layer.provideMerge(judgeLayer(options.model, options.judge, options.judgeModel)),
     Layer.provideMerge(modelLayer(options.model))
   )
 

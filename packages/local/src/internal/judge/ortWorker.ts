@@ -15,13 +15,19 @@ import { Worker } from "node:worker_threads"
 
 /** One input or output tensor, as posted between the threads. */
 export interface WorkerTensor {
-  readonly type: "int64" | "float32"
-  readonly data: BigInt64Array | Float32Array
+  readonly type: "int64" | "int32" | "float32"
+  readonly data: BigInt64Array | Int32Array | Float32Array
   readonly dims: ReadonlyArray<number>
 }
 
 /** A run's outputs by name. */
 export type WorkerOutputs = Record<string, { readonly data: Float32Array; readonly dims: ReadonlyArray<number> }>
+
+/** A graph input, as the session declares it: its name and element type (`int64`, `float32`, ...). */
+export interface WorkerInput {
+  readonly name: string
+  readonly type: string
+}
 
 export interface OrtWorker {
   /**
@@ -31,6 +37,9 @@ export interface OrtWorker {
   readonly run: (runs: ReadonlyArray<Readonly<Record<string, WorkerTensor>>>) => Promise<ReadonlyArray<WorkerOutputs>>
   /** Stops the worker (runs in flight are rejected). */
   readonly close: () => Promise<void>
+  /** The graph's inputs and outputs (a backend checks its feeds against them before serving). */
+  readonly inputs: ReadonlyArray<WorkerInput>
+  readonly outputs: ReadonlyArray<string>
 }
 
 const WORKER_SOURCE = `
@@ -49,7 +58,11 @@ parentPort.on("message", async (message) => {
       session = await ort.InferenceSession.create(new Uint8Array(message.model), {
         intraOpNumThreads: message.threads, interOpNumThreads: 1, executionMode: "sequential", graphOptimizationLevel: "all"
       })
-      parentPort.postMessage({ type: "ready" })
+      const inputs = session.inputNames.map((name) => {
+        const meta = (session.inputMetadata || []).find((m) => m.name === name)
+        return { name, type: meta && meta.isTensor ? meta.type : "unknown" }
+      })
+      parentPort.postMessage({ type: "ready", inputs, outputs: [...session.outputNames] })
     } catch (e) {
       parentPort.postMessage({ type: "failed", message: String(e && e.message || e) })
     }
@@ -90,7 +103,7 @@ export const resolveOrt = (): { readonly path: string } | { readonly missing: st
 }
 
 type Reply =
-  | { readonly type: "ready" }
+  | { readonly type: "ready"; readonly inputs: ReadonlyArray<WorkerInput>; readonly outputs: ReadonlyArray<string> }
   | { readonly type: "failed"; readonly message: string }
   | { readonly type: "result"; readonly id: number; readonly outputs: ReadonlyArray<WorkerOutputs> }
   | { readonly type: "error"; readonly id: number; readonly message: string }
@@ -104,6 +117,7 @@ type Reply =
 export const startOrtWorker = (ortPath: string, model: Uint8Array, threads: number): Promise<OrtWorker> => {
   let worker: Worker | undefined
   let starting: Promise<Worker> | undefined
+  let graph: { readonly inputs: ReadonlyArray<WorkerInput>; readonly outputs: ReadonlyArray<string> } = { inputs: [], outputs: [] }
   let closed = false
   let nextId = 0
   const pending = new Map<number, { readonly resolve: (v: any) => void; readonly reject: (e: Error) => void }>()
@@ -121,6 +135,7 @@ export const startOrtWorker = (ortPath: string, model: Uint8Array, threads: numb
             ready = true
             // Idle from now on: the worker does not keep the process alive (a run in flight does).
             if (pending.size === 0) w.unref()
+            graph = { inputs: reply.inputs, outputs: reply.outputs }
             return resolve(w)
           case "failed":
             void w.terminate()
@@ -142,8 +157,10 @@ export const startOrtWorker = (ortPath: string, model: Uint8Array, threads: numb
       }
       w.on("error", died)
       w.on("exit", (code) => died(new Error(`the judge's worker thread exited (code ${code})`)))
-      // A copy: the bytes stay here, so that a worker that died can be started again.
-      const copy = model.slice()
+      // A copy in an ArrayBuffer of its own: the bytes stay here, so that a worker that died can be
+      // started again (a Buffer's `slice` is a view, and a small file's Buffer shares Node's pool,
+      // which cannot be transferred).
+      const copy = new Uint8Array(model)
       w.postMessage({ type: "init", model: copy.buffer, threads }, [copy.buffer])
     })
   const current = (): Promise<Worker> => {
@@ -193,5 +210,5 @@ export const startOrtWorker = (ortPath: string, model: Uint8Array, threads: numb
       w.postMessage({ type: "close" })
     })
   }
-  return current().then(() => ({ run, close }))
+  return current().then(() => ({ run, close, ...graph }))
 }
