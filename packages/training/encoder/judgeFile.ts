@@ -13,11 +13,12 @@
  *
  * A head's log-odds is `z = weights . embedding + bias` (Platt scaling folded in). The judged
  * probability is `JudgeBackend.combine(combine, z, p)` with `p` the probability the linear release
- * serves. Routing is per comment, as the server's `Judge.routes`: in neural mode every comment with a
- * requested judged attribute goes to the encoder; in cascade mode a comment goes when the served
- * linear probability of one of its requested judged attributes lies in that attribute's band
- * (inclusive). A routed comment gets the judged probability of every requested judged attribute;
- * any other comment keeps the linear probabilities. The band `[1, 1]` never routes in practice (a
+ * serves. Routing is per comment, as the server's `Judge.routes`: in neural mode every comment
+ * goes to the encoder; in cascade mode a comment goes when the served linear probability of one of
+ * the judge's attributes lies in that attribute's band (inclusive). The server reads every judged
+ * attribute's linear score for this, requested or not, so that a score never depends on what else
+ * a request asked for; `routes` below is called with all of them. A routed comment gets the judged
+ * probability of every judged attribute; any other comment keeps the linear probabilities. The band `[1, 1]` never routes in practice (a
  * served probability is 1 only beyond log-odds 36).
  */
 import { combine } from "@decorum/local/JudgeBackend"
