@@ -65,13 +65,16 @@ describe("the bundled decorum command", () => {
 
   it("scores with the shipped models, inline and in worker threads", () => {
     const manifest = JSON.parse(readFileSync(join(root, "packages/local/models/manifest.json"), "utf8")) as { readonly version: string }
+    const judge = JSON.parse(readFileSync(join(root, "packages/local/models/encoder/judge.json"), "utf8")) as { readonly release: string }
     const input = join(work, "comments.csv")
     writeFileSync(input, "id,text\n1,you are a complete idiot\n2,thank you for the careful article\n")
     for (const workers of ["1", "2"]) {
       const r = run(["score", input, "--attributes", "TOXICITY", "--workers", workers])
       assert.strictEqual(r.status, 0, r.stderr)
       const rows = r.stdout.trim().split("\n").map((l) => JSON.parse(l) as { readonly id: string; readonly TOXICITY: number; readonly model: string })
-      assert.deepStrictEqual(rows.map((row) => [row.id, row.model]), [["1", manifest.version], ["2", manifest.version]])
+      // The default judge (cascade) re-judges the insult, whose linear scores are inside its bands,
+      // and leaves the thanks to the linear models: the bundle runs the encoder too.
+      assert.deepStrictEqual(rows.map((row) => [row.id, row.model]), [["1", `${manifest.version}+${judge.release}`], ["2", manifest.version]])
       assert.isAbove(rows[0]!.TOXICITY, 0.5)
       assert.isBelow(rows[1]!.TOXICITY, 0.5)
     }
