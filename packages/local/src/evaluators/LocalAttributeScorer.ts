@@ -121,7 +121,7 @@ export const makeLocalAttributeScorer = (
     analyze: (input) =>
       Effect.suspend(() => {
         const { linear, routed } = firstStage(input)
-        return routed && Either.isRight(linear) ? judged(judge, failureLog, input.text, linear.right) : linear
+        return routed && Either.isRight(linear) ? judged(judge, failureLog, input, linear.right) : linear
       }),
     analyzeNow: (input) => {
       const { linear, routed } = firstStage(input)
@@ -147,19 +147,26 @@ const summaries = (analysis: AttributeAnalysis): Partial<Record<Perspective.Attr
   return out
 }
 
-/** The judge's summaries over the linear answer (spans unchanged); the linear answer, as a fallback, when the judge fails. */
+/**
+ * The judge's summaries over the linear answer; the linear answer, as a fallback, when the judge
+ * fails. A span that covers the whole text is the summary (as in linear scoring, and as Google's
+ * client reads it: its default span is the whole comment); every other span keeps its linear score.
+ */
 const judged = (
   judge: JudgeService,
   failureLog: (reason: string) => Effect.Effect<void>,
-  text: string,
+  input: AttributeAnalysisInput,
   linear: Evaluated<AttributeAnalysis>
 ): Effect.Effect<Evaluated<AttributeAnalysis>> =>
-  judge.judge(text, summaries(linear.value)).pipe(
+  judge.judge(input.text, summaries(linear.value)).pipe(
     Effect.map((probabilities): Evaluated<AttributeAnalysis> => {
       const value: Partial<Record<Perspective.Attribute, AttributeResult>> = { ...linear.value }
+      const whole = input.spans.map((s) => s.begin === 0 && s.end === input.text.length)
       for (const [attribute, p] of Object.entries(probabilities) as Array<[Perspective.Attribute, number]>) {
         const result = value[attribute]
-        if (result !== undefined) value[attribute] = { ...result, summary: clamp01(p) }
+        if (result === undefined) continue
+        const summary = clamp01(p)
+        value[attribute] = { summary, spans: result.spans.map((score, i) => (whole[i] === true ? summary : score)) }
       }
       return { value, provenance: { model: `${linear.provenance.model}+${judge.status.model}` } }
     }),

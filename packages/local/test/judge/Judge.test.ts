@@ -183,8 +183,16 @@ describe("the attribute scorer with a judge", () => {
         assert.strictEqual(judged.provenance.model, `${model}+judge-test`)
         assert.closeTo(judged.value.TOXICITY!.summary, combine({ head: 1, linear: 0, bias: 0 }, 3, highToxicity), 1e-12)
         assert.closeTo(judged.value.INSULT!.summary, combine({ head: 1, linear: 0, bias: 0 }, -3, high.value.INSULT!.summary), 1e-12)
-        // spans keep the linear scores
-        assert.deepStrictEqual(judged.value.TOXICITY!.spans, high.value.TOXICITY!.spans)
+        // a span covering the whole comment is the summary (Google's client's default span); any
+        // other span keeps its linear score
+        const parts = { ...input(HIGH), spans: [{ begin: 0, end: HIGH.length }, { begin: 0, end: 13 }] }
+        const linearParts = yield* Effect.flatMap(AttributeScorer, (s) => s.analyze(parts)).pipe(
+          Effect.provide(LocalAttributeScorer.pipe(Layer.provide(TrainedModel.layer)))
+        )
+        const judgedParts = yield* scorer.analyze(parts)
+        assert.deepStrictEqual(judgedParts.value.TOXICITY!.spans, [judged.value.TOXICITY!.summary, linearParts.value.TOXICITY!.spans[1]!])
+        assert.deepStrictEqual(judgedParts.value.INSULT!.spans, [judged.value.INSULT!.summary, linearParts.value.INSULT!.spans[1]!])
+        assert.notStrictEqual(judged.value.TOXICITY!.summary, high.value.TOXICITY!.spans[0])
         // another language keeps its linear set, never the judge
         assert.isDefined(scorer.analyzeNow(input(HIGH, ["TOXICITY"], "de")))
       }).pipe(Effect.provide(scorerWith(backend, "cascade", band)))
