@@ -122,8 +122,8 @@ export const serverLayer = (
 ): Layer.Layer<HttpServer.HttpServer | EngineInfo | AccountStore | EngineConfig | MetricsServer | NodeListener, ConfigError.ConfigError | StoreFailure | ServeError> =>
   layerWith(options).pipe(Layer.provideMerge(EngineConfig.layerConfig(configWith(options))))
 
-const banner = (options: { url: string; db: string; model: string; version: string }) =>
-  `Decorum ${options.version} listening on ${options.url}\n  models: ${options.model}\n  store:  ${options.db.replace(/\/\/([^:@/]+):[^@/]+@/, "//$1:***@")}\n  docs:   ${options.url}/docs\n  playground: ${options.url}/playground (paste a comment, see every evaluation)`
+const banner = (options: { url: string; db: string; model: string; judge?: string; version: string }) =>
+  `Decorum ${options.version} listening on ${options.url}\n  models: ${options.model}\n${options.judge === undefined ? "" : `  judge:  ${options.judge}\n`}  store:  ${options.db.replace(/\/\/([^:@/]+):[^@/]+@/, "//$1:***@")}\n  docs:   ${options.url}/docs\n  playground: ${options.url}/playground (paste a comment, see every evaluation)`
 
 const firstRun = (url: string) =>
   Effect.gen(function*() {
@@ -152,8 +152,16 @@ interface Listening {
   readonly url: string
   readonly db: string
   readonly model: string
+  readonly judge?: string
   readonly version: string
 }
+
+/** The judge's line of the banner: its model and mode, or why scores are the linear models' alone. */
+const judgeLine = (judge: EngineInfo["Type"]["judge"]): string | undefined =>
+  judge === undefined ? undefined
+  : judge.state === "ready" ? `${judge.model ?? "?"} (DECORUM_JUDGE=${judge.mode}${judge.backend === "operator" ? ", your model" : ""})`
+  : judge.state === "off" ? `off (DECORUM_JUDGE=${judge.mode})`
+  : `unavailable, linear scores only: ${judge.reason ?? "no reason given"}`
 
 /**
  * Once the server listens: the banner and the first-run hint on stdout, or, in a cluster worker,
@@ -166,12 +174,14 @@ const announce = Layer.effectDiscard(
     const db = Redacted.value((yield* EngineConfig).store.db)
     const url = `http://localhost:${address._tag === "TcpAddress" ? address.port : 0}`
     if (cluster.isWorker) {
-      const listening: Listening = { type: "decorum-listening", url, db, model: info.modelVersion, version: info.engineVersion }
+      const judge = judgeLine(info.judge)
+      const listening: Listening = { type: "decorum-listening", url, db, model: info.modelVersion, version: info.engineVersion, ...(judge === undefined ? {} : { judge }) }
       process.send?.(listening)
       return
     }
     const hint = yield* firstRun(url)
-    process.stdout.write(`${banner({ url, db, model: info.modelVersion, version: info.engineVersion })}\n\n${hint}\n`)
+    const line = judgeLine(info.judge)
+    process.stdout.write(`${banner({ url, db, model: info.modelVersion, version: info.engineVersion, ...(line === undefined ? {} : { judge: line }) })}\n\n${hint}\n`)
   })
 )
 
