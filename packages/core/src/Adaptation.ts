@@ -82,10 +82,17 @@ export const features = (text: string): ReadonlyArray<number> => {
   return [...out]
 }
 
-interface Sample {
+/** One corrected text: its shipped score, the moderator's score and the text's features. */
+export interface Sample {
   readonly base: number
   readonly target: number
   readonly features: ReadonlyArray<number>
+  /**
+   * Each feature's value, parallel to `features` (real-valued features, e.g. a sentence
+   * embedding; the experiment of docs/experiments/neural-judge.md). Absent, as for every stored
+   * adapter, each feature is worth 1 / sqrt(number of features).
+   */
+  readonly values?: ReadonlyArray<number>
 }
 
 /**
@@ -100,7 +107,7 @@ function* fitModel(samples: ReadonlyArray<Sample>, withFeatures: boolean): Gener
   const lambdaPlatt = 1 / n
   const lambdaW = 4 / n
   const xs = samples.map((s) => logit(s.base))
-  const norms = samples.map((s) => (s.features.length > 0 ? 1 / Math.sqrt(s.features.length) : 0))
+  const norms = samples.map((s) => (s.values !== undefined ? 1 : s.features.length > 0 ? 1 / Math.sqrt(s.features.length) : 0))
   const iterations = withFeatures ? 300 : 200
   // The hashed buckets present, numbered in the order they first occur (the order the weights are
   // reported in), so that each iteration indexes typed arrays rather than hash maps (about ten
@@ -109,10 +116,14 @@ function* fitModel(samples: ReadonlyArray<Sample>, withFeatures: boolean): Gener
   const buckets: Array<number> = []
   const offsets = new Int32Array(n + 1)
   const flat: Array<number> = []
+  // Each occurrence's value: 1 (times the sample's norm) unless the sample gives values.
+  const flatValues: Array<number> = []
   for (let i = 0; i < n; i++) {
     offsets[i] = flat.length
     if (withFeatures) {
-      for (const f of samples[i]!.features) {
+      const values = samples[i]!.values
+      for (const [position, f] of samples[i]!.features.entries()) {
+        flatValues.push(values === undefined ? 1 : values[position]!)
         let k = index.get(f)
         if (k === undefined) {
           k = buckets.length
@@ -125,6 +136,7 @@ function* fitModel(samples: ReadonlyArray<Sample>, withFeatures: boolean): Gener
   }
   offsets[n] = flat.length
   const ks = Int32Array.from(flat)
+  const vs = Float64Array.from(flatValues)
   const weights = new Float64Array(buckets.length)
   // Per-parameter AdaGrad keeps rare words from being under-trained without tuning a rate.
   const g2 = new Float64Array(buckets.length).fill(1e-8)
@@ -139,13 +151,13 @@ function* fitModel(samples: ReadonlyArray<Sample>, withFeatures: boolean): Gener
     for (let i = 0; i < n; i++) {
       let z = scale * xs[i]! + bias
       const norm = norms[i]!
-      for (let j = offsets[i]!; j < offsets[i + 1]!; j++) z += weights[ks[j]!]! * norm
+      for (let j = offsets[i]!; j < offsets[i + 1]!; j++) z += weights[ks[j]!]! * norm * vs[j]!
       const err = (sigmoid(z) - samples[i]!.target) / n
       gs += err * xs[i]!
       gb += err
       for (let j = offsets[i]!; j < offsets[i + 1]!; j++) {
         const k = ks[j]!
-        gw[k] = gw[k]! + err * norm
+        gw[k] = gw[k]! + err * norm * vs[j]!
       }
     }
     g2s += gs * gs
@@ -184,17 +196,23 @@ const runSteps = <A>(steps: Generator<void, A>): A => {
   }
 }
 
+/**
+ * The adapter `fitAttribute` would adopt from these samples, fitted whether or not it would be
+ * adopted (for experiments that measure it on held-out texts; serving never calls it).
+ */
+export const fitParams = (samples: ReadonlyArray<Sample>): AdapterParams => runSteps(fitModel(samples, samples.length >= MIN_FOR_FEATURES))
+
 /** Applies an adapter to a shipped score. Pure; bounded by `maxShift`. */
-export const applyParams = (params: AdapterParams, base: number, featureList: ReadonlyArray<number>): number => {
+export const applyParams = (params: AdapterParams, base: number, featureList: ReadonlyArray<number>, values?: ReadonlyArray<number>): number => {
   const x = logit(base)
   let z = params.scale * x + params.bias
   let familiar = false
-  const norm = featureList.length > 0 ? 1 / Math.sqrt(featureList.length) : 0
-  for (const f of featureList) {
-    const w = params.weights[String(f)]
+  const norm = values !== undefined ? 1 : featureList.length > 0 ? 1 / Math.sqrt(featureList.length) : 0
+  for (let position = 0; position < featureList.length; position++) {
+    const w = params.weights[String(featureList[position]!)]
     if (w !== undefined) {
       familiar = true
-      z += w * norm
+      z += w * norm * (values === undefined ? 1 : values[position]!)
     }
   }
   const bound = familiar ? params.maxShift : params.maxShiftUnfamiliar
@@ -272,7 +290,7 @@ function* fitAttributeSteps(attribute: Perspective.Attribute, samples: ReadonlyA
     const train = samples.filter((_, i) => fold[i] !== k)
     const params = yield* fitModel(train, withFeatures)
     samples.forEach((s, i) => {
-      if (fold[i] === k) outOfFold[i] = applyParams(params, s.base, s.features)
+      if (fold[i] === k) outOfFold[i] = applyParams(params, s.base, s.features, s.values)
     })
   }
   const before = auc(samples.map((s) => s.base), labels)

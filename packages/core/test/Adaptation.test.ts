@@ -199,3 +199,30 @@ describe("Adaptation.Refits (DECORUM_ADAPT_EVERY)", () => {
       }).pipe(Effect.provide(layer))
     }))
 })
+
+describe("Adaptation: feature values", () => {
+  // 200 texts the shipped model scores alike (0.2); the site's norm is the first of two dense
+  // features (a direction of a sentence embedding), which no hashed word carries.
+  const dense = Array.from({ length: 200 }, (_, i) => {
+    const x = Math.cos(i * 1.7) // in [-1, 1], deterministic
+    return { base: 0.2, target: x > 0.3 ? 1 : 0, features: [1 << 20, (1 << 20) + 1], values: [x, Math.sin(i * 1.7)] }
+  })
+
+  it("absent, each feature is worth 1 / sqrt(count): the same adapter as those values given", () => {
+    const hashed = dense.map((s, i) => ({ base: 0.1 + (i % 7) / 10, target: s.target, features: Adaptation.features(`word${i % 13} other${i % 5} w${i % 3}`) }))
+    const explicit = hashed.map((s) => ({ ...s, values: s.features.map(() => 1 / Math.sqrt(s.features.length)) }))
+    assert.deepStrictEqual(Adaptation.fitParams(explicit), Adaptation.fitParams(hashed))
+    assert.deepStrictEqual(Adaptation.fitAttribute("TOXICITY" as Perspective.Attribute, explicit), Adaptation.fitAttribute("TOXICITY" as Perspective.Attribute, hashed))
+  })
+
+  it("real-valued features are fitted and applied by their value", () => {
+    const fitted = Adaptation.fitAttribute("TOXICITY" as Perspective.Attribute, dense)
+    assert.strictEqual(fitted.report.cvAucBefore, 0.5)
+    assert.isAbove(fitted.report.cvAucAfter!, 0.95)
+    assert.isTrue(fitted.report.adopted)
+    const params = fitted.params!
+    const score = (x: number) => Adaptation.applyParams(params, 0.2, [1 << 20, (1 << 20) + 1], [x, 0])
+    assert.isAbove(score(1), score(0))
+    assert.isAbove(score(0), score(-1))
+  })
+})
