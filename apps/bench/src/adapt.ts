@@ -9,11 +9,11 @@
  * there. EVAL_ADAPT_N: corrections per corpus (default 2000), the same number is scored.
  */
 import { spawn, spawnSync } from "node:child_process"
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { existsSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { Csv } from "@decorum/engine/csv"
+import { corpora, split } from "./adaptSites.js"
 
 const here = dirname(fileURLToPath(import.meta.url))
 const root = join(here, "..", "..", "..")
@@ -21,56 +21,6 @@ const bin = join(root, "apps", "server", "dist", "bin.js")
 const data = process.env["DECORUM_DATA"] ?? join(root, "..", "shared", "data")
 const N = Number(process.env["EVAL_ADAPT_N"] ?? 2000)
 const env = { ...process.env, DECORUM_ENGINE: "local", DECORUM_MODEL_DIR: join(root, "packages/local/models") }
-
-interface Row {
-  readonly text: string
-  readonly label: boolean
-}
-
-const table = (file: string, sep: string) => {
-  // Records the reader refuses (over-long, unterminated quote) and rows of another width are left out.
-  const [header, ...rows] = Csv.parseCsv(readFileSync(file, "utf8"), { separator: sep, maxRecordChars: 1 << 24 }).flatMap((r) => ("fields" in r ? [r.fields] : []))
-  return rows.filter((r) => r.length === header!.length).map((r) => Object.fromEntries(header!.map((h, i) => [h, r[i]!])))
-}
-
-/** The corpora: each with what its site calls unacceptable. */
-const corpora: ReadonlyArray<{ readonly name: string; readonly norm: string; readonly load: () => Array<Row> }> = [
-  {
-    name: "unhealthy-comments-ucc-PARTIAL",
-    norm: "unhealthy (healthy = 0): antagonising, condescending, dismissive, hostile, sarcastic news comments",
-    load: () => table(join(data, "unhealthy-comments-ucc-PARTIAL", "val.csv"), ",").map((r) => ({ text: r["comment"]!, label: r["healthy"] === "0" }))
-  },
-  {
-    name: "gab-hate-corpus",
-    norm: "hate: an assault on human dignity (hd) or a call for violence (cv)",
-    load: () => table(join(data, "gab-hate-corpus", "ghc_train.tsv"), "\t").map((r) => ({ text: r["text"]!, label: r["hd"] === "1" || r["cv"] === "1" }))
-  }
-]
-
-/** A deterministic shuffle (xorshift), so every run splits the same way. */
-const shuffle = <A>(items: ReadonlyArray<A>, seed: number): Array<A> => {
-  const out = [...items]
-  let s = seed
-  for (let i = out.length - 1; i > 0; i--) {
-    s ^= s << 13
-    s ^= s >>> 17
-    s ^= s << 5
-    const j = (s >>> 0) % (i + 1)
-    ;[out[i], out[j]] = [out[j]!, out[i]!]
-  }
-  return out
-}
-
-/** Stratified halves of at most `n` rows each, keeping the corpus's positive rate. */
-const split = (rows: ReadonlyArray<Row>, n: number) => {
-  const clean = rows.filter((r) => r.text.trim().length > 0 && r.text.length < 3000)
-  const pos = shuffle(clean.filter((r) => r.label), 7)
-  const neg = shuffle(clean.filter((r) => !r.label), 11)
-  const take = Math.min(n * 2, clean.length)
-  const nPos = Math.round((take * pos.length) / clean.length)
-  const chosen = shuffle([...pos.slice(0, nPos), ...neg.slice(0, take - nPos)], 13)
-  return { train: chosen.filter((_, i) => i % 2 === 0), test: chosen.filter((_, i) => i % 2 === 1) }
-}
 
 const auc = (scores: ReadonlyArray<number>, labels: ReadonlyArray<boolean>) => {
   const order = scores.map((s, i) => [s, labels[i]!] as const).sort((a, b) => a[0] - b[0])
@@ -153,7 +103,7 @@ const main = async () => {
     for (const [index, corpus] of corpora.entries()) {
       const email = `site${index}@eval.example`
       const { key } = JSON.parse(cli(["keys", "create", "--email", email, "--json", "--db", db])) as { key: string }
-      const { train, test } = split(corpus.load(), N)
+      const { train, test } = split(corpus.load(data), N)
       // Corrections: a moderator's decision is 1 (unacceptable here) or 0; alternate both paths.
       await pool(train, 8, (row, i) => {
         const body = { comment: { text: row.text }, attributeScores: { TOXICITY: { summaryScore: { value: row.label ? 1 : 0 } } } }
@@ -165,6 +115,8 @@ const main = async () => {
         pool(test, 8, async (row) => {
           const r = await post(`${server.url}/v1alpha1/comments:analyze?key=${encodeURIComponent(key)}`, {
             comment: { text: row.text },
+            // Both corpora are English; a short or odd comment is refused when its language is detected.
+            languages: ["en"],
             requestedAttributes: { TOXICITY: {} }
           })
           return { value: r.body.attributeScores.TOXICITY.summaryScore.value as number, model: r.model }
