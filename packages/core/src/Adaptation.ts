@@ -116,14 +116,17 @@ function* fitModel(samples: ReadonlyArray<Sample>, withFeatures: boolean): Gener
   const buckets: Array<number> = []
   const offsets = new Int32Array(n + 1)
   const flat: Array<number> = []
-  // Each occurrence's value: 1 (times the sample's norm) unless the sample gives values.
+  // Each occurrence's value, when some sample gives values (1 for a sample that does not); the
+  // hashed-only fit keeps its loop free of them (a third faster).
+  const dense = samples.some((s) => s.values !== undefined)
   const flatValues: Array<number> = []
   for (let i = 0; i < n; i++) {
     offsets[i] = flat.length
     if (withFeatures) {
-      const values = samples[i]!.values
-      for (const [position, f] of samples[i]!.features.entries()) {
-        flatValues.push(values === undefined ? 1 : values[position]!)
+      const { features: list, values } = samples[i]!
+      for (let position = 0; position < list.length; position++) {
+        const f = list[position]!
+        if (dense) flatValues.push(values === undefined ? 1 : values[position]!)
         let k = index.get(f)
         if (k === undefined) {
           k = buckets.length
@@ -151,13 +154,24 @@ function* fitModel(samples: ReadonlyArray<Sample>, withFeatures: boolean): Gener
     for (let i = 0; i < n; i++) {
       let z = scale * xs[i]! + bias
       const norm = norms[i]!
-      for (let j = offsets[i]!; j < offsets[i + 1]!; j++) z += weights[ks[j]!]! * norm * vs[j]!
+      if (dense) {
+        for (let j = offsets[i]!; j < offsets[i + 1]!; j++) z += weights[ks[j]!]! * norm * vs[j]!
+      } else {
+        for (let j = offsets[i]!; j < offsets[i + 1]!; j++) z += weights[ks[j]!]! * norm
+      }
       const err = (sigmoid(z) - samples[i]!.target) / n
       gs += err * xs[i]!
       gb += err
-      for (let j = offsets[i]!; j < offsets[i + 1]!; j++) {
-        const k = ks[j]!
-        gw[k] = gw[k]! + err * norm * vs[j]!
+      if (dense) {
+        for (let j = offsets[i]!; j < offsets[i + 1]!; j++) {
+          const k = ks[j]!
+          gw[k] = gw[k]! + err * norm * vs[j]!
+        }
+      } else {
+        for (let j = offsets[i]!; j < offsets[i + 1]!; j++) {
+          const k = ks[j]!
+          gw[k] = gw[k]! + err * norm
+        }
       }
     }
     g2s += gs * gs
