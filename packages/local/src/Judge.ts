@@ -23,13 +23,22 @@
  * fallback, counted and logged). So a flood neither grows memory nor waits without bound; it is
  * answered as `linear` would answer it.
  *
+ * Budget: a text is judged only if it can be judged within `budgetMs` (`DECORUM_JUDGE_BUDGET_MS`,
+ * `DEFAULT_BUDGET_MS`) of its arrival, the way a production cascade sheds load. The judge keeps an
+ * estimate of the backend's time per text (a moving average of its measured busy time per text);
+ * a text that arrives when (texts waiting + in calls + itself) x estimate already exceeds the
+ * budget is not queued: its request is answered linear at once (no encoder time spent for it).
+ * A text still waiting when its budget runs out is answered linear then, and the collector skips
+ * it (the backend never runs for nobody). Both count as `over_budget`. A text already in a call is
+ * waited for (one call is at most `maxBatch` texts). `budgetMs: 0` turns the budget off.
+ *
  * Failure: a backend that cannot start (its runtime or model file missing or damaged) leaves the
  * judge `unavailable` with the reason (`status`, which `/readyz` shows) and scoring linear; a call
  * that fails at request time fails that request's judging only (`JudgeFailure`).
  */
 import { Metrics } from "@decorum/core"
 import type { Perspective } from "@decorum/domain"
-import { Context, Data, Deferred, Effect, Layer, Option, Queue, type Scope } from "effect"
+import { Chunk, Clock, Context, Data, Deferred, Effect, Layer, Option, Queue, type Scope } from "effect"
 import { combine, type JudgeBackend } from "./JudgeBackend.js"
 
 export type Mode = "linear" | "cascade" | "neural"
@@ -52,11 +61,27 @@ export const DEFAULT_RUNS = 2
 /** Texts waiting for the backend, by default, beyond which a request falls back to linear at once. */
 export const DEFAULT_MAX_QUEUE = 256
 
+/**
+ * The judge's latency budget per text, by default (ms; `DECORUM_JUDGE_BUDGET_MS`): chosen so that
+ * analyze at 32 connections keeps p99 under 50 ms on one core (docs/performance.md).
+ */
+export const DEFAULT_BUDGET_MS = 25
+
+/** The weight of the newest call in the estimate of the backend's time per text. */
+const ESTIMATE_WEIGHT = 0.2
+
 /** A backend that could not start: the judge is unavailable, the engine serves linear. */
 export class JudgeUnavailable extends Data.TaggedError("JudgeUnavailable")<{ readonly reason: string }> {}
 
-/** A request the judge could not judge (the backend failed, or the queue was full): it is answered linear. */
-export class JudgeFailure extends Data.TaggedError("JudgeFailure")<{ readonly reason: string }> {}
+/**
+ * A request the judge could not judge (the backend failed, the queue was full, or it could not be
+ * judged within the budget: `shed`): it is answered linear.
+ */
+export class JudgeFailure extends Data.TaggedError("JudgeFailure")<{
+  readonly reason: string
+  /** Load shedding by design (the budget), not a fault: not worth a warning. */
+  readonly shed?: boolean
+}> {}
 
 /** What `/readyz` shows of the judge. */
 export interface Status {
@@ -87,6 +112,8 @@ export interface Options {
   readonly maxQueue?: number
   /** Backend calls in flight at most (default `DEFAULT_RUNS`). */
   readonly runs?: number
+  /** The latency budget per text in ms (default `DEFAULT_BUDGET_MS`); 0: none (every routed text waits for the judge). */
+  readonly budgetMs?: number
 }
 
 export interface JudgeService {
@@ -128,6 +155,12 @@ type Logits = Readonly<Partial<Record<Perspective.Attribute, number>>>
 interface Waiting {
   readonly text: string
   readonly answer: Deferred.Deferred<Logits, JudgeFailure>
+  /** When its budget runs out (ms on the clock); Infinity without a budget. */
+  readonly deadline: number
+  /** Taken into a call: its answer comes from the backend. */
+  taken: boolean
+  /** Answered linear (over budget) while waiting: the collector skips it. */
+  dropped: boolean
 }
 
 /** Resumes after the event loop's current turn: requests read in the same turn join the batch. */
@@ -142,7 +175,8 @@ const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e))
 const counted = {
   judged: Metrics.labelled(Metrics.judgeTexts, [["outcome", "judged"]]),
   failed: Metrics.labelled(Metrics.judgeTexts, [["outcome", "failed"]]),
-  overloaded: Metrics.labelled(Metrics.judgeTexts, [["outcome", "overloaded"]])
+  overloaded: Metrics.labelled(Metrics.judgeTexts, [["outcome", "overloaded"]]),
+  overBudget: Metrics.labelled(Metrics.judgeTexts, [["outcome", "over_budget"]])
 }
 const callTexts = Metrics.labelled(Metrics.judgeCallTexts, [])
 
@@ -162,15 +196,55 @@ export const fromBackend = (source: Source, options: Options): Effect.Effect<Jud
     // One caller collects at a time: the texts of one turn go into one call, not split between
     // the callers; the next caller collects what arrives while that call runs.
     const collecting = yield* Effect.makeSemaphore(1)
+    const budgetMs = Math.max(0, options.budgetMs ?? DEFAULT_BUDGET_MS)
+    const overBudget = (reason: string) => {
+      counted.overBudget(1)
+      return new JudgeFailure({ reason: `${backend.model} could not judge within ${budgetMs} ms: ${reason}`, shed: true })
+    }
+    // The backend's busy time per text (ms), a moving average over its calls; undefined before the first.
+    let estimate: number | undefined
+    // Texts waiting (not dropped) and in calls now, and when the backend last finished a call.
+    let pending = 0
+    let inCalls = 0
+    let lastEnd = -Infinity
+    /** A waiting text is out of its budget: answered linear now, skipped by the collector. */
+    const drop = (w: Waiting) =>
+      Effect.suspend(() => {
+        if (w.taken || w.dropped) return Effect.void
+        w.dropped = true
+        pending--
+        return Deferred.fail(w.answer, overBudget("its time ran out while it waited"))
+      })
+    /** The texts of `taken` still to judge: the dropped ones left out, the ones whose time ran out dropped. */
+    const live = (taken: ReadonlyArray<Waiting>) =>
+      Effect.gen(function*() {
+        const now = yield* Clock.currentTimeMillis
+        const out: Array<Waiting> = []
+        for (const w of taken) {
+          if (!w.dropped && now >= w.deadline) yield* drop(w)
+          if (w.dropped) continue
+          w.taken = true
+          pending--
+          out.push(w)
+        }
+        return out
+      })
     const collect = collecting.withPermits(1)(Effect.gen(function*() {
-      const first = yield* Queue.take(queue)
+      let batch: Array<Waiting> = []
+      while (batch.length === 0) batch = yield* live([yield* Queue.take(queue)])
       yield* nextTurn
-      const rest = yield* Queue.takeUpTo(queue, maxBatch - 1)
-      return [first, ...rest]
+      while (batch.length < maxBatch) {
+        const rest = Chunk.toReadonlyArray(yield* Queue.takeUpTo(queue, maxBatch - batch.length))
+        if (rest.length === 0) break
+        batch.push(...(yield* live(rest)))
+      }
+      inCalls += batch.length
+      return batch
     }))
     const runOnce = Effect.gen(function*() {
       const batch = yield* collect
       callTexts(batch.length)
+      const start = yield* Clock.currentTimeMillis
       const answers = yield* Effect.tryPromise({
         try: () => backend.logits(batch.map((w) => w.text)),
         catch: (e) => new JudgeFailure({ reason: `${backend.model} failed: ${messageOf(e)}` })
@@ -181,6 +255,14 @@ export const fromBackend = (source: Source, options: Options): Effect.Effect<Jud
         ),
         Effect.either
       )
+      const end = yield* Clock.currentTimeMillis
+      inCalls -= batch.length
+      if (answers._tag === "Right") {
+        // Busy time: a call that waited at the backend for the one before it counts from that one's end.
+        const perText = (end - Math.max(start, lastEnd)) / batch.length
+        estimate = estimate === undefined ? perText : estimate + ESTIMATE_WEIGHT * (perText - estimate)
+      }
+      lastEnd = end
       const outcome = answers._tag === "Right" ? counted.judged : counted.failed
       outcome(batch.length)
       for (let i = 0; i < batch.length; i++) {
@@ -200,15 +282,34 @@ export const fromBackend = (source: Source, options: Options): Effect.Effect<Jud
           const p = linear[a]
           return band !== undefined && p !== undefined && p >= band[0] && p <= band[1]
         })
+    const waiting = () => Math.max(0, Option.getOrElse(queue.unsafeSize(), () => 0))
+    /** The answer of a queued text: the backend's, or linear when its budget runs out while it waits. */
+    const answerOf = (w: Waiting, now: number): Effect.Effect<Logits, JudgeFailure> =>
+      budgetMs === 0
+        ? Deferred.await(w.answer)
+        : Effect.raceFirst(
+          Deferred.await(w.answer),
+          Effect.sleep(Math.max(0, w.deadline - now)).pipe(Effect.zipRight(drop(w)), Effect.zipRight(Deferred.await(w.answer)))
+        )
     const judge: JudgeService["judge"] = (text, linear) =>
       Effect.gen(function*() {
+        const now = yield* Clock.currentTimeMillis
+        if (budgetMs > 0 && estimate !== undefined) {
+          const ahead = pending + inCalls
+          if ((ahead + 1) * estimate > budgetMs) {
+            return yield* overBudget(`${ahead} texts ahead at ${estimate.toFixed(1)} ms each`)
+          }
+        }
         const answer = yield* Deferred.make<Logits, JudgeFailure>()
-        const queued = yield* Queue.offer(queue, { text, answer })
+        const entry: Waiting = { text, answer, deadline: budgetMs === 0 ? Infinity : now + budgetMs, taken: false, dropped: false }
+        pending++
+        const queued = yield* Queue.offer(queue, entry)
         if (!queued) {
+          pending--
           counted.overloaded(1)
           return yield* new JudgeFailure({ reason: `${backend.model} is overloaded (${Queue.capacity(queue)} texts waiting)` })
         }
-        const logits = yield* Deferred.await(answer)
+        const logits = yield* answerOf(entry, now)
         const out: Partial<Record<Perspective.Attribute, number>> = {}
         for (const [attribute, p] of Object.entries(linear) as Array<[Perspective.Attribute, number]>) {
           const head = heads.get(attribute)
@@ -218,7 +319,6 @@ export const fromBackend = (source: Source, options: Options): Effect.Effect<Jud
         }
         return out
       })
-    const waiting = () => Math.max(0, Option.getOrElse(queue.unsafeSize(), () => 0))
     return { status, attributes: [...heads.keys()], waiting, routes, judge }
   })
 

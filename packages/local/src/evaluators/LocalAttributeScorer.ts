@@ -164,7 +164,8 @@ const judged = (
       return { value, provenance: { model: `${linear.provenance.model}+${judge.status.model}` } }
     }),
     Effect.catchTag("JudgeFailure", (failure) =>
-      failureLog(failure.reason).pipe(
+      // Shedding over the budget is the design working (counted as `over_budget`), not a fault to warn of.
+      (failure.shed === true ? Effect.void : failureLog(failure.reason)).pipe(
         Effect.as<Evaluated<AttributeAnalysis>>({ value: linear.value, provenance: { model: linear.provenance.model, fallbackFrom: judge.status.model! } })
       ))
   )

@@ -6,7 +6,7 @@
 import { AttributeScorer, Metrics } from "@decorum/core"
 import type { AttributeAnalysisInput, Perspective } from "@decorum/domain"
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Either, Fiber, Layer, Metric } from "effect"
+import { Effect, Either, Fiber, Layer, Metric, TestClock } from "effect"
 import { AttributeModel } from "../../src/AttributeModel.js"
 import { JudgedAttributeScorer, LocalAttributeScorer } from "../../src/evaluators/LocalAttributeScorer.js"
 import * as Judge from "../../src/Judge.js"
@@ -134,6 +134,101 @@ describe("Judge", () => {
       const neural = yield* judgeOn(fakeBackend(), { mode: "neural" })
       assert.isTrue(neural.routes(["TOXICITY"], { TOXICITY: 0.999 }))
       assert.isFalse(neural.routes(["THREAT"], { THREAT: 0.5 }))
+    }))
+})
+
+/**
+ * Teaches the judge the backend's time per text: one call of `texts`, held at the backend while the
+ * test clock moves `ms` (so the estimate is `ms / texts.length`).
+ */
+const teach = (judge: Judge.JudgeService, backend: FakeBackend, texts: ReadonlyArray<string>, ms: number) =>
+  Effect.gen(function*() {
+    const calls = backend.calls.length
+    backend.hold()
+    const fiber = yield* Effect.fork(Effect.forEach(texts, (t) => judge.judge(t, { TOXICITY: 0.5 }), { concurrency: "unbounded" }))
+    yield* until(() => backend.calls.length === calls + 1)
+    yield* TestClock.adjust(ms)
+    backend.release()
+    yield* Fiber.join(fiber)
+  })
+
+describe("the judge's latency budget", () => {
+  it.scoped("a text that cannot be judged within the budget is answered linear at once, without calling the backend", () =>
+    Effect.gen(function*() {
+      const backend = fakeBackend()
+      const judge = yield* judgeOn(backend, { budgetMs: 25, runs: 1 })
+      yield* teach(judge, backend, ["warm"], 10) // 10 ms a text
+      const overBudget = yield* judgeTexts("over_budget")
+      backend.hold()
+      const a = yield* Effect.fork(judge.judge("a", { TOXICITY: 0.5 }))
+      yield* until(() => backend.calls.length === 2)
+      // "a" in a call: "b" would be done in 20 ms, within the budget; "c" in 30 ms, over it
+      const b = yield* Effect.fork(judge.judge("b", { TOXICITY: 0.5 }))
+      yield* until(() => judge.waiting() === 1)
+      const c = yield* Effect.either(judge.judge("c", { TOXICITY: 0.5 }))
+      assert.isTrue(Either.isLeft(c))
+      if (Either.isLeft(c)) {
+        assert.isTrue(c.left.shed)
+        assert.match(c.left.reason, /within 25 ms/)
+      }
+      assert.strictEqual((yield* judgeTexts("over_budget")) - overBudget, 1)
+      backend.release()
+      yield* Fiber.join(a)
+      yield* Fiber.join(b)
+      assert.deepStrictEqual(backend.calls, [["warm"], ["a"], ["b"]])
+    }))
+
+  it.scoped("a text still waiting when its budget runs out is answered linear then, and never sent to the backend", () =>
+    Effect.gen(function*() {
+      const backend = fakeBackend()
+      const judge = yield* judgeOn(backend, { budgetMs: 25, runs: 1 })
+      const overBudget = yield* judgeTexts("over_budget")
+      backend.hold()
+      const eight = Array.from({ length: 8 }, (_, i) => `in flight ${i}`)
+      const inFlight = yield* Effect.fork(Effect.forEach(eight, (t) => judge.judge(t, { TOXICITY: 0.5 }), { concurrency: "unbounded" }))
+      yield* until(() => backend.calls.length === 1)
+      // no estimate yet: "late" is queued behind the call
+      const late = yield* Effect.fork(Effect.either(judge.judge("late", { TOXICITY: 0.5 })))
+      yield* until(() => judge.waiting() === 1)
+      yield* TestClock.adjust(26)
+      const answer = yield* Fiber.join(late)
+      assert.isTrue(Either.isLeft(answer) && answer.left.shed === true)
+      // the texts already in the call are waited for, and judged
+      backend.release()
+      assert.strictEqual((yield* Fiber.join(inFlight)).length, 8)
+      // 26 ms for 8 texts: the next text is within the budget, and its call has no "late" in it
+      yield* judge.judge("next", { TOXICITY: 0.5 })
+      assert.deepStrictEqual(backend.calls.slice(1), [["next"]])
+      assert.strictEqual((yield* judgeTexts("over_budget")) - overBudget, 1)
+    }))
+
+  it.scoped("under the budget every text is judged", () =>
+    Effect.gen(function*() {
+      const backend = fakeBackend()
+      const judge = yield* judgeOn(backend, { budgetMs: 25, maxBatch: 4, runs: 1 })
+      yield* teach(judge, backend, ["warm"], 2) // 2 ms a text: 12 texts take 24 ms
+      const [overBudget, judged] = [yield* judgeTexts("over_budget"), yield* judgeTexts("judged")]
+      const texts = Array.from({ length: 12 }, (_, i) => `comment ${i}`)
+      const answers = yield* Effect.forEach(texts, (t) => judge.judge(t, { TOXICITY: 0.5 }), { concurrency: "unbounded" })
+      assert.strictEqual(answers.length, 12)
+      assert.strictEqual((yield* judgeTexts("judged")) - judged, 12)
+      assert.strictEqual((yield* judgeTexts("over_budget")) - overBudget, 0)
+      assert.deepStrictEqual(backend.calls.slice(1).flat().sort(), [...texts].sort())
+    }))
+
+  it.scoped("budgetMs 0: no budget, every text waits for the judge however long", () =>
+    Effect.gen(function*() {
+      const backend = fakeBackend()
+      const judge = yield* judgeOn(backend, { budgetMs: 0, runs: 1 })
+      yield* teach(judge, backend, ["warm"], 100) // 100 ms a text
+      const overBudget = yield* judgeTexts("over_budget")
+      backend.hold()
+      const all = yield* Effect.fork(Effect.forEach(["a", "b", "c"], (t) => judge.judge(t, { TOXICITY: 0.5 }), { concurrency: "unbounded" }))
+      yield* until(() => backend.calls.length === 2)
+      yield* TestClock.adjust(10_000)
+      backend.release()
+      assert.strictEqual((yield* Fiber.join(all)).length, 3)
+      assert.strictEqual((yield* judgeTexts("over_budget")) - overBudget, 0)
     }))
 })
 
