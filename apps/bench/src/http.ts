@@ -21,7 +21,8 @@
  * cycles through them), with the share of the mix the judge answered (`X-Model-Version` naming it)
  * one request at a time, and, under the load, the share of the routed comments it judged within its
  * budget (`decorum_judge_texts_total` by outcome, from `/metrics`; the rest were answered linear).
- * BENCH_JUDGE_ONLY=1 measures only that.
+ * BENCH_JUDGE_ONLY=1 measures only that; BENCH_JUDGE_RATE=N offers N requests a second in all to
+ * those rows (an open loop, as a site's traffic is) instead of a closed loop's as many as answered.
  *
  * Options (env): BENCH_DURATION (seconds, default 10), BENCH_CONNECTIONS (default 32), BENCH_STEPS=0
  * (skip the per-route table), BENCH_HTTPAPI=0 (skip the same server with the fast path off,
@@ -144,10 +145,15 @@ const load = async (
   pid: number | undefined,
   url: string,
   headers: Record<string, string>,
-  request: { readonly method: "GET" | "POST"; readonly body?: string; readonly bodies?: ReadonlyArray<string> } = { method: "POST", body: BODY }
+  request: { readonly method: "GET" | "POST"; readonly body?: string; readonly bodies?: ReadonlyArray<string>; readonly rate?: number } = {
+    method: "POST",
+    body: BODY
+  }
 ): Promise<Result> => {
   const options = {
     url,
+    // An open loop: this many requests a second in all, whatever the answers' latency.
+    ...(request.rate ? { overallRate: request.rate } : {}),
     headers,
     connections,
     method: request.method,
@@ -196,6 +202,9 @@ const judgedShare = (before: Record<string, number>, after: Record<string, numbe
   return `judged ${((100 * delta("judged")) / routed).toFixed(1)}% of ${routed} routed${shed === "" ? "" : ` (${shed})`}`
 }
 
+/** BENCH_JUDGE_RATE: the judge rows offer this many requests a second (an open loop) instead of as many as the connections answer. */
+const judgeRate = process.env["BENCH_JUDGE_RATE"] === undefined ? undefined : Number(process.env["BENCH_JUDGE_RATE"])
+
 /** The mix of comments the judge rows send: generated forum comments, some polite, some rude. */
 const MIX = benchComments(400).map((text) => analyzeBody(SIX).replace(JSON.stringify(TEXT), JSON.stringify(text)))
 
@@ -231,7 +240,8 @@ const judgeRows = async (
       ? ready.judge.state
       : `${ready.judge.state}: ${ready.judge.reason}`
     console.log(`  DECORUM_JUDGE=${mode} (${state}): judged ${judged}/${MIX.length} of the mix, the fixed text ${fixedJudged ? "judged" : "not judged"}`)
-    for (const [label, request] of [["fixed text", { method: "POST" as const, body: BODY }], ["mix", { method: "POST" as const, bodies: MIX }]] as const) {
+    const rate = judgeRate === undefined ? {} : { rate: judgeRate }
+    for (const [label, request] of [["fixed text", { method: "POST" as const, body: BODY, ...rate }], ["mix", { method: "POST" as const, bodies: MIX, ...rate }]] as const) {
       const before = await judgeOutcomes(url)
       const r = await load(server.pid, endpoint, headers, request)
       if (r.non2xx > 0 || r.errors > 0) throw new Error(`DECORUM_JUDGE=${mode}: ${r.non2xx} non-2xx, ${r.errors} errors`)

@@ -26,11 +26,16 @@
  * Budget: a text is judged only if it can be judged within `budgetMs` (`DECORUM_JUDGE_BUDGET_MS`,
  * `DEFAULT_BUDGET_MS`) of its arrival, the way a production cascade sheds load. The judge keeps an
  * estimate of the backend's time per text (a moving average of its measured busy time per text);
- * a text that arrives when (texts waiting + in calls + itself) x estimate already exceeds the
- * budget is not queued: its request is answered linear at once (no encoder time spent for it).
+ * a text that would be done only after the budget (when the calls made so far are expected to end,
+ * then the texts waiting and itself at the estimate each) is not queued: its request is answered
+ * linear at once (no encoder time spent for it). An idle backend always takes a text, so the
+ * estimate keeps learning (a slow first call does not shut the judge).
  * A text still waiting when its budget runs out is answered linear then, and the collector skips
- * it (the backend never runs for nobody). Both count as `over_budget`. A text already in a call is
- * waited for (one call is at most `maxBatch` texts). `budgetMs: 0` turns the budget off.
+ * it (the backend never runs for nobody), as it skips (answering linear) a text it does not expect
+ * the backend to finish in its time. A text whose time runs out in a call (a backend slower than
+ * its estimate) is answered linear then too, and the call's answer for it is dropped: no request
+ * waits for the judge longer than the budget. All count as `over_budget`. `budgetMs: 0` turns the
+ * budget off.
  *
  * Failure: a backend that cannot start (its runtime or model file missing or damaged) leaves the
  * judge `unavailable` with the reason (`status`, which `/readyz` shows) and scoring linear; a call
@@ -197,48 +202,71 @@ export const fromBackend = (source: Source, options: Options): Effect.Effect<Jud
     // the callers; the next caller collects what arrives while that call runs.
     const collecting = yield* Effect.makeSemaphore(1)
     const budgetMs = Math.max(0, options.budgetMs ?? DEFAULT_BUDGET_MS)
-    const overBudget = (reason: string) => {
+    // One failure for every shed text: shedding is the hot path under load (no stack trace each time).
+    const shedFailures = {
+      arrival: new JudgeFailure({ reason: `${backend.model} could not judge within ${budgetMs} ms: too many texts ahead`, shed: true }),
+      waited: new JudgeFailure({ reason: `${backend.model} could not judge within ${budgetMs} ms: its time ran out while it waited`, shed: true })
+    }
+    const overBudget = () => {
       counted.overBudget(1)
-      return new JudgeFailure({ reason: `${backend.model} could not judge within ${budgetMs} ms: ${reason}`, shed: true })
+      return shedFailures.arrival
     }
     // The backend's busy time per text (ms), a moving average over its calls; undefined before the first.
     let estimate: number | undefined
-    // Texts waiting (not dropped) and in calls now, and when the backend last finished a call.
+    // Texts waiting (not dropped) and in calls now; when the backend last finished a call; and when
+    // it is expected to finish the calls made so far (each call's texts x the estimate, one after another).
     let pending = 0
     let inCalls = 0
     let lastEnd = -Infinity
-    /** A waiting text is out of its budget: answered linear now, skipped by the collector. */
+    let busyUntil = -Infinity
+    /**
+     * A text out of its budget: answered linear now (counted once, unless the backend answered it
+     * first); a waiting one is skipped by the collector, a late answer of a call is dropped.
+     */
     const drop = (w: Waiting) =>
       Effect.suspend(() => {
-        if (w.taken || w.dropped) return Effect.void
+        if (w.dropped) return Effect.void
         w.dropped = true
-        pending--
-        return Deferred.fail(w.answer, overBudget("its time ran out while it waited"))
+        if (!w.taken) pending--
+        return Effect.map(Deferred.fail(w.answer, shedFailures.waited), (answered) => {
+          if (answered) counted.overBudget(1)
+        })
       })
-    /** The texts of `taken` still to judge: the dropped ones left out, the ones whose time ran out dropped. */
-    const live = (taken: ReadonlyArray<Waiting>) =>
+    /**
+     * The texts of `taken` still to judge, after `ahead` texts of the call being collected: the
+     * dropped ones left out, and dropped the ones the backend is not expected to finish in their
+     * time (after the calls made so far, the texts ahead and the ones before it here), but for the
+     * first of a call to an idle backend (which keeps the estimate learning).
+     */
+    const live = (taken: ReadonlyArray<Waiting>, ahead: number) =>
       Effect.gen(function*() {
         const now = yield* Clock.currentTimeMillis
+        const per = estimate ?? 0
+        let done = Math.max(now, busyUntil) + ahead * per
         const out: Array<Waiting> = []
         for (const w of taken) {
-          if (!w.dropped && now >= w.deadline) yield* drop(w)
+          const probe = ahead === 0 && out.length === 0 && inCalls === 0
+          if (!w.dropped && (now >= w.deadline || (!probe && done + per > w.deadline))) yield* drop(w)
           if (w.dropped) continue
           w.taken = true
           pending--
+          done += per
           out.push(w)
         }
         return out
       })
     const collect = collecting.withPermits(1)(Effect.gen(function*() {
       let batch: Array<Waiting> = []
-      while (batch.length === 0) batch = yield* live([yield* Queue.take(queue)])
+      while (batch.length === 0) batch = yield* live([yield* Queue.take(queue)], 0)
       yield* nextTurn
       while (batch.length < maxBatch) {
         const rest = Chunk.toReadonlyArray(yield* Queue.takeUpTo(queue, maxBatch - batch.length))
         if (rest.length === 0) break
-        batch.push(...(yield* live(rest)))
+        batch.push(...(yield* live(rest, batch.length)))
       }
       inCalls += batch.length
+      const now = yield* Clock.currentTimeMillis
+      busyUntil = Math.max(now, busyUntil) + batch.length * (estimate ?? 0)
       return batch
     }))
     const runOnce = Effect.gen(function*() {
@@ -257,18 +285,21 @@ export const fromBackend = (source: Source, options: Options): Effect.Effect<Jud
       )
       const end = yield* Clock.currentTimeMillis
       inCalls -= batch.length
+      if (inCalls === 0) busyUntil = end
       if (answers._tag === "Right") {
         // Busy time: a call that waited at the backend for the one before it counts from that one's end.
         const perText = (end - Math.max(start, lastEnd)) / batch.length
         estimate = estimate === undefined ? perText : estimate + ESTIMATE_WEIGHT * (perText - estimate)
       }
       lastEnd = end
-      const outcome = answers._tag === "Right" ? counted.judged : counted.failed
-      outcome(batch.length)
+      // Counted for the texts whose requests still waited (not those answered linear at their deadline).
+      let answered = 0
       for (let i = 0; i < batch.length; i++) {
         const waiting = batch[i]!
-        yield* answers._tag === "Right" ? Deferred.succeed(waiting.answer, answers.right[i]!) : Deferred.fail(waiting.answer, answers.left)
+        const done = yield* answers._tag === "Right" ? Deferred.succeed(waiting.answer, answers.right[i]!) : Deferred.fail(waiting.answer, answers.left)
+        if (done) answered++
       }
+      ;(answers._tag === "Right" ? counted.judged : counted.failed)(answered)
     })
     for (let r = 0; r < Math.max(1, options.runs ?? DEFAULT_RUNS); r++) yield* Effect.forkScoped(Effect.forever(runOnce))
     const heads = backend.heads
@@ -283,7 +314,7 @@ export const fromBackend = (source: Source, options: Options): Effect.Effect<Jud
           return band !== undefined && p !== undefined && p >= band[0] && p <= band[1]
         })
     const waiting = () => Math.max(0, Option.getOrElse(queue.unsafeSize(), () => 0))
-    /** The answer of a queued text: the backend's, or linear when its budget runs out while it waits. */
+    /** The answer of a queued text: the backend's, or linear when its budget runs out first (waiting or in a call). */
     const answerOf = (w: Waiting, now: number): Effect.Effect<Logits, JudgeFailure> =>
       budgetMs === 0
         ? Deferred.await(w.answer)
@@ -294,11 +325,12 @@ export const fromBackend = (source: Source, options: Options): Effect.Effect<Jud
     const judge: JudgeService["judge"] = (text, linear) =>
       Effect.gen(function*() {
         const now = yield* Clock.currentTimeMillis
-        if (budgetMs > 0 && estimate !== undefined) {
-          const ahead = pending + inCalls
-          if ((ahead + 1) * estimate > budgetMs) {
-            return yield* overBudget(`${ahead} texts ahead at ${estimate.toFixed(1)} ms each`)
-          }
+        // Done when the calls made so far are, then the texts waiting, then this one. An idle
+        // backend takes the text whatever the estimate says, so the estimate keeps learning (a slow
+        // first call, a busy machine that has calmed down) instead of shutting the judge for good.
+        const idle = pending === 0 && inCalls === 0
+        if (budgetMs > 0 && estimate !== undefined && !idle && Math.max(now, busyUntil) + (pending + 1) * estimate > now + budgetMs) {
+          return yield* overBudget()
         }
         const answer = yield* Deferred.make<Logits, JudgeFailure>()
         const entry: Waiting = { text, answer, deadline: budgetMs === 0 ? Infinity : now + budgetMs, taken: false, dropped: false }

@@ -139,13 +139,13 @@ describe("Judge", () => {
 
 /**
  * Teaches the judge the backend's time per text: one call of `texts`, held at the backend while the
- * test clock moves `ms` (so the estimate is `ms / texts.length`).
+ * test clock moves `ms` (so the estimate is `ms / texts.length`; texts out of their budget by then are answered linear).
  */
 const teach = (judge: Judge.JudgeService, backend: FakeBackend, texts: ReadonlyArray<string>, ms: number) =>
   Effect.gen(function*() {
     const calls = backend.calls.length
     backend.hold()
-    const fiber = yield* Effect.fork(Effect.forEach(texts, (t) => judge.judge(t, { TOXICITY: 0.5 }), { concurrency: "unbounded" }))
+    const fiber = yield* Effect.fork(Effect.forEach(texts, (t) => Effect.either(judge.judge(t, { TOXICITY: 0.5 })), { concurrency: "unbounded" }))
     yield* until(() => backend.calls.length === calls + 1)
     yield* TestClock.adjust(ms)
     backend.release()
@@ -182,10 +182,10 @@ describe("the judge's latency budget", () => {
     Effect.gen(function*() {
       const backend = fakeBackend()
       const judge = yield* judgeOn(backend, { budgetMs: 25, runs: 1 })
-      const overBudget = yield* judgeTexts("over_budget")
+      const [overBudget, judged] = [yield* judgeTexts("over_budget"), yield* judgeTexts("judged")]
       backend.hold()
       const eight = Array.from({ length: 8 }, (_, i) => `in flight ${i}`)
-      const inFlight = yield* Effect.fork(Effect.forEach(eight, (t) => judge.judge(t, { TOXICITY: 0.5 }), { concurrency: "unbounded" }))
+      const inFlight = yield* Effect.fork(Effect.forEach(eight, (t) => Effect.either(judge.judge(t, { TOXICITY: 0.5 })), { concurrency: "unbounded" }))
       yield* until(() => backend.calls.length === 1)
       // no estimate yet: "late" is queued behind the call
       const late = yield* Effect.fork(Effect.either(judge.judge("late", { TOXICITY: 0.5 })))
@@ -193,13 +193,45 @@ describe("the judge's latency budget", () => {
       yield* TestClock.adjust(26)
       const answer = yield* Fiber.join(late)
       assert.isTrue(Either.isLeft(answer) && answer.left.shed === true)
-      // the texts already in the call are waited for, and judged
+      // the texts in the held call are out of time too: answered linear, whatever the call answers later
+      for (const a of yield* Fiber.join(inFlight)) assert.isTrue(Either.isLeft(a) && a.left.shed === true)
       backend.release()
-      assert.strictEqual((yield* Fiber.join(inFlight)).length, 8)
       // 26 ms for 8 texts: the next text is within the budget, and its call has no "late" in it
       yield* judge.judge("next", { TOXICITY: 0.5 })
       assert.deepStrictEqual(backend.calls.slice(1), [["next"]])
-      assert.strictEqual((yield* judgeTexts("over_budget")) - overBudget, 1)
+      assert.strictEqual((yield* judgeTexts("over_budget")) - overBudget, 9)
+      assert.strictEqual((yield* judgeTexts("judged")) - judged, 1)
+    }))
+
+  it.scoped("the collector answers linear, without sending it, a text the backend is not expected to finish in its time", () =>
+    Effect.gen(function*() {
+      const backend = fakeBackend()
+      const judge = yield* judgeOn(backend, { budgetMs: 45, runs: 1, maxBatch: 4 })
+      yield* teach(judge, backend, ["warm"], 10) // 10 ms a text; the clock at 10
+      backend.hold()
+      const a = yield* Effect.fork(judge.judge("a", { TOXICITY: 0.5 }))
+      yield* until(() => backend.calls.length === 2)
+      // expected done at 30 and 40, within their time (55): both wait
+      const later = yield* Effect.fork(Effect.forEach(["b", "c"], (t) => Effect.either(judge.judge(t, { TOXICITY: 0.5 })), { concurrency: "unbounded" }))
+      yield* until(() => judge.waiting() === 2)
+      // "a" takes 24 ms: the estimate rises to 12.8; collected at 34, "b" would be done at 46.8, "c" at 59.6
+      yield* TestClock.adjust(24)
+      backend.release()
+      yield* Fiber.join(a)
+      const [b, c] = (yield* Fiber.join(later)) as [Either.Either<unknown, Judge.JudgeFailure>, Either.Either<unknown, Judge.JudgeFailure>]
+      assert.isTrue(Either.isRight(b))
+      assert.isTrue(Either.isLeft(c) && c.left.shed === true)
+      assert.deepStrictEqual(backend.calls, [["warm"], ["a"], ["b"]])
+    }))
+
+  it.scoped("an idle backend takes a text whatever the estimate, so a slow call does not shut the judge", () =>
+    Effect.gen(function*() {
+      const backend = fakeBackend()
+      const judge = yield* judgeOn(backend, { budgetMs: 25, runs: 1 })
+      yield* teach(judge, backend, ["slow first call"], 100) // 100 ms a text: over the budget
+      const judged = yield* judgeTexts("judged")
+      yield* judge.judge("next", { TOXICITY: 0.5 })
+      assert.strictEqual((yield* judgeTexts("judged")) - judged, 1)
     }))
 
   it.scoped("under the budget every text is judged", () =>
