@@ -164,7 +164,7 @@ interface Waiting {
   readonly deadline: number
   /** Taken into a call: its answer comes from the backend. */
   taken: boolean
-  /** Answered linear (over budget) while waiting: the collector skips it. */
+  /** No longer waited for (answered linear over the budget, or its request interrupted): the collector skips it. */
   dropped: boolean
 }
 
@@ -341,7 +341,14 @@ export const fromBackend = (source: Source, options: Options): Effect.Effect<Jud
           counted.overloaded(1)
           return yield* new JudgeFailure({ reason: `${backend.model} is overloaded (${Queue.capacity(queue)} texts waiting)` })
         }
-        const logits = yield* answerOf(entry, now)
+        // A request interrupted (its client gone) while its text waits: the collector skips the text.
+        const logits = yield* answerOf(entry, now).pipe(Effect.onInterrupt(() =>
+          Effect.sync(() => {
+            if (entry.dropped) return
+            entry.dropped = true
+            if (!entry.taken) pending--
+          })
+        ))
         const out: Partial<Record<Perspective.Attribute, number>> = {}
         for (const [attribute, p] of Object.entries(linear) as Array<[Perspective.Attribute, number]>) {
           const head = heads.get(attribute)

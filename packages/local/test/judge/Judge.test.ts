@@ -236,6 +236,22 @@ describe("the judge's latency budget", () => {
       assert.strictEqual((yield* judgeTexts("judged")) - judged, 1)
     }))
 
+  it.scoped("a text whose request is interrupted while it waits is never sent to the backend", () =>
+    Effect.gen(function*() {
+      const backend = fakeBackend()
+      const judge = yield* judgeOn(backend, { budgetMs: 25, runs: 1 })
+      backend.hold()
+      const first = yield* Effect.fork(judge.judge("first", { TOXICITY: 0.5 }))
+      yield* until(() => backend.calls.length === 1)
+      const gone = yield* Effect.fork(judge.judge("gone", { TOXICITY: 0.5 }))
+      yield* until(() => judge.waiting() === 1)
+      yield* Fiber.interrupt(gone)
+      backend.release()
+      yield* Fiber.join(first)
+      yield* judge.judge("next", { TOXICITY: 0.5 })
+      assert.deepStrictEqual(backend.calls, [["first"], ["next"]])
+    }))
+
   it.scoped("under the budget every text is judged", () =>
     Effect.gen(function*() {
       const backend = fakeBackend()
