@@ -131,6 +131,11 @@ export interface JudgeService {
    * Whether a text goes to the judge, from the linear summaries of `attributes`: in neural mode when
    * one of them is judged; in cascade mode when one of them is inside its band.
    */
+  /**
+   * Whether a text arriving now would be over the budget (the check `judge` makes first), counted
+   * as `over_budget` when it is: a synchronous caller answers it linear without a fiber.
+   */
+  readonly shedNow: () => boolean
   readonly routes: (attributes: ReadonlyArray<Perspective.Attribute>, linear: Readonly<Partial<Record<Perspective.Attribute, number>>>) => boolean
   /**
    * The judged probability of each attribute of `linear` the backend judges (the others are left
@@ -151,6 +156,7 @@ const off = (status: Status): JudgeService => ({
   status,
   attributes: [],
   waiting: () => 0,
+  shedNow: never,
   routes: never,
   judge: () => Effect.fail(new JudgeFailure({ reason: status.reason ?? "the judge is off" }))
 })
@@ -322,16 +328,25 @@ export const fromBackend = (source: Source, options: Options): Effect.Effect<Jud
           Deferred.await(w.answer),
           Effect.sleep(Math.max(0, w.deadline - now)).pipe(Effect.zipRight(drop(w)), Effect.zipRight(Deferred.await(w.answer)))
         )
+    /**
+     * Whether a text arriving at `now` would be done only after its budget: when the calls made so
+     * far are, then the texts waiting, then it. An idle backend takes the text whatever the
+     * estimate says, so the estimate keeps learning (a slow first call, a busy machine that has
+     * calmed down) instead of shutting the judge for good.
+     */
+    const overAt = (now: number) =>
+      budgetMs > 0 && estimate !== undefined && (pending > 0 || inCalls > 0) &&
+      Math.max(now, busyUntil) + (pending + 1) * estimate > now + budgetMs
+    const clock = yield* Effect.clock
+    const shedNow = () => {
+      if (!overAt(clock.unsafeCurrentTimeMillis())) return false
+      counted.overBudget(1)
+      return true
+    }
     const judge: JudgeService["judge"] = (text, linear) =>
       Effect.gen(function*() {
         const now = yield* Clock.currentTimeMillis
-        // Done when the calls made so far are, then the texts waiting, then this one. An idle
-        // backend takes the text whatever the estimate says, so the estimate keeps learning (a slow
-        // first call, a busy machine that has calmed down) instead of shutting the judge for good.
-        const idle = pending === 0 && inCalls === 0
-        if (budgetMs > 0 && estimate !== undefined && !idle && Math.max(now, busyUntil) + (pending + 1) * estimate > now + budgetMs) {
-          return yield* overBudget()
-        }
+        if (overAt(now)) return yield* overBudget()
         const answer = yield* Deferred.make<Logits, JudgeFailure>()
         const entry: Waiting = { text, answer, deadline: budgetMs === 0 ? Infinity : now + budgetMs, taken: false, dropped: false }
         pending++
@@ -358,7 +373,7 @@ export const fromBackend = (source: Source, options: Options): Effect.Effect<Jud
         }
         return out
       })
-    return { status, attributes: [...heads.keys()], waiting, routes, judge }
+    return { status, attributes: [...heads.keys()], waiting, shedNow, routes, judge }
   })
 
 /**

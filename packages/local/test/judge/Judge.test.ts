@@ -8,7 +8,7 @@ import type { AttributeAnalysisInput, Perspective } from "@decorum/domain"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Either, Fiber, Layer, Metric, TestClock } from "effect"
 import { AttributeModel } from "../../src/AttributeModel.js"
-import { JudgedAttributeScorer, LocalAttributeScorer } from "../../src/evaluators/LocalAttributeScorer.js"
+import { JudgedAttributeScorer, LocalAttributeScorer, makeLocalAttributeScorer } from "../../src/evaluators/LocalAttributeScorer.js"
 import * as Judge from "../../src/Judge.js"
 import { combine } from "../../src/JudgeBackend.js"
 import { TrainedModel } from "../../src/models/TrainedModel.js"
@@ -172,9 +172,13 @@ describe("the judge's latency budget", () => {
         assert.match(c.left.reason, /within 25 ms/)
       }
       assert.strictEqual((yield* judgeTexts("over_budget")) - overBudget, 1)
+      // the same check, synchronously (the scorer's answer without a fiber)
+      assert.isTrue(judge.shedNow())
+      assert.strictEqual((yield* judgeTexts("over_budget")) - overBudget, 2)
       backend.release()
       yield* Fiber.join(a)
       yield* Fiber.join(b)
+      assert.isFalse(judge.shedNow(), "an idle backend takes a text")
       assert.deepStrictEqual(backend.calls, [["warm"], ["a"], ["b"]])
     }))
 
@@ -304,6 +308,19 @@ const scorerWith = (backend: FakeBackend, mode: Judge.Mode, band: readonly [numb
   )
 
 describe("the attribute scorer with a judge", () => {
+  it.scoped("a routed comment over the judge's budget is answered linear at once by analyzeNow, naming the judge it stands in for", () =>
+    Effect.gen(function*() {
+      const backend = fakeBackend()
+      const judge = yield* judgeOn(backend, { mode: "neural" })
+      const model = yield* Effect.provide(AttributeModel, TrainedModel.layer)
+      const linear = yield* Effect.provide(linearOf(HIGH), TrainedModel.layer)
+      const within = makeLocalAttributeScorer(model, undefined, judge)
+      assert.isUndefined(within.analyzeNow(input(HIGH)), "within the budget: only analyze answers")
+      const over = makeLocalAttributeScorer(model, undefined, { ...judge, shedNow: () => true })
+      assert.deepStrictEqual(over.analyzeNow(input(HIGH)), Either.right({ value: linear.value, provenance: { model: model.version, fallbackFrom: "judge-test" } }))
+      assert.strictEqual(backend.calls.length, 0)
+    }))
+
   it.effect("cascade: only comments with a linear summary in the band reach the judge; the others are answered at once", () =>
     Effect.gen(function*() {
       const low = yield* linearOf(LOW)
