@@ -67,8 +67,9 @@ export const DEFAULT_RUNS = 2
 export const DEFAULT_MAX_QUEUE = 256
 
 /**
- * The judge's latency budget per text, by default (ms; `DECORUM_JUDGE_BUDGET_MS`): chosen so that
- * analyze at 32 connections keeps p99 under 50 ms on one core (docs/performance.md).
+ * The judge's latency budget per text, by default (ms; `DECORUM_JUDGE_BUDGET_MS`): with it, analyze
+ * at 32 connections on one server process measured p99 29-43 ms; 40 ms measured 48-60
+ * (docs/performance.md, "The latency budget").
  */
 export const DEFAULT_BUDGET_MS = 25
 
