@@ -34,7 +34,8 @@
  * it (the backend never runs for nobody), as it skips (answering linear) a text it does not expect
  * the backend to finish in its time. A text whose time runs out in a call (a backend slower than
  * its estimate) is answered linear then too, and the call's answer for it is dropped: no request
- * waits for the judge longer than the budget. All count as `over_budget`. `budgetMs: 0` turns the
+ * waits for the judge longer than the budget, but for the texts of the calls made before any has
+ * finished (the backend's warm-up, whose time nothing predicts yet). All count as `over_budget`. `budgetMs: 0` turns the
  * budget off.
  *
  * Failure: a backend that cannot start (its runtime or model file missing or damaged) leaves the
@@ -171,6 +172,8 @@ interface Waiting {
   readonly deadline: number
   /** Taken into a call: its answer comes from the backend. */
   taken: boolean
+  /** Taken into a call before any call had finished (the backend's warm-up): waited for past its budget. */
+  patient: boolean
   /** No longer waited for (answered linear over the budget, or its request interrupted): the collector skips it. */
   dropped: boolean
 }
@@ -232,7 +235,7 @@ export const fromBackend = (source: Source, options: Options): Effect.Effect<Jud
      */
     const drop = (w: Waiting) =>
       Effect.suspend(() => {
-        if (w.dropped) return Effect.void
+        if (w.dropped || (w.taken && w.patient)) return Effect.void
         w.dropped = true
         if (!w.taken) pending--
         return Effect.map(Deferred.fail(w.answer, shedFailures.waited), (answered) => {
@@ -256,6 +259,7 @@ export const fromBackend = (source: Source, options: Options): Effect.Effect<Jud
           if (!w.dropped && (now >= w.deadline || (!probe && done + per > w.deadline))) yield* drop(w)
           if (w.dropped) continue
           w.taken = true
+          w.patient = estimate === undefined
           pending--
           done += per
           out.push(w)
@@ -349,7 +353,7 @@ export const fromBackend = (source: Source, options: Options): Effect.Effect<Jud
         const now = yield* Clock.currentTimeMillis
         if (overAt(now)) return yield* overBudget()
         const answer = yield* Deferred.make<Logits, JudgeFailure>()
-        const entry: Waiting = { text, answer, deadline: budgetMs === 0 ? Infinity : now + budgetMs, taken: false, dropped: false }
+        const entry: Waiting = { text, answer, deadline: budgetMs === 0 ? Infinity : now + budgetMs, taken: false, patient: false, dropped: false }
         pending++
         const queued = yield* Queue.offer(queue, entry)
         if (!queued) {

@@ -186,12 +186,13 @@ describe("the judge's latency budget", () => {
     Effect.gen(function*() {
       const backend = fakeBackend()
       const judge = yield* judgeOn(backend, { budgetMs: 25, runs: 1 })
+      yield* teach(judge, backend, ["warm"], 2) // 2 ms a text; the clock at 2
       const [overBudget, judged] = [yield* judgeTexts("over_budget"), yield* judgeTexts("judged")]
       backend.hold()
       const eight = Array.from({ length: 8 }, (_, i) => `in flight ${i}`)
       const inFlight = yield* Effect.fork(Effect.forEach(eight, (t) => Effect.either(judge.judge(t, { TOXICITY: 0.5 })), { concurrency: "unbounded" }))
-      yield* until(() => backend.calls.length === 1)
-      // no estimate yet: "late" is queued behind the call
+      yield* until(() => backend.calls.length === 2)
+      // expected done at 20, within its time (27): "late" is queued behind the call
       const late = yield* Effect.fork(Effect.either(judge.judge("late", { TOXICITY: 0.5 })))
       yield* until(() => judge.waiting() === 1)
       yield* TestClock.adjust(26)
@@ -200,9 +201,9 @@ describe("the judge's latency budget", () => {
       // the texts in the held call are out of time too: answered linear, whatever the call answers later
       for (const a of yield* Fiber.join(inFlight)) assert.isTrue(Either.isLeft(a) && a.left.shed === true)
       backend.release()
-      // 26 ms for 8 texts: the next text is within the budget, and its call has no "late" in it
+      // the next text is within the budget, and its call has no "late" in it
       yield* judge.judge("next", { TOXICITY: 0.5 })
-      assert.deepStrictEqual(backend.calls.slice(1), [["next"]])
+      assert.deepStrictEqual(backend.calls.slice(2), [["next"]])
       assert.strictEqual((yield* judgeTexts("over_budget")) - overBudget, 9)
       assert.strictEqual((yield* judgeTexts("judged")) - judged, 1)
     }))
@@ -238,6 +239,19 @@ describe("the judge's latency budget", () => {
       const judged = yield* judgeTexts("judged")
       yield* judge.judge("after", { TOXICITY: 0.5 })
       assert.strictEqual((yield* judgeTexts("judged")) - judged, 1)
+    }))
+
+  it.scoped("the first call (the backend's warm-up, no estimate yet) is waited for past the budget", () =>
+    Effect.gen(function*() {
+      const backend = fakeBackend()
+      const judge = yield* judgeOn(backend, { budgetMs: 25, runs: 1 })
+      backend.hold()
+      const first = yield* Effect.fork(judge.judge("first", { TOXICITY: 0.5 }))
+      yield* until(() => backend.calls.length === 1)
+      yield* TestClock.adjust(100)
+      backend.release()
+      const answer = yield* Fiber.join(first)
+      assert.isDefined(answer.TOXICITY)
     }))
 
   it.scoped("a text whose request is interrupted while it waits is never sent to the backend", () =>
