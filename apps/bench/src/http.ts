@@ -18,8 +18,11 @@
  * The judge (issue 27): for each `DECORUM_JUDGE` setting in BENCH_JUDGE (default
  * `linear,cascade,neural`; `none` skips it), a server of its own answering analyze with six
  * attributes, on the fixed text above and on a mix of 400 generated forum comments (each connection
- * cycles through them), with the share of the mix the judge answered (`X-Model-Version` naming it).
- * BENCH_JUDGE_ONLY=1 measures only that.
+ * cycles through them), with the share of the mix the judge answered (`X-Model-Version` naming it)
+ * one request at a time, and, under the load, the share of the routed comments it judged within its
+ * budget (`decorum_judge_texts_total` by outcome, from `/metrics`; the rest were answered linear).
+ * BENCH_JUDGE_ONLY=1 measures only that; BENCH_JUDGE_RATE=N offers N requests a second in all to
+ * those rows (an open loop, as a site's traffic is) instead of a closed loop's as many as answered.
  *
  * Options (env): BENCH_DURATION (seconds, default 10), BENCH_CONNECTIONS (default 32), BENCH_STEPS=0
  * (skip the per-route table), BENCH_HTTPAPI=0 (skip the same server with the fast path off,
@@ -142,10 +145,15 @@ const load = async (
   pid: number | undefined,
   url: string,
   headers: Record<string, string>,
-  request: { readonly method: "GET" | "POST"; readonly body?: string; readonly bodies?: ReadonlyArray<string> } = { method: "POST", body: BODY }
+  request: { readonly method: "GET" | "POST"; readonly body?: string; readonly bodies?: ReadonlyArray<string>; readonly rate?: number } = {
+    method: "POST",
+    body: BODY
+  }
 ): Promise<Result> => {
   const options = {
     url,
+    // An open loop: this many requests a second in all, whatever the answers' latency.
+    ...(request.rate ? { overallRate: request.rate } : {}),
     headers,
     connections,
     method: request.method,
@@ -167,7 +175,8 @@ const load = async (
 const startWithJudge = async (dir: string, workers: string | undefined, mode: string, children: Array<ChildProcess>) => {
   const server = spawn(process.execPath, [bin, "serve", "--port", "0", "--host", "127.0.0.1", "--db", join(dir, `judge-${mode}.db`), ...(workers ? ["--workers", workers] : [])], {
     stdio: ["ignore", "pipe", "inherit"],
-    env: { ...process.env, DECORUM_ENGINE: "local", DECORUM_JUDGE: mode }
+    // Metrics on: the rows read `decorum_judge_texts_total` for the share of routed comments judged.
+    env: { ...process.env, DECORUM_ENGINE: "local", DECORUM_JUDGE: mode, DECORUM_METRICS: "true" }
   })
   children.push(server)
   const started = await waitForUrl(server, (output) => /API key|keys create/.test(output) && /curl|keys create/.test(output))
@@ -175,6 +184,26 @@ const startWithJudge = async (dir: string, workers: string | undefined, mode: st
   if (!key) throw new Error(`no first-start key in the server's output:\n${started.output}`)
   return { server, url: started.url, key }
 }
+
+/** `decorum_judge_texts_total` by outcome (`judged`, `over_budget`, `overloaded`, `failed`), from the server's `/metrics`. */
+const judgeOutcomes = async (url: string): Promise<Record<string, number>> => {
+  const text = await (await fetch(`${url}/metrics`)).text()
+  const out: Record<string, number> = {}
+  for (const m of text.matchAll(/^decorum_judge_texts_total\{[^}]*outcome="(\w+)"[^}]*\} (\S+)$/gm)) out[m[1]!] = (out[m[1]!] ?? 0) + Number(m[2])
+  return out
+}
+
+/** The share of the texts routed to the judge between two readings that it judged (the others were answered linear), as a phrase. */
+const judgedShare = (before: Record<string, number>, after: Record<string, number>): string => {
+  const delta = (k: string) => (after[k] ?? 0) - (before[k] ?? 0)
+  const routed = Object.keys(after).reduce((sum, k) => sum + delta(k), 0)
+  if (routed === 0) return "none routed to the judge"
+  const shed = Object.keys(after).filter((k) => k !== "judged" && delta(k) > 0).map((k) => `${delta(k)} ${k}`).join(", ")
+  return `judged ${((100 * delta("judged")) / routed).toFixed(1)}% of ${routed} routed${shed === "" ? "" : ` (${shed})`}`
+}
+
+/** BENCH_JUDGE_RATE: the judge rows offer this many requests a second (an open loop) instead of as many as the connections answer. */
+const judgeRate = process.env["BENCH_JUDGE_RATE"] === undefined ? undefined : Number(process.env["BENCH_JUDGE_RATE"])
 
 /** The mix of comments the judge rows send: generated forum comments, some polite, some rude. */
 const MIX = benchComments(400).map((text) => analyzeBody(SIX).replace(JSON.stringify(TEXT), JSON.stringify(text)))
@@ -211,10 +240,13 @@ const judgeRows = async (
       ? ready.judge.state
       : `${ready.judge.state}: ${ready.judge.reason}`
     console.log(`  DECORUM_JUDGE=${mode} (${state}): judged ${judged}/${MIX.length} of the mix, the fixed text ${fixedJudged ? "judged" : "not judged"}`)
-    for (const [label, request] of [["fixed text", { method: "POST" as const, body: BODY }], ["mix", { method: "POST" as const, bodies: MIX }]] as const) {
+    const rate = judgeRate === undefined ? {} : { rate: judgeRate }
+    for (const [label, request] of [["fixed text", { method: "POST" as const, body: BODY, ...rate }], ["mix", { method: "POST" as const, bodies: MIX, ...rate }]] as const) {
+      const before = await judgeOutcomes(url)
       const r = await load(server.pid, endpoint, headers, request)
       if (r.non2xx > 0 || r.errors > 0) throw new Error(`DECORUM_JUDGE=${mode}: ${r.non2xx} non-2xx, ${r.errors} errors`)
-      console.log(row(`  ${mode}, ${label}`, r))
+      // Over the warm-up and the measurement both.
+      console.log(`${row(`  ${mode}, ${label}`, r)}   ${judgedShare(before, await judgeOutcomes(url))}`)
     }
     server.kill("SIGTERM")
   }

@@ -89,11 +89,12 @@ export const countEvaluation = (section: string, provenance: Provenance): Effect
 
 /**
  * Texts sent to the neural judge, by `outcome`: `judged`, `failed` (its backend failed; the request
- * was answered linear) or `overloaded` (its queue was full; answered linear). Beside
+ * was answered linear), `overloaded` (its queue was full; answered linear) or `over_budget` (it could
+ * not be judged within `DECORUM_JUDGE_BUDGET_MS`; answered linear). Beside
  * `decorum_evaluations_total{section="perspective"}`, the share of comments the cascade judges.
  */
 export const judgeTexts = Metric.counter("decorum_judge_texts_total", {
-  description: "Texts sent to the neural judge, by outcome: judged, failed (answered linear), overloaded (queue full, answered linear).",
+  description: "Texts sent to the neural judge, by outcome: judged, failed (answered linear), overloaded (queue full, answered linear), over_budget (not judged within the budget, answered linear).",
   incremental: true
 })
 

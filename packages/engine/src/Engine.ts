@@ -63,6 +63,9 @@ export const layerStore = (db: Redacted.Redacted<string>) => (Redacted.value(db)
 /** The operator's classifier for the judge, when `DECORUM_JUDGE_MODEL` names one. */
 const judgeModelOf = (settings: Pick<EngineSettings, "judgeModel">) => (settings.judgeModel === undefined ? {} : { judgeModel: settings.judgeModel })
 
+/** The judge's settings as the local engine takes them. */
+const judgeOf = (settings: EngineSettings) => ({ judge: settings.judge, judgeBudgetMs: settings.judgeBudgetMs, ...judgeModelOf(settings) })
+
 const engineInfo = (settings: EngineSettings) =>
   Layer.effect(
     EngineInfo,
@@ -97,7 +100,7 @@ export const ADAPTER_POLL = "2 seconds"
 export const fromSettings = (
   settings: EngineSettings
 ): Layer.Layer<EngineServices | RateLimiter | AuthFailureLimiter, ConfigError.ConfigError | StoreFailure> => {
-  const local = LocalEngine.layer({ fetch: settings.fetch, model: settings.model, judge: settings.judge, ...judgeModelOf(settings) })
+  const local = LocalEngine.layer({ fetch: settings.fetch, model: settings.model, ...judgeOf(settings) })
   const { llm } = settings
   // `local` builds no LLM client at all; `llm` and `cascade` combine the local ports with the LLM's.
   const providers = llm.mode === "local"
@@ -128,7 +131,7 @@ export const analyzeLayer = (
   settings: EngineSettings
 ): Layer.Layer<AttributeScorer | EngineInfo | AttributeModel, ConfigError.ConfigError | StoreFailure> =>
   settings.llm.mode === "local"
-    ? engineInfo(settings).pipe(Layer.provideMerge(LocalEngine.analyzeLayer({ model: settings.model, judge: settings.judge, ...judgeModelOf(settings) })))
+    ? engineInfo(settings).pipe(Layer.provideMerge(LocalEngine.analyzeLayer({ model: settings.model, ...judgeOf(settings) })))
     : fromSettings({ ...settings, store: { ...settings.store, db: Redacted.make("memory") } })
 
 /** The engine, from the `EngineConfig` service. */

@@ -91,6 +91,12 @@ export interface EngineSettings {
    * built-in judge serving, and `/readyz` says why.
    */
   readonly judgeModel: string | undefined
+  /**
+   * `DECORUM_JUDGE_BUDGET_MS`, default 25: a comment is judged only if the judge can answer it
+   * within this many ms; otherwise it is answered with the linear scores at once (`over_budget`,
+   * docs/judge.md). 0: no budget.
+   */
+  readonly judgeBudgetMs: number
   /** `DECORUM_FETCH_ALLOW_PRIVATE`, `DECORUM_FETCH_TIMEOUT_MS`, `DECORUM_FETCH_MAX_BYTES`. */
   readonly fetch: { readonly allowPrivate: boolean; readonly timeoutMs: number; readonly maxBytes: number }
   /** `DECORUM_ENGINE`, `OPENAI_*` and `DECORUM_LLM_*`, `DECORUM_CASCADE_BAND`. */
@@ -313,6 +319,7 @@ const Settings = {
   modelDir: setting("DECORUM_MODEL_DIR", none, anyText, none),
   judge: setting("DECORUM_JUDGE", "judge", oneOf(...Judge.MODES), "cascade" as Judge.Mode),
   judgeModel: setting("DECORUM_JUDGE_MODEL", "judgeModel", anyText, none),
+  judgeBudgetMs: setting("DECORUM_JUDGE_BUDGET_MS", "judgeBudgetMs", wholeNumber(0), Judge.DEFAULT_BUDGET_MS),
   mode: setting("DECORUM_ENGINE", "llm.mode", oneOf("local", "llm", "cascade"), "local" as const),
   apiKey: setting("OPENAI_API_KEY", "llm.apiKey", secretText, none, { secret: true }),
   baseURL: setting("OPENAI_BASE_URL", "llm.baseURL", httpUrl, OpenAiClient.DEFAULT_BASE_URL),
@@ -488,6 +495,7 @@ const settingsIn = (source: Source): Config.Config<EngineSettings> =>
     model: modelIn(source),
     judge: read(source, Settings.judge),
     judgeModel: read(source, Settings.judgeModel),
+    judgeBudgetMs: read(source, Settings.judgeBudgetMs),
     fetch: fetchIn(source),
     llm: llmIn(source),
     observability: observabilityIn(source),
@@ -531,6 +539,8 @@ export interface EngineOptions {
   readonly judge?: Judge.Mode
   /** The mapping file of your own ONNX classifier for the judge. See `docs/bring-your-own-model.md`. */
   readonly judgeModel?: string
+  /** The judge's latency budget per comment (ms), beyond which it is answered linear; 0: none. Default 25. See `docs/judge.md`. */
+  readonly judgeBudgetMs?: number
   /** URL fetching for article contexts. See `docs/relevance.md`. */
   readonly fetch?: Pick<LocalEngine.FetchOptions, "allowPrivate" | "timeoutMs" | "maxBytes">
   /** LLM modes (`local` by default). See `docs/llm.md`. */

@@ -30,6 +30,7 @@ describe("EngineConfig from the environment", () => {
         model: "trained",
         judge: "cascade",
         judgeModel: undefined,
+        judgeBudgetMs: 25,
         fetch: { allowPrivate: false, timeoutMs: 10_000, maxBytes: 5_242_880 },
         llm: {
           mode: "local",
@@ -85,6 +86,7 @@ describe("EngineConfig from the environment", () => {
         [{ PORT: "-1" }, "PORT=-1: must be a whole number from 0 to 65535"],
         [{ PORT: "70000" }, "PORT=70000: must be a whole number from 0 to 65535"],
         [{ DECORUM_DRAIN_TIMEOUT_MS: "soon" }, "DECORUM_DRAIN_TIMEOUT_MS=soon: must be a whole number >= 0"],
+        [{ DECORUM_JUDGE_BUDGET_MS: "fast" }, "DECORUM_JUDGE_BUDGET_MS=fast: must be a whole number >= 0"],
         [{ DECORUM_DB: "mysql://root:hunter2@db/x" }, "DECORUM_DB=mysql://root:***@db/x: must be a SQLite file path, a postgres:// URL or \"memory\" (mysql:// is not supported)"],
         [{ DATABASE_URL: "mongodb://db/x" }, "DATABASE_URL=mongodb://db/x: must be a SQLite file path"],
         [{ DECORUM_PUBLIC_URL: "moderation.example.com" }, "DECORUM_PUBLIC_URL=moderation.example.com: must be an http:// or https:// URL"],
@@ -195,6 +197,7 @@ describe("EngineConfig: each setting written once", () => {
         DECORUM_LOCAL_MODEL: "/models/retrained",
         DECORUM_JUDGE: "neural",
         DECORUM_JUDGE_MODEL: "/models/mine/mapping.json",
+        DECORUM_JUDGE_BUDGET_MS: "0",
         DECORUM_FETCH_ALLOW_PRIVATE: "true",
         DECORUM_FETCH_TIMEOUT_MS: "3000",
         DECORUM_FETCH_MAX_BYTES: "1000",
@@ -237,6 +240,7 @@ describe("EngineConfig: each setting written once", () => {
         model: { directory: "/models/retrained" },
         judge: "neural",
         judgeModel: "/models/mine/mapping.json",
+        judgeBudgetMs: 0,
         fetch: { allowPrivate: true, timeoutMs: 3000, maxBytes: 1000 },
         llm: {
           mode: "cascade",
@@ -274,6 +278,7 @@ describe("EngineConfig: each setting written once", () => {
       }
       assert.notStrictEqual(fromEnv.judge, defaults.judge)
       assert.notStrictEqual(fromEnv.judgeModel, defaults.judgeModel)
+      assert.notStrictEqual(fromEnv.judgeBudgetMs, defaults.judgeBudgetMs)
       // Every variable but DATABASE_URL and DECORUM_MODEL_DIR (no option of their own) is set above.
       assert.deepStrictEqual(Object.keys(env).sort(), EngineConfig.variables.filter((v) => v !== "DATABASE_URL" && v !== "DECORUM_MODEL_DIR").sort())
     }))

@@ -48,6 +48,7 @@ const environment = (port: number): Record<string, string> => ({
   // The judge off: the operator's mapping is read as a setting but never loaded.
   DECORUM_JUDGE: "linear",
   DECORUM_JUDGE_MODEL: "/nonexistent/mapping.json",
+  DECORUM_JUDGE_BUDGET_MS: "40",
   DECORUM_ENGINE: "cascade",
   OPENAI_API_KEY: "sk-test",
   OPENAI_BASE_URL: "http://127.0.0.1:9/v1",
@@ -83,6 +84,7 @@ const expected = (port: number) => ({
   model: { directory: join(root, "packages/local/models") },
   judge: "linear",
   judgeModel: "/nonexistent/mapping.json",
+  judgeBudgetMs: 40,
   fetch: { allowPrivate: true, timeoutMs: 777, maxBytes: 4096 },
   llm: {
     mode: "cascade",

@@ -109,9 +109,14 @@ export const make = (options: Options): Effect.Effect<Judge.Source, Judge.JudgeU
   })
 
 /** The judge in `mode` on the built-in backend of the models directory, for the `AttributeModel` served. */
-export const layer = (options: { readonly mode: Judge.Mode; readonly directory?: string; readonly threads?: number }): Layer.Layer<Judge.Judge, never, AttributeModel> =>
+export const layer = (
+  options: { readonly mode: Judge.Mode; readonly directory?: string; readonly threads?: number; readonly budgetMs?: number }
+): Layer.Layer<Judge.Judge, never, AttributeModel> =>
   Layer.scoped(
     Judge.Judge,
     Effect.flatMap(AttributeModel, (model) =>
-      Judge.make(make({ linearVersion: model.version, ...(options.directory ? { directory: options.directory } : {}), ...(options.threads ? { threads: options.threads } : {}) }), { mode: options.mode }))
+      Judge.make(make({ linearVersion: model.version, ...(options.directory ? { directory: options.directory } : {}), ...(options.threads ? { threads: options.threads } : {}) }), {
+        mode: options.mode,
+        ...(options.budgetMs === undefined ? {} : { budgetMs: options.budgetMs })
+      }))
   )

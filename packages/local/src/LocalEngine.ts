@@ -39,6 +39,8 @@ export interface LocalEngineOptions {
   readonly judge?: Judge.Mode
   /** The operator's classifier (`DECORUM_JUDGE_MODEL`): its mapping file (docs/bring-your-own-model.md). */
   readonly judgeModel?: string
+  /** The judge's latency budget per comment (`DECORUM_JUDGE_BUDGET_MS`, ms; 0: none; default `Judge.DEFAULT_BUDGET_MS`). */
+  readonly judgeBudgetMs?: number
 }
 
 /**
@@ -48,13 +50,17 @@ export interface LocalEngineOptions {
  * built-in heads as its fallback: off in `linear` mode, unavailable (scoring linear, `/readyz` says
  * why) when neither can start.
  */
-const judgeLayer = (choice: ModelChoice = "trained", mode: Judge.Mode = "cascade", judgeModel?: string): Layer.Layer<Judge.Judge, never, AttributeModel> => {
+const judgeLayer = (
+  options: Pick<LocalEngineOptions, "model" | "judge" | "judgeModel" | "judgeBudgetMs">
+): Layer.Layer<Judge.Judge, never, AttributeModel> => {
+  const { judgeModel, model: choice = "trained", judge: mode = "cascade" } = options
+  const budget = options.judgeBudgetMs === undefined ? {} : { budgetMs: options.judgeBudgetMs }
   const directory = detectorDirectory(choice, EncoderJudge.JUDGE_FILE)
-  if (judgeModel === undefined) return EncoderJudge.layer({ mode, directory })
+  if (judgeModel === undefined) return EncoderJudge.layer({ mode, directory, ...budget })
   return Layer.scoped(
     Judge.Judge,
     Effect.flatMap(AttributeModel, (model) =>
-      Judge.make(ClassifierJudge.orBuiltIn(judgeModel, EncoderJudge.make({ linearVersion: model.version, directory })), { mode }))
+      Judge.make(ClassifierJudge.orBuiltIn(judgeModel, EncoderJudge.make({ linearVersion: model.version, directory })), { mode, ...budget }))
   )
 }
 
@@ -125,7 +131,7 @@ export const layer = (options: LocalEngineOptions = {}) =>
     Layer.provide(languageLayer(options.model)),
     Layer.provide(fallacyLayer(options.model)),
     Layer.provide(spanLayer(options.model)),
-    Layer.provideMerge(judgeLayer(options.model, options.judge, options.judgeModel)),
+    Layer.provideMerge(judgeLayer(options)),
     Layer.provideMerge(modelLayer(options.model))
   )
 
@@ -134,10 +140,10 @@ export const layer = (options: LocalEngineOptions = {}) =>
  * sets, the language identifier, and the AttributeModel (the same layers as `layer`, without the
  * comment scorer, detectors, relevance and fetcher, whose models a pure analyzer never reads).
  */
-export const analyzeLayer = (options: Pick<LocalEngineOptions, "model" | "judge" | "judgeModel"> = {}) =>
+export const analyzeLayer = (options: Pick<LocalEngineOptions, "model" | "judge" | "judgeModel" | "judgeBudgetMs"> = {}) =>
   Layer.merge(JudgedAttributeScorer, identifierLayer(options.model)).pipe(
     Layer.provide(languageLayer(options.model)),
-    Layer.provideMerge(judgeLayer(options.model, options.judge, options.judgeModel)),
+    Layer.provideMerge(judgeLayer(options)),
     Layer.provideMerge(modelLayer(options.model))
   )
 

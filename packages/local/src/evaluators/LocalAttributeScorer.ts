@@ -125,7 +125,9 @@ export const makeLocalAttributeScorer = (
       }),
     analyzeNow: (input) => {
       const { linear, routed } = firstStage(input)
-      return routed ? undefined : linear
+      if (!routed) return linear
+      // Over the judge's budget on arrival: answered linear here, without a fiber.
+      return Either.isRight(linear) && judge.shedNow() ? Either.right(fallback(judge, linear.right)) : undefined
     },
     attributesIn
   })
@@ -171,10 +173,15 @@ const judged = (
       return { value, provenance: { model: `${linear.provenance.model}+${judge.status.model}` } }
     }),
     Effect.catchTag("JudgeFailure", (failure) =>
-      failureLog(failure.reason).pipe(
-        Effect.as<Evaluated<AttributeAnalysis>>({ value: linear.value, provenance: { model: linear.provenance.model, fallbackFrom: judge.status.model! } })
-      ))
+      // Shedding over the budget is the design working (counted as `over_budget`), not a fault to warn of.
+      (failure.shed === true ? Effect.void : failureLog(failure.reason)).pipe(Effect.as(fallback(judge, linear))))
   )
+
+/** The linear answer, naming the judge as the model it stands in for. */
+const fallback = (judge: JudgeService, linear: Evaluated<AttributeAnalysis>): Evaluated<AttributeAnalysis> => ({
+  value: linear.value,
+  provenance: { model: linear.provenance.model, fallbackFrom: judge.status.model! }
+})
 
 /** Seconds between two warnings of failed judging (an overload fails many requests; each is counted as a fallback anyway). */
 const FAILURE_LOG_EVERY_MS = 10_000

@@ -6,9 +6,9 @@
 import { AttributeScorer, Metrics } from "@decorum/core"
 import type { AttributeAnalysisInput, Perspective } from "@decorum/domain"
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Either, Fiber, Layer, Metric } from "effect"
+import { Effect, Either, Fiber, Layer, Metric, TestClock } from "effect"
 import { AttributeModel } from "../../src/AttributeModel.js"
-import { JudgedAttributeScorer, LocalAttributeScorer } from "../../src/evaluators/LocalAttributeScorer.js"
+import { JudgedAttributeScorer, LocalAttributeScorer, makeLocalAttributeScorer } from "../../src/evaluators/LocalAttributeScorer.js"
 import * as Judge from "../../src/Judge.js"
 import { combine } from "../../src/JudgeBackend.js"
 import { TrainedModel } from "../../src/models/TrainedModel.js"
@@ -137,6 +137,169 @@ describe("Judge", () => {
     }))
 })
 
+/**
+ * Teaches the judge the backend's time per text: one call of `texts`, held at the backend while the
+ * test clock moves `ms` (so the estimate is `ms / texts.length`; texts out of their budget by then are answered linear).
+ */
+const teach = (judge: Judge.JudgeService, backend: FakeBackend, texts: ReadonlyArray<string>, ms: number) =>
+  Effect.gen(function*() {
+    const calls = backend.calls.length
+    backend.hold()
+    const fiber = yield* Effect.fork(Effect.forEach(texts, (t) => Effect.either(judge.judge(t, { TOXICITY: 0.5 })), { concurrency: "unbounded" }))
+    yield* until(() => backend.calls.length === calls + 1)
+    yield* TestClock.adjust(ms)
+    backend.release()
+    yield* Fiber.join(fiber)
+  })
+
+describe("the judge's latency budget", () => {
+  it.scoped("a text that cannot be judged within the budget is answered linear at once, without calling the backend", () =>
+    Effect.gen(function*() {
+      const backend = fakeBackend()
+      const judge = yield* judgeOn(backend, { budgetMs: 25, runs: 1 })
+      yield* teach(judge, backend, ["warm"], 10) // 10 ms a text
+      const overBudget = yield* judgeTexts("over_budget")
+      backend.hold()
+      const a = yield* Effect.fork(judge.judge("a", { TOXICITY: 0.5 }))
+      yield* until(() => backend.calls.length === 2)
+      // "a" in a call: "b" would be done in 20 ms, within the budget; "c" in 30 ms, over it
+      const b = yield* Effect.fork(judge.judge("b", { TOXICITY: 0.5 }))
+      yield* until(() => judge.waiting() === 1)
+      const c = yield* Effect.either(judge.judge("c", { TOXICITY: 0.5 }))
+      assert.isTrue(Either.isLeft(c))
+      if (Either.isLeft(c)) {
+        assert.isTrue(c.left.shed)
+        assert.match(c.left.reason, /within 25 ms/)
+      }
+      assert.strictEqual((yield* judgeTexts("over_budget")) - overBudget, 1)
+      // the same check, synchronously (the scorer's answer without a fiber)
+      assert.isTrue(judge.shedNow())
+      assert.strictEqual((yield* judgeTexts("over_budget")) - overBudget, 2)
+      backend.release()
+      yield* Fiber.join(a)
+      yield* Fiber.join(b)
+      assert.isFalse(judge.shedNow(), "an idle backend takes a text")
+      assert.deepStrictEqual(backend.calls, [["warm"], ["a"], ["b"]])
+    }))
+
+  it.scoped("a text still waiting when its budget runs out is answered linear then, and never sent to the backend", () =>
+    Effect.gen(function*() {
+      const backend = fakeBackend()
+      const judge = yield* judgeOn(backend, { budgetMs: 25, runs: 1 })
+      yield* teach(judge, backend, ["warm"], 2) // 2 ms a text; the clock at 2
+      const [overBudget, judged] = [yield* judgeTexts("over_budget"), yield* judgeTexts("judged")]
+      backend.hold()
+      const eight = Array.from({ length: 8 }, (_, i) => `in flight ${i}`)
+      const inFlight = yield* Effect.fork(Effect.forEach(eight, (t) => Effect.either(judge.judge(t, { TOXICITY: 0.5 })), { concurrency: "unbounded" }))
+      yield* until(() => backend.calls.length === 2)
+      // expected done at 20, within its time (27): "late" is queued behind the call
+      const late = yield* Effect.fork(Effect.either(judge.judge("late", { TOXICITY: 0.5 })))
+      yield* until(() => judge.waiting() === 1)
+      yield* TestClock.adjust(26)
+      const answer = yield* Fiber.join(late)
+      assert.isTrue(Either.isLeft(answer) && answer.left.shed === true)
+      // the texts in the held call are out of time too: answered linear, whatever the call answers later
+      for (const a of yield* Fiber.join(inFlight)) assert.isTrue(Either.isLeft(a) && a.left.shed === true)
+      backend.release()
+      // the next text is within the budget, and its call has no "late" in it
+      yield* judge.judge("next", { TOXICITY: 0.5 })
+      assert.deepStrictEqual(backend.calls.slice(2), [["next"]])
+      assert.strictEqual((yield* judgeTexts("over_budget")) - overBudget, 9)
+      assert.strictEqual((yield* judgeTexts("judged")) - judged, 1)
+    }))
+
+  it.scoped("the collector answers linear, without sending it, a text the backend is not expected to finish in its time", () =>
+    Effect.gen(function*() {
+      const backend = fakeBackend()
+      const judge = yield* judgeOn(backend, { budgetMs: 45, runs: 1, maxBatch: 4 })
+      yield* teach(judge, backend, ["warm"], 10) // 10 ms a text; the clock at 10
+      backend.hold()
+      const a = yield* Effect.fork(judge.judge("a", { TOXICITY: 0.5 }))
+      yield* until(() => backend.calls.length === 2)
+      // expected done at 30 and 40, within their time (55): both wait
+      const later = yield* Effect.fork(Effect.forEach(["b", "c"], (t) => Effect.either(judge.judge(t, { TOXICITY: 0.5 })), { concurrency: "unbounded" }))
+      yield* until(() => judge.waiting() === 2)
+      // "a" takes 24 ms: the estimate rises to 12.8; collected at 34, "b" would be done at 46.8, "c" at 59.6
+      yield* TestClock.adjust(24)
+      backend.release()
+      yield* Fiber.join(a)
+      const [b, c] = (yield* Fiber.join(later)) as [Either.Either<unknown, Judge.JudgeFailure>, Either.Either<unknown, Judge.JudgeFailure>]
+      assert.isTrue(Either.isRight(b))
+      assert.isTrue(Either.isLeft(c) && c.left.shed === true)
+      assert.deepStrictEqual(backend.calls, [["warm"], ["a"], ["b"]])
+    }))
+
+  it.scoped("an idle backend takes a text whatever the estimate, so a slow call does not shut the judge", () =>
+    Effect.gen(function*() {
+      const backend = fakeBackend()
+      const judge = yield* judgeOn(backend, { budgetMs: 25, runs: 1 })
+      yield* teach(judge, backend, ["slow first call"], 100) // 100 ms a text: over the budget
+      // answered after the slow call's end: the estimate is 80 ms a text from here on
+      yield* judge.judge("next", { TOXICITY: 0.5 })
+      const judged = yield* judgeTexts("judged")
+      yield* judge.judge("after", { TOXICITY: 0.5 })
+      assert.strictEqual((yield* judgeTexts("judged")) - judged, 1)
+    }))
+
+  it.scoped("the first call (the backend's warm-up, no estimate yet) is waited for past the budget", () =>
+    Effect.gen(function*() {
+      const backend = fakeBackend()
+      const judge = yield* judgeOn(backend, { budgetMs: 25, runs: 1 })
+      backend.hold()
+      const first = yield* Effect.fork(judge.judge("first", { TOXICITY: 0.5 }))
+      yield* until(() => backend.calls.length === 1)
+      yield* TestClock.adjust(100)
+      backend.release()
+      const answer = yield* Fiber.join(first)
+      assert.isDefined(answer.TOXICITY)
+    }))
+
+  it.scoped("a text whose request is interrupted while it waits is never sent to the backend", () =>
+    Effect.gen(function*() {
+      const backend = fakeBackend()
+      const judge = yield* judgeOn(backend, { budgetMs: 25, runs: 1 })
+      backend.hold()
+      const first = yield* Effect.fork(judge.judge("first", { TOXICITY: 0.5 }))
+      yield* until(() => backend.calls.length === 1)
+      const gone = yield* Effect.fork(judge.judge("gone", { TOXICITY: 0.5 }))
+      yield* until(() => judge.waiting() === 1)
+      yield* Fiber.interrupt(gone)
+      backend.release()
+      yield* Fiber.join(first)
+      yield* judge.judge("next", { TOXICITY: 0.5 })
+      assert.deepStrictEqual(backend.calls, [["first"], ["next"]])
+    }))
+
+  it.scoped("under the budget every text is judged", () =>
+    Effect.gen(function*() {
+      const backend = fakeBackend()
+      const judge = yield* judgeOn(backend, { budgetMs: 25, maxBatch: 4, runs: 1 })
+      yield* teach(judge, backend, ["warm"], 2) // 2 ms a text: 12 texts take 24 ms
+      const [overBudget, judged] = [yield* judgeTexts("over_budget"), yield* judgeTexts("judged")]
+      const texts = Array.from({ length: 12 }, (_, i) => `comment ${i}`)
+      const answers = yield* Effect.forEach(texts, (t) => judge.judge(t, { TOXICITY: 0.5 }), { concurrency: "unbounded" })
+      assert.strictEqual(answers.length, 12)
+      assert.strictEqual((yield* judgeTexts("judged")) - judged, 12)
+      assert.strictEqual((yield* judgeTexts("over_budget")) - overBudget, 0)
+      assert.deepStrictEqual(backend.calls.slice(1).flat().sort(), [...texts].sort())
+    }))
+
+  it.scoped("budgetMs 0: no budget, every text waits for the judge however long", () =>
+    Effect.gen(function*() {
+      const backend = fakeBackend()
+      const judge = yield* judgeOn(backend, { budgetMs: 0, runs: 1 })
+      yield* teach(judge, backend, ["warm"], 100) // 100 ms a text
+      const overBudget = yield* judgeTexts("over_budget")
+      backend.hold()
+      const all = yield* Effect.fork(Effect.forEach(["a", "b", "c"], (t) => judge.judge(t, { TOXICITY: 0.5 }), { concurrency: "unbounded" }))
+      yield* until(() => backend.calls.length === 2)
+      yield* TestClock.adjust(10_000)
+      backend.release()
+      assert.strictEqual((yield* Fiber.join(all)).length, 3)
+      assert.strictEqual((yield* judgeTexts("over_budget")) - overBudget, 0)
+    }))
+})
+
 // The attribute scorer with a judge, on the shipped linear models.
 const LOW = "Thanks for the thoughtful article, I learned a lot."
 const HIGH = "You are a stupid idiot and everyone knows it."
@@ -159,6 +322,19 @@ const scorerWith = (backend: FakeBackend, mode: Judge.Mode, band: readonly [numb
   )
 
 describe("the attribute scorer with a judge", () => {
+  it.scoped("a routed comment over the judge's budget is answered linear at once by analyzeNow, naming the judge it stands in for", () =>
+    Effect.gen(function*() {
+      const backend = fakeBackend()
+      const judge = yield* judgeOn(backend, { mode: "neural" })
+      const model = yield* Effect.provide(AttributeModel, TrainedModel.layer)
+      const linear = yield* Effect.provide(linearOf(HIGH), TrainedModel.layer)
+      const within = makeLocalAttributeScorer(model, undefined, judge)
+      assert.isUndefined(within.analyzeNow(input(HIGH)), "within the budget: only analyze answers")
+      const over = makeLocalAttributeScorer(model, undefined, { ...judge, shedNow: () => true })
+      assert.deepStrictEqual(over.analyzeNow(input(HIGH)), Either.right({ value: linear.value, provenance: { model: model.version, fallbackFrom: "judge-test" } }))
+      assert.strictEqual(backend.calls.length, 0)
+    }))
+
   it.effect("cascade: only comments with a linear summary in the band reach the judge; the others are answered at once", () =>
     Effect.gen(function*() {
       const low = yield* linearOf(LOW)
