@@ -129,9 +129,13 @@ export const scoreBatch = (texts: ReadonlyArray<string>, requested: ReadonlyArra
 /**
  * The engine a scorer needs: what `Analyze.analyze` reads of the configured engine
  * (`Engine.analyzeLayer`: no database, scoring stores nothing), with the tracer off (nothing
- * exports spans here, and a span per comment costs more than its model).
+ * exports spans here, and a span per comment costs more than its model). The judge has no latency
+ * budget here (`DECORUM_JUDGE_BUDGET_MS` is a server's guard of its tail latency): a batch judges
+ * every comment its mode routes, so the same file scores the same on a busy machine and an idle one.
  */
-export const scorerLayer = Layer.unwrapEffect(Effect.map(EngineConfig.config, Engine.analyzeLayer)).pipe(
+export const scorerLayer = Layer.unwrapEffect(
+  Effect.map(EngineConfig.config, (settings) => Engine.analyzeLayer({ ...settings, judgeBudgetMs: 0 }))
+).pipe(
   Layer.orDie,
   Layer.provide(Layer.setTracerEnabled(false))
 )
