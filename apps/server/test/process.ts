@@ -65,7 +65,9 @@ export const startServe = async (args: ReadonlyArray<string>, env: Record<string
     cwd: root,
     detached: options.detached ?? false,
     // The bundle lives elsewhere than the sources, so point it at the shipped model files.
-    env: { ...process.env, DECORUM_ENGINE: "local", DECORUM_MODEL_DIR: join(root, "packages/local/models"), ...env }
+    // No judge latency budget unless a test sets one: with it, whether a routed comment is judged
+    // or shed depends on how busy the machine is, and these tests compare answers over time.
+    env: { ...process.env, DECORUM_ENGINE: "local", DECORUM_MODEL_DIR: join(root, "packages/local/models"), DECORUM_JUDGE_BUDGET_MS: "0", ...env }
   })
   let out = ""
   child.stdout.on("data", (c: Buffer) => (out += c.toString()))
