@@ -108,14 +108,17 @@ export const makeLocalAttributeScorer = (
   // on what else the request asked for.
   const judgedLabels = judge.attributes.filter((a) => english.has(a))
   const firstStage = (input: AttributeAnalysisInput) => {
-    const linear = scoreIn(input)
-    if ((input.language ?? "en") !== "en" || Either.isLeft(linear) || !input.attributes.some((a) => judge.attributes.includes(a))) {
-      return { linear, routed: false }
+    if ((input.language ?? "en") !== "en" || !input.attributes.some((a) => judge.attributes.includes(a))) {
+      return { linear: scoreIn(input), routed: false }
     }
-    const known = summaries(linear.right.value)
-    const missing = judgedLabels.filter((a) => known[a] === undefined)
-    const all = missing.length === 0 ? known : { ...wholeProbabilities(model, input.text, missing), ...known }
-    return { linear, routed: judge.routes(judgedLabels, all) }
+    // One pass of the model set over the text for the requested and the routing attributes (a
+    // second pass for the unrequested ones doubled the linear cost of a one-attribute request);
+    // the answer keeps the requested ones.
+    const missing = judgedLabels.filter((a) => !input.attributes.includes(a))
+    const scored = scoreIn(missing.length === 0 ? input : { ...input, attributes: [...input.attributes, ...missing] })
+    if (Either.isLeft(scored)) return { linear: scored, routed: false }
+    const routed = judge.routes(judgedLabels, summaries(scored.right.value))
+    return { linear: missing.length === 0 ? scored : Either.right(requestedOf(scored.right, input.attributes)), routed }
   }
   return AttributeScorer.of({
     analyze: (input) =>
@@ -133,12 +136,14 @@ export const makeLocalAttributeScorer = (
   })
 }
 
-/** The model set's probabilities of `labels` on the whole text (the score-only path when it has one). */
-const wholeProbabilities = (model: AttributeModelService, text: string, labels: ReadonlyArray<Perspective.Attribute>): Partial<Record<Perspective.Attribute, number>> => {
-  const p = model.score !== undefined ? model.score(text, labels) : model.predict(model.analyse(text), labels)
-  const out: Partial<Record<Perspective.Attribute, number>> = {}
-  for (const label of labels) out[label] = clamp01(p[label] ?? 0)
-  return out
+/** The answer with only the `attributes` asked for. */
+const requestedOf = (answer: Evaluated<AttributeAnalysis>, attributes: ReadonlyArray<Perspective.Attribute>): Evaluated<AttributeAnalysis> => {
+  const value: Partial<Record<Perspective.Attribute, AttributeResult>> = {}
+  for (const a of attributes) {
+    const result = answer.value[a]
+    if (result !== undefined) value[a] = result
+  }
+  return { ...answer, value }
 }
 
 const summaries = (analysis: AttributeAnalysis): Partial<Record<Perspective.Attribute, number>> => {
