@@ -34,7 +34,7 @@ export const openEncoder = async (weights: string, file: string = join(DEFAULT_O
       return new Float32Array(b.buffer, b.byteOffset, b.byteLength / 4).slice()
     }
     const out = new Float32Array(texts.length * DIM)
-    const tokens = texts.map((t) => sp.encode(t).slice(0, MAX_TOKENS))
+    const tokens = texts.map((t) => sp.encodeFirst(t, MAX_TOKENS))
     // batches of similar length (little padding)
     const order = Array.from(texts.keys()).sort((a, b) => tokens[a]!.length - tokens[b]!.length)
     const t0 = Date.now()

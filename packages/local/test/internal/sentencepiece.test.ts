@@ -53,6 +53,27 @@ describe("SentencePiece", () => {
     for (const [text, ids] of RECORDED) assert.deepStrictEqual(ours.encode(text), ids, text)
   })
 
+  // The encoder reads the first 128 ids: encodeFirst gives them without encoding a long text whole.
+  it("encodeFirst gives encode's first ids on long texts of every shape, and on a vocabulary where spaces do not split", () => {
+    const ours = new SentencePiece(shippedVocabulary())
+    const words = [...GOLDEN_TEXTS, ...variedTexts(40)].join(" ")
+    const texts = [
+      words.repeat(4),
+      words.replace(/ /g, "  ").repeat(3), // doubled spaces
+      "x".repeat(20_000), // one word: no space to cut at
+      `${"\u{1F92C}".repeat(3000)} ${words}`, // unknowns merge: the prefix gives few ids
+      `${"a".repeat(5000)} ${words.repeat(2)}`,
+      "\uFF26\uFF35 ".repeat(4000), // NFKC changes the text first
+      "short text"
+    ]
+    for (const text of texts) {
+      for (const count of [1, 128, 700]) assert.deepStrictEqual(ours.encodeFirst(text, count), ours.encode(text).slice(0, count), `${text.slice(0, 30)}... (${count})`)
+    }
+    // A separator inside a piece: spaces are not boundaries, and encodeFirst encodes the whole text.
+    const joined = new SentencePiece([...RESERVED, ["\u2581", -1], ["a", -1], ["a\u2581a", -0.5]])
+    assert.deepStrictEqual(joined.encodeFirst("a a ".repeat(2000), 3), joined.encode("a a ".repeat(2000)).slice(0, 3))
+  })
+
   // The ids the encoder was trained and converted with come from the package's tokenizer; the
   // shipped vocabulary (models/encoder/vocab.json) must give the same ids for any text.
   it.skipIf(missing.length > 0)("gives the ids of @energetic-ai/embeddings' tokenizer on the shipped vocabulary", () => {

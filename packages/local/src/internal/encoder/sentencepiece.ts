@@ -28,9 +28,13 @@ export class SentencePiece {
   private readonly root = newNode()
   /** Each id's piece length in UTF-16 units (the reference tokenizer walks back by it). */
   private readonly lengths: Int32Array
+  /** Whether every space is a boundary of the best segmentation (`encodeFirst`). */
+  private readonly spaceSplits: boolean
 
   constructor(readonly vocabulary: Vocabulary) {
     this.lengths = Int32Array.from(vocabulary, ([piece]) => piece.length)
+    this.spaceSplits = vocabulary.some(([piece], i) => i >= RESERVED && piece === SEPARATOR) &&
+      vocabulary.every(([piece]) => piece.indexOf(SEPARATOR, 1) < 0)
     for (let i = RESERVED; i < vocabulary.length; i++) {
       const [piece, score] = vocabulary[i]!
       let node = this.root
@@ -45,6 +49,27 @@ export class SentencePiece {
       node.id = i
       node.score = score
     }
+  }
+
+  /**
+   * `encode(text).slice(0, count)`, without the work of encoding a long text whole (a 20,000-character
+   * comment took 14 ms for the 128 tokens the encoder reads). When no piece holds the separator past
+   * its first symbol and the separator is a piece of its own (true of the shipped vocabulary), every
+   * space is a boundary of the best segmentation, and the Viterbi values before it do not depend on
+   * what follows: the tokens of the text up to a space are the first tokens of the whole. So a
+   * prefix that ends at a space and already gives `count` tokens gives the same first `count`.
+   */
+  encodeFirst(text: string, count: number): Array<number> {
+    if (this.spaceSplits) {
+      const normalized = text.normalize("NFKC")
+      for (let at = count * 16; at < normalized.length; at *= 4) {
+        const cut = normalized.indexOf(" ", at)
+        if (cut < 0) break
+        const tokens = this.encode(normalized.slice(0, cut))
+        if (tokens.length >= count) return tokens.slice(0, count)
+      }
+    }
+    return this.encode(text).slice(0, count)
   }
 
   encode(text: string): Array<number> {

@@ -22,7 +22,7 @@ export const makeEncoder = (worker: OrtWorker, tokenizer: SentencePiece, maxToke
   dimensions,
   embed: async (texts) => {
     const runs = texts.map((text) => {
-      const tokens = tokenizer.encode(text).slice(0, maxTokens)
+      const tokens = tokenizer.encodeFirst(text, maxTokens)
       // At least one position (an empty text: the mask is all zeros, as training's padded rows).
       const width = Math.max(1, tokens.length)
       const ids = new BigInt64Array(width)
