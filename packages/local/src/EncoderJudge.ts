@@ -23,7 +23,7 @@ import * as Judge from "./Judge.js"
 import type { JudgeBackend, JudgeCombination } from "./JudgeBackend.js"
 import { SentencePiece, type Vocabulary } from "./internal/encoder/sentencepiece.js"
 import { makeEncoder } from "./internal/judge/encoder.js"
-import { parseJudgeFile } from "./internal/judge/judgeFile.js"
+import { parseJudgeFile } from "./JudgeFile.js"
 import { resolveOrt, startOrtWorker } from "./internal/judge/ortWorker.js"
 import { defaultModelDirectory } from "./models/TrainedModel.js"
 

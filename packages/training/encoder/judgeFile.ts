@@ -23,27 +23,13 @@
  */
 import { combine } from "@decorum/local/JudgeBackend"
 import type { ModelLabel } from "@decorum/local"
+import * as LocalJudgeFile from "@decorum/local/JudgeFile"
+import { Either } from "effect"
 
-export interface JudgeCombinationJson {
-  readonly head: number
-  readonly linear: number
-  readonly bias: number
-}
+/** The file as training writes it: the server's schema (`@decorum/local/JudgeFile`), with a band for every head. */
+export type JudgeFile = LocalJudgeFile.JudgeFile & { readonly cascade: Readonly<Record<string, readonly [number, number]>> }
 
-export interface JudgeHeadJson {
-  readonly weights: ReadonlyArray<number>
-  readonly bias: number
-  readonly combine: JudgeCombinationJson
-}
-
-export interface JudgeFile {
-  readonly release: string
-  readonly encoder: { readonly file: string; readonly sha256: string; readonly vocab: string; readonly maxTokens: number }
-  readonly linearRelease: string
-  readonly dimensions: number
-  readonly heads: Readonly<Record<string, JudgeHeadJson>>
-  readonly cascade: Readonly<Record<string, readonly [number, number]>>
-}
+export type JudgeHeadJson = JudgeFile["heads"][string]
 
 export const JUDGE_FILE = "judge.json"
 
@@ -67,29 +53,12 @@ export const encodeJudgeFile = (file: JudgeFile): string => {
   return JSON.stringify(rounded, null, 2).replace(/\[\s*(-?[\d.e+-]+(?:,\s*-?[\d.e+-]+)*)\s*\]/g, (_, inner: string) => `[${inner.replace(/\s+/g, "")}]`) + "\n"
 }
 
-const fail = (why: string): never => {
-  throw new Error(`judge file: ${why}`)
-}
-const isNumber = (x: unknown): x is number => typeof x === "number" && Number.isFinite(x)
-
-/** Parse and check a judge file (every head's width, every number finite, every band inside [0, 1]). */
+/** Parse and check a judge file with the server's checks, and that every head has its band. */
 export const decodeJudgeFile = (text: string): JudgeFile => {
-  const f = JSON.parse(text) as JudgeFile
-  if (typeof f.release !== "string" || f.release === "") fail("release missing")
-  if (typeof f.linearRelease !== "string") fail("linearRelease missing")
-  const e = f.encoder
-  if (e === undefined || typeof e.file !== "string" || !/^[0-9a-f]{64}$/.test(e.sha256) || typeof e.vocab !== "string" || !isNumber(e.maxTokens)) fail("encoder incomplete")
-  if (!isNumber(f.dimensions) || f.dimensions <= 0) fail("dimensions missing")
-  for (const [label, h] of Object.entries(f.heads ?? fail("heads missing"))) {
-    if (!Array.isArray(h.weights) || h.weights.length !== f.dimensions || !h.weights.every(isNumber)) fail(`${label}: weights must be ${f.dimensions} numbers`)
-    if (!isNumber(h.bias)) fail(`${label}: bias`)
-    if (h.combine === undefined || ![h.combine.head, h.combine.linear, h.combine.bias].every(isNumber)) fail(`${label}: combine`)
-  }
-  for (const [label, band] of Object.entries(f.cascade ?? fail("cascade missing"))) {
-    if (!(label in f.heads)) fail(`cascade names ${label}, which has no head`)
-    if (!Array.isArray(band) || band.length !== 2 || !band.every(isNumber) || !(0 <= band[0] && band[0] <= band[1] && band[1] <= 1)) fail(`${label}: band must be [low, high] within [0, 1]`)
-  }
-  return f
+  const f = Either.getOrThrowWith(LocalJudgeFile.parseJudgeFile(text), (why) => new Error(why))
+  const missing = Object.keys(f.heads).filter((label) => f.cascade?.[label] === undefined)
+  if (missing.length > 0) throw new Error(`judge.json: no cascade band for ${missing.join(", ")}`)
+  return f as JudgeFile
 }
 
 /** A head's log-odds for the embedding at `offset` of `X`. */
