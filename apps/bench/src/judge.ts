@@ -7,13 +7,21 @@
  *   CPU time of the whole process per comment (the worker thread's included);
  * - how long the serving thread's event loop is held at most during those calls (the encoder runs
  *   on its worker thread: this should stay near zero).
+ * - the first stage on the serving thread: `analyzeNow` with one attribute on comments the cascade
+ *   does not route, with the linear scorer and with the judged one (what cascade adds to every
+ *   English analyze);
+ * - the tokenizer on the longest comment analyze accepts: the encoder's first 128 tokens
+ *   (`encodeFirst`, what the judge runs) against encoding it whole.
  * The one-minute load average is printed beside each row: the machine may be shared.
  * Options (env): BENCH_COMMENTS (default 256).
  */
 import { loadavg } from "node:os"
 import { monitorEventLoopDelay } from "node:perf_hooks"
-import { EncoderJudge } from "@decorum/local"
-import { Effect, Exit, Scope } from "effect"
+import { AttributeScorer } from "@decorum/core"
+import { Limits } from "@decorum/domain"
+import { EncoderJudge, JudgedAttributeScorer, LocalAttributeScorer, TrainedModel } from "@decorum/local"
+import { SentencePiece, type Vocabulary } from "@decorum/local/SentencePiece"
+import { Effect, Exit, Layer, Scope } from "effect"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { defaultModelDirectory } from "@decorum/local"
@@ -54,7 +62,41 @@ const main = async () => {
   }
 }
 
-main().catch((e) => {
+/** CPU µs per `analyzeNow` of a one-attribute request, linear and cascade, on the comments the cascade does not route. */
+const firstStage = () =>
+  Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+    const models = yield* Layer.build(TrainedModel.layer)
+    const linear = yield* Effect.provide(AttributeScorer, yield* Layer.build(LocalAttributeScorer.pipe(Layer.provide(Layer.succeedContext(models)))))
+    const cascade = yield* Effect.provide(
+      AttributeScorer,
+      yield* Layer.build(JudgedAttributeScorer.pipe(Layer.provideMerge(EncoderJudge.layer({ mode: "cascade" })), Layer.provideMerge(Layer.succeedContext(models))))
+    )
+    const input = (text: string) => ({ text, attributes: ["TOXICITY" as const], spans: [{ begin: 0, end: text.length }], context: { article: null, parent: null, entries: [] }, language: "en" })
+    const unrouted = texts.filter((t) => cascade.analyzeNow(input(t)) !== undefined)
+    const rounds = Math.ceil(50_000 / Math.max(1, unrouted.length))
+    for (const [name, scorer] of [["linear", linear], ["cascade", cascade]] as const) {
+      for (let warm = 0; warm < 2; warm++) for (const t of unrouted) scorer.analyzeNow(input(t))
+      const cpu0 = cpuMs()
+      for (let r = 0; r < rounds; r++) for (const t of unrouted) scorer.analyzeNow(input(t))
+      const us = ((cpuMs() - cpu0) * 1000) / (rounds * unrouted.length)
+      console.log(`first stage, ${name}: ${us.toFixed(2)} µs CPU per analyzeNow (TOXICITY, the ${unrouted.length} comments cascade does not route)   load ${loadavg()[0]!.toFixed(1)}`)
+    }
+  })))
+
+/** The tokenizer on the longest comment analyze accepts. */
+const longComment = () => {
+  const vocabulary = JSON.parse(readFileSync(join(defaultModelDirectory(), "encoder", "vocab.json"), "utf8")) as Vocabulary
+  const tokenizer = new SentencePiece(vocabulary)
+  const text = texts.join(" ").repeat(Math.ceil(Limits.commentMaxLength / texts.join(" ").length)).slice(0, Limits.commentMaxLength)
+  for (const [name, run] of [["encodeFirst(text, 128)", () => tokenizer.encodeFirst(text, 128)], ["encode(text) whole", () => tokenizer.encode(text)]] as const) {
+    run()
+    const t0 = performance.now()
+    for (let i = 0; i < 20; i++) run()
+    console.log(`tokenizer, ${text.length} characters, ${name}: ${((performance.now() - t0) / 20).toFixed(2)} ms   load ${loadavg()[0]!.toFixed(1)}`)
+  }
+}
+
+main().then(firstStage).then(longComment).catch((e) => {
   console.error(e)
   process.exitCode = 1
 })
