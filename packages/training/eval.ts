@@ -8,7 +8,9 @@
  *   model at 0.5 and for the spam checker's verdict (`is_spam`, signals blended with the model);
  * - the C3 test articles; the guardrail and obfuscation sets; the lexicon approximations on proxies;
  * - the neural judge (`models/encoder/judge.json`, encoder/judgeEval.ts), cascade and neural, beside
- *   the baseline and the linear release on the same protocols, Wikipedia CAT and the functional suite.
+ *   the baseline and the linear release on the same protocols, Wikipedia CAT and the functional suite;
+ *   with `--judge-candidate DIR` (DIR/encoder/judge.json and its encoder), also a candidate judge
+ *   against the shipped one under the release rule.
  */
 import type { ModelLabel } from "@decorum/local"
 import type { AttributeModelService } from "@decorum/local"
@@ -166,7 +168,8 @@ const main = async () => {
   guardrails(set)
 
   // ------------------------------------------------ the neural judge (issue 27): both modes beside the baseline and the linear release
-  await evaluateJudge({ modelsDir, countersDir: MODELS_DIR, split, sets: p.sets, cat: splits.gcReport, linear: set, baseline, labels: TOXICITY_LABELS, log })
+  const candidateDir = process.argv.includes("--judge-candidate") ? process.argv[process.argv.indexOf("--judge-candidate") + 1]! : undefined
+  await evaluateJudge({ modelsDir, countersDir: MODELS_DIR, split, sets: p.sets, cat: splits.gcReport, linear: set, baseline, labels: TOXICITY_LABELS, log, candidateDir })
   log(`npm run eval took ${((Date.now() - started) / 1000).toFixed(0)} s`)
 }
 

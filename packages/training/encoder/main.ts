@@ -6,6 +6,10 @@
  *   node packages/training/run.mjs encoder verify [--weights int8|fp32] [--n 1000]
  *       the ONNX model (onnxruntime-node) against the package's own TF.js run (WASM backend):
  *       token ids identical, cosine per comment; comments are training rows (never a test split)
+ *   node packages/training/run.mjs encoder finetune-data [--out DIR]
+ *       what finetune.py reads: training rows, tokens, labels, the package's weights (finetuneData.ts)
+ *   node packages/training/run.mjs encoder convert --weights fp16 --from DIR --file NAME
+ *       the same graph with finetune.py's weights (DIR/weights.json + weights.bin)
  *   node packages/training/run.mjs encoder bench [--weights int8|fp32] [--n 200]
  *       ms per comment (batch of 1) and per comment in batches of 32, both runtimes, one thread
  */
@@ -14,6 +18,7 @@ import { join } from "node:path"
 import { SentencePiece, type Vocabulary } from "@decorum/local/SentencePiece"
 import { loadSplits, dataDir } from "../pipeline.js"
 import { convert, DEFAULT_OUT, MAX_TOKENS } from "./convert.js"
+import { finetuneData } from "./finetuneData.js"
 import { loadOrt, requireEncoderPackage, requireEncoderPackages, type OrtSession } from "./optional.js"
 
 requireEncoderPackages()
@@ -149,7 +154,8 @@ const command = args[0]
 if (command === "convert") convert(args.slice(1))
 else if (command === "verify") await verify()
 else if (command === "bench") await bench()
+else if (command === "finetune-data") await finetuneData(args.slice(1), (s) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${s}\n`))
 else {
-  console.error("usage: run.mjs encoder convert|verify|bench [--weights int8|fp32] [--n N]")
+  console.error("usage: run.mjs encoder convert|verify|bench|finetune-data [--weights int8|fp32] [--n N] [--from DIR] [--file NAME] [--out DIR]")
   process.exit(2)
 }
