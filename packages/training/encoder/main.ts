@@ -10,6 +10,8 @@
  *       what finetune.py reads: training rows, tokens, labels, the package's weights (finetuneData.ts)
  *   node packages/training/run.mjs encoder convert --weights fp16 --from DIR --file NAME
  *       the same graph with finetune.py's weights (DIR/weights.json + weights.bin)
+ *   node packages/training/run.mjs encoder fidelity --from DIR [--weights fp16] [--n 1000]
+ *       finetune.py's weights stored as fp16 (or int8) against fp32: cosine per training comment
  *   node packages/training/run.mjs encoder bench [--weights int8|fp32] [--n 200]
  *       ms per comment (batch of 1) and per comment in batches of 32, both runtimes, one thread
  */
@@ -17,7 +19,8 @@ import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { SentencePiece, type Vocabulary } from "@decorum/local/SentencePiece"
 import { loadSplits, dataDir } from "../pipeline.js"
-import { convert, DEFAULT_OUT, MAX_TOKENS } from "./convert.js"
+import { buildModel, convert, DEFAULT_OUT, MAX_TOKENS, type Weights } from "./convert.js"
+import { readWeightsFile } from "./weightsFile.js"
 import { finetuneData } from "./finetuneData.js"
 import { loadOrt, requireEncoderPackage, requireEncoderPackages, type OrtSession } from "./optional.js"
 
@@ -150,10 +153,37 @@ const bench = async () => {
   })
 }
 
+/**
+ * A fine-tuned encoder's stored form against its float32 weights (`--from DIR`, finetune.py's
+ * output): cosine per comment between the fp16 and the fp32 model built from the same weights,
+ * on n training comments (a fine-tune can move weights where float16 rounds worse).
+ */
+const fidelity = async () => {
+  const from = at("--from", "")
+  if (from === "") throw new Error("fidelity needs --from DIR (finetune.py's weights)")
+  const weights = readWeightsFile(from)
+  const stored = at("--weights", "fp16") as Weights
+  const n = Number(at("--n", "1000"))
+  const texts = comments(n)
+  const sp = new SentencePiece(vocabulary())
+  const tokens = texts.map((t) => sp.encodeFirst(t, MAX_TOKENS))
+  const open = (w: Weights) => ort.InferenceSession.create(buildModel(weights, { weights: w }), { intraOpNumThreads: 1, interOpNumThreads: 1 })
+  const [full, small] = [await open("fp32"), await open(stored)]
+  const cos: Array<number> = []
+  for (let i = 0; i < tokens.length; i += 16) {
+    const a = await runOnnx(full, tokens.slice(i, i + 16))
+    const b = await runOnnx(small, tokens.slice(i, i + 16))
+    a.forEach((v, j) => cos.push(cosine(v, b[j]!)))
+  }
+  const sorted = [...cos].sort((x, y) => x - y)
+  console.log(`${from}: ${stored} against fp32 on ${n} training comments: cosine min ${sorted[0]!.toFixed(6)}, 1st percentile ${sorted[Math.floor(0.01 * n)]!.toFixed(6)}, median ${sorted[Math.floor(n / 2)]!.toFixed(6)}; below 0.999: ${cos.filter((c) => c < 0.999).length}`)
+}
+
 const command = args[0]
 if (command === "convert") convert(args.slice(1))
 else if (command === "verify") await verify()
 else if (command === "bench") await bench()
+else if (command === "fidelity") await fidelity()
 else if (command === "finetune-data") await finetuneData(args.slice(1), (s) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${s}\n`))
 else {
   console.error("usage: run.mjs encoder convert|verify|bench|finetune-data [--weights int8|fp32] [--n N] [--from DIR] [--file NAME] [--out DIR]")

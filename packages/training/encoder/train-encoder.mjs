@@ -9,7 +9,7 @@
 // Debian's python3-torch uses the system BLAS: without OpenBLAS (`apt-get install
 // libopenblas0-pthread`) a matrix product runs about 14 times slower and step 2 takes hours.
 import { spawnSync } from "node:child_process"
-import { existsSync } from "node:fs"
+import { existsSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 
@@ -17,6 +17,10 @@ const here = dirname(fileURLToPath(import.meta.url))
 const root = join(here, "..", "..", "..")
 const out = join(here, "..", ".cache", "finetune-out")
 const file = "use-lite-ft.fp16.onnx"
+// The heads start from the frozen encoder's judge (judge-2026.11.28, the commit that shipped it), so
+// that a rerun starts where the shipped encoder's first run did, whatever judge.json serves now.
+const INIT_COMMIT = "ab94767"
+const INIT_JUDGE = "packages/local/models/encoder/judge.json"
 
 const run = (cmd, args, env = {}) => {
   console.error(`$ ${[cmd, ...args].join(" ")}`)
@@ -36,6 +40,13 @@ if (gflops < 30)
   console.error(`warning: ${python}'s torch multiplies matrices at ${gflops.toFixed(1)} GFLOPS on one thread: the reference BLAS? (Debian: apt-get install libopenblas0-pthread)`)
 
 run(process.execPath, [join(here, "..", "run.mjs"), "encoder", "finetune-data"])
-run(python, [join(here, "finetune.py"), "--out", out, ...process.argv.slice(2)], { OPENBLAS_NUM_THREADS: process.env.OPENBLAS_NUM_THREADS ?? "1" })
+const init = join(here, "..", ".cache", "finetune", "init-judge.json")
+const shown = spawnSync("git", ["show", `${INIT_COMMIT}:${INIT_JUDGE}`], { cwd: root, encoding: "utf8", maxBuffer: 1 << 26 })
+if (shown.status !== 0) {
+  console.error(`train:encoder starts the heads from ${INIT_JUDGE} as of commit ${INIT_COMMIT}: git could not show it (a clone with history is needed)\n${shown.stderr}`)
+  process.exit(2)
+}
+writeFileSync(init, shown.stdout)
+run(python, [join(here, "finetune.py"), "--out", out, "--judge", init, ...process.argv.slice(2)], { OPENBLAS_NUM_THREADS: process.env.OPENBLAS_NUM_THREADS ?? "1" })
 run(process.execPath, [join(here, "..", "run.mjs"), "encoder", "convert", "--weights", "fp16", "--from", out, "--file", file])
 console.error(`next: npm run train:judge -- --encoder packages/local/models/encoder/${file}, then npm run eval`)
