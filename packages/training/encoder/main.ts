@@ -12,6 +12,8 @@
  *       the same graph with finetune.py's weights (DIR/weights.json + weights.bin)
  *   node packages/training/run.mjs encoder fidelity --from DIR [--weights fp16] [--n 1000]
  *       finetune.py's weights stored as fp16 (or int8) against fp32: cosine per training comment
+ *   node packages/training/run.mjs encoder record [--from DIR] -- TEXT...
+ *       the fp32 model's first 8 dimensions of each text (the shipped model's tests compare with them)
  *   node packages/training/run.mjs encoder bench [--weights int8|fp32] [--n 200]
  *       ms per comment (batch of 1) and per comment in batches of 32, both runtimes, one thread
  */
@@ -19,7 +21,7 @@ import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { SentencePiece, type Vocabulary } from "@decorum/local/SentencePiece"
 import { loadSplits, dataDir } from "../pipeline.js"
-import { buildModel, convert, DEFAULT_OUT, MAX_TOKENS, type Weights } from "./convert.js"
+import { buildModel, convert, DEFAULT_OUT, MAX_TOKENS, packageDist, readWeights, type Weights } from "./convert.js"
 import { readWeightsFile } from "./weightsFile.js"
 import { finetuneData } from "./finetuneData.js"
 import { loadOrt, requireEncoderPackage, requireEncoderPackages, type OrtSession } from "./optional.js"
@@ -179,11 +181,30 @@ const fidelity = async () => {
   console.log(`${from}: ${stored} against fp32 on ${n} training comments: cosine min ${sorted[0]!.toFixed(6)}, 1st percentile ${sorted[Math.floor(0.01 * n)]!.toFixed(6)}, median ${sorted[Math.floor(n / 2)]!.toFixed(6)}; below 0.999: ${cos.filter((c) => c < 0.999).length}`)
 }
 
+/**
+ * What the encoder tests compare the shipped model with: the fp32 model of `--from DIR`'s weights
+ * (or the package's), on texts given as arguments after `--`: the first 8 dimensions and the dot
+ * product of the first two.
+ */
+const record = async () => {
+  const from = at("--from", "")
+  const dash = args.indexOf("--")
+  const texts = dash >= 0 ? args.slice(dash + 1) : []
+  if (texts.length === 0) throw new Error("record needs texts after --")
+  const weights = from === "" ? readWeights(packageDist()) : readWeightsFile(from)
+  const session = await ort.InferenceSession.create(buildModel(weights, { weights: "fp32" }), { intraOpNumThreads: 1, interOpNumThreads: 1 })
+  const sp = new SentencePiece(vocabulary())
+  const rows = await runOnnx(session, texts.map((t) => sp.encodeFirst(t, MAX_TOKENS)))
+  rows.forEach((r, i) => console.log(`${JSON.stringify(texts[i])}: [${Array.from(r.subarray(0, 8), (v) => Number(v.toFixed(6))).join(", ")}]`))
+  if (rows.length > 1) console.log(`dot product of the first two: ${cosine(rows[0]!, rows[1]!).toFixed(6)}`)
+}
+
 const command = args[0]
 if (command === "convert") convert(args.slice(1))
 else if (command === "verify") await verify()
 else if (command === "bench") await bench()
 else if (command === "fidelity") await fidelity()
+else if (command === "record") await record()
 else if (command === "finetune-data") await finetuneData(args.slice(1), (s) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${s}\n`))
 else {
   console.error("usage: run.mjs encoder convert|verify|bench|finetune-data [--weights int8|fp32] [--n N] [--from DIR] [--file NAME] [--out DIR]")
