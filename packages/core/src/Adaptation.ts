@@ -356,16 +356,26 @@ export const fitAttributeCooperative = (attribute: Perspective.Attribute, sample
 export class AdapterStore extends Context.Tag("@decorum/core/AdapterStore")<
   AdapterStore,
   {
-    /** Stores an adopted adapter; it replaces the account's previous one for that attribute. */
+    /**
+     * Stores an adopted adapter (one fit); it replaces the account's previous fit for that
+     * attribute. Returns the id of `params`' row. With `fallback` the fit is two rows: `params`
+     * first, then the fallback (a kind every release applies, or `null`: the shipped scores),
+     * linked to it. Readers apply the rows of the latest fit whose kinds they know; a release that
+     * reads only the latest row (before fits had several) sees the fallback.
+     */
     readonly save: (adapter: {
       readonly accountId: AccountId
       readonly attribute: Perspective.Attribute
       readonly params: AdapterParams
+      readonly fallback?: AdapterParams | null
       readonly report: AttributeReport
     }) => Effect.Effect<number, StoreFailure>
     /** Returns the account (or one attribute of it) to the shipped scores. */
     readonly reset: (accountId: AccountId, attribute?: Perspective.Attribute) => Effect.Effect<void, StoreFailure>
-    /** The adopted adapters of every account (the latest per account and attribute). */
+    /**
+     * The adopted adapters of every account: per account and attribute, the rows of the latest
+     * fit (none after a reset), whatever their kind (`SiteAdapters` keeps the kinds it knows).
+     */
     readonly active: Effect.Effect<ReadonlyArray<StoredAdapter>, StoreFailure>
     /** A counter that moves whenever `save` or `reset` runs: cheap to poll. */
     readonly version: Effect.Effect<number, StoreFailure>
@@ -395,11 +405,24 @@ export class SiteAdapters extends Context.Tag("@decorum/core/SiteAdapters")<
 
 type Index = ReadonlyMap<AccountId, ReadonlyMap<Perspective.Attribute, StoredAdapter>>
 
-const index = (adapters: ReadonlyArray<StoredAdapter>): Index => {
+/**
+ * The kinds this release applies. A row of another kind (written by a later release) is skipped:
+ * applying only its scale and bias would misstate the site's adapter; the rows of a kind known here
+ * of the same fit stay in force.
+ */
+export const KNOWN_KINDS: ReadonlySet<string> = new Set<AdapterParams["kind"]>(["platt", "logistic"])
+
+/** Whether this release can apply a stored row. */
+export const isKnown = (adapter: StoredAdapter): boolean => KNOWN_KINDS.has(adapter.params.kind)
+
+/** Per account and attribute, the latest row of a kind this release applies. */
+export const index = (adapters: ReadonlyArray<StoredAdapter>): Index => {
   const out = new Map<AccountId, Map<Perspective.Attribute, StoredAdapter>>()
   for (const a of adapters) {
-    const m = out.get(a.accountId) ?? new Map()
-    m.set(a.attribute, a)
+    if (!isKnown(a)) continue
+    const m = out.get(a.accountId) ?? new Map<Perspective.Attribute, StoredAdapter>()
+    const held = m.get(a.attribute)
+    if (held === undefined || held.id < a.id) m.set(a.attribute, a)
     out.set(a.accountId, m)
   }
   return out
