@@ -22,7 +22,7 @@
  * set), and its stored weights must mean the same thing after the model set changes.
  */
 import { type Account, type AccountId, Perspective, type ProviderFailure, RefitFailure, type StoreFailure } from "@decorum/domain"
-import { Clock, Context, Duration, Effect, Layer, Option, Queue, Schedule } from "effect"
+import { Clock, Context, Data, Duration, Effect, Layer, Option, Queue, Schedule } from "effect"
 import * as Hashing from "./Hashing.js"
 import { AttributeScorer } from "./Providers.js"
 import { AccountStore, SuggestionStore } from "./Stores.js"
@@ -43,15 +43,27 @@ export const MIN_GAIN = 0.005
 const FOLDS = 5
 const BUCKETS = 1 << 18
 
+/**
+ * Dense features (a sentence embedding's dimensions) are numbered from here, past every hashed
+ * bucket, so that one weight table holds both.
+ */
+export const DENSE_OFFSET = 1 << 20
+
 /** What an adapter stores: enough to apply it, nothing about the texts it was fitted on. */
 export interface AdapterParams {
-  readonly kind: "platt" | "logistic"
+  /**
+   * `platt`: scale and bias; `logistic`: and hashed words; `encoder` (a dense adapter): and the
+   * sentence embedding of the encoder named in `encoder`, dimension d being feature DENSE_OFFSET + d.
+   */
+  readonly kind: "platt" | "logistic" | "encoder"
   readonly scale: number
   readonly bias: number
-  /** Hashed feature bucket -> weight (non-zero only). */
+  /** Feature (hashed bucket, or DENSE_OFFSET + dimension) -> weight (non-zero only). */
   readonly weights: Readonly<Record<string, number>>
   readonly maxShift: number
   readonly maxShiftUnfamiliar: number
+  /** A dense adapter's encoder: the sha256 of its model file and its embedding's dimension. */
+  readonly encoder?: { readonly sha256: string; readonly dimensions: number }
 }
 
 /** An adopted adapter as the store keeps it. */
@@ -80,6 +92,40 @@ export const features = (text: string): ReadonlyArray<number> => {
     if (i + 1 < words.length) out.add(fnv1a(`${words[i]} ${words[i + 1]}`) % BUCKETS)
   }
   return [...out]
+}
+
+/** The sentence encoder did not embed (not loaded, or it failed). */
+export class EmbedderFailure extends Data.TaggedError("EmbedderFailure")<{ readonly message: string }> {}
+
+/**
+ * The sentence encoder a dense adapter reads (a port: the local engine provides the judge's
+ * encoder). Optional: without it, fits are hashed only and dense adapters are not applied.
+ */
+export class Embedder extends Context.Tag("@decorum/core/Embedder")<
+  Embedder,
+  {
+    /** The sha256 of the encoder's model file: a dense adapter applies only with the encoder it was fitted on. */
+    readonly sha256: string
+    readonly dimensions: number
+    /** The unit-length embeddings of `texts`, row after row (`texts.length * dimensions`). */
+    readonly embed: (texts: ReadonlyArray<string>) => Effect.Effect<Float32Array, EmbedderFailure>
+  }
+>() {}
+
+/** A text's features for a dense adapter: its hashed words (each 1 / sqrt(count)), then its embedding. */
+export const denseFeatures = (hashed: ReadonlyArray<number>, embedding: ArrayLike<number>): Pick<Sample, "features" | "values"> => {
+  const w = hashed.length > 0 ? 1 / Math.sqrt(hashed.length) : 0
+  const features = new Array<number>(hashed.length + embedding.length)
+  const values = new Array<number>(hashed.length + embedding.length)
+  hashed.forEach((f, i) => {
+    features[i] = f
+    values[i] = w
+  })
+  for (let d = 0; d < embedding.length; d++) {
+    features[hashed.length + d] = DENSE_OFFSET + d
+    values[hashed.length + d] = embedding[d]!
+  }
+  return { features, values }
 }
 
 /** One corrected text: its shipped score, the moderator's score and the text's features. */
@@ -266,11 +312,22 @@ export interface AttributeReport {
   readonly reason: string
   /** Corrections of this attribute left out because the key that sent them has been revoked. */
   readonly leftOutRevokedKey: number
+  /**
+   * With an encoder (`Embedder`), the other fit of the same corrections: hashed words alone when
+   * the encoder adapter is reported, the encoder adapter when hashed words are.
+   */
+  readonly compared?: { readonly kind: AdapterParams["kind"]; readonly cvAucAfter: number | null }
 }
 
 export interface Fitted {
   readonly report: Omit<AttributeReport, "adapterId" | "leftOutRevokedKey">
+  /** The adapter adopted, if any. */
   readonly params: AdapterParams | null
+  /**
+   * Beside an adopted encoder adapter, what applies where the encoder is not available: the hashed
+   * adapter of the same corrections if it is adopted on its own, else null (the shipped scores).
+   */
+  readonly fallback?: AdapterParams | null
 }
 
 const round = (x: number) => Math.round(x * 10000) / 10000
@@ -485,24 +542,83 @@ export type Correction = readonly [text: string, target: number]
  */
 export const MAX_FIT_CORRECTIONS = 20_000
 
+/** How many texts one call of the `Embedder` embeds while fitting. */
+const EMBED_BATCH = 64
+
+/** The embeddings of `texts`, a batch at a time, giving the event loop back between batches. */
+const embedAll = (embedder: Embedder["Type"], texts: ReadonlyArray<string>, breathe: Effect.Effect<void>) =>
+  Effect.gen(function*() {
+    const out = new Float32Array(texts.length * embedder.dimensions)
+    for (let start = 0; start < texts.length; start += EMBED_BATCH) {
+      const batch = texts.slice(start, start + EMBED_BATCH)
+      const rows = yield* embedder.embed(batch)
+      if (rows.length !== batch.length * embedder.dimensions) {
+        return yield* new EmbedderFailure({ message: `the encoder answered ${rows.length} values for ${batch.length} texts of ${embedder.dimensions}` })
+      }
+      out.set(rows, start * embedder.dimensions)
+      yield* breathe
+    }
+    return out
+  })
+
+/**
+ * Of a hashed fit and an encoder fit (hashed words and the embedding) of the same corrections, the
+ * one adopted with the better cross-validated AUC; an adopted encoder adapter keeps the hashed one
+ * (if adopted on its own) as its fallback.
+ */
+export const chooseFit = (hashed: Fitted, dense: Fitted, encoder: NonNullable<AdapterParams["encoder"]>): Fitted => {
+  const denseAuc = dense.report.cvAucAfter
+  const hashedAuc = hashed.report.cvAucAfter
+  const denseWins = dense.params !== null && denseAuc !== null && (hashed.params === null || hashedAuc === null || denseAuc > hashedAuc)
+  if (!denseWins) return { ...hashed, report: { ...hashed.report, compared: { kind: "encoder", cvAucAfter: denseAuc } } }
+  const fallback = hashed.params
+  return {
+    params: { ...dense.params!, kind: "encoder", encoder },
+    fallback,
+    report: {
+      ...dense.report,
+      kind: "encoder",
+      compared: { kind: hashed.report.kind ?? "logistic", cvAucAfter: hashedAuc },
+      reason: `${dense.report.reason} with the encoder's features (hashed words alone: ${hashedAuc}${
+        fallback === null ? ", not adopted: where the encoder is unavailable the shipped scores are kept" : ", adopted: applied where the encoder is unavailable"
+      })`
+    }
+  }
+}
+
 /**
  * The heavy part of a refit: scores the corrected texts with the shipped model and fits. With
  * `cooperative` it gives the event loop back every few milliseconds (for a fit on a thread that
- * also serves); without, it computes straight through (on a thread of its own).
+ * also serves); without, it computes straight through (on a thread of its own). With an
+ * `Embedder` and enough corrections for word features, it also fits an encoder adapter and keeps
+ * the better (`chooseFit`); if the encoder fails, the hashed fit stands.
  */
 export const fitCorrections = (attribute: Perspective.Attribute, corrections: ReadonlyArray<Correction>, cooperative: boolean) =>
   Effect.gen(function*() {
     const scorer = yield* AttributeScorer
+    const embedder = yield* Effect.serviceOption(Embedder)
     const breathe = cooperative ? breather() : Effect.void
     const samples: Array<Sample> = []
+    const texts: Array<string> = []
     for (const [text, target] of corrections) {
       const scored = yield* scorer.analyze({ text, attributes: [attribute], spans: [], context: NO_CONTEXT })
       const base = scored.value[attribute]?.summary
       if (base === undefined) continue
       samples.push({ base, target, features: features(text) })
+      texts.push(text)
       yield* breathe
     }
-    return cooperative ? yield* fitAttributeCooperative(attribute, samples) : fitAttribute(attribute, samples)
+    const fit = (of: ReadonlyArray<Sample>) => (cooperative ? fitAttributeCooperative(attribute, of) : Effect.sync(() => fitAttribute(attribute, of)))
+    const hashed = yield* fit(samples)
+    if (Option.isNone(embedder) || hashed.report.kind !== "logistic") return hashed
+    const { dimensions, sha256 } = embedder.value
+    const embedded = yield* embedAll(embedder.value, texts, breathe).pipe(
+      Effect.asSome,
+      Effect.catchAll((e) => Effect.as(Effect.logWarning("Adaptation: the encoder failed; fitting on hashed words only", e.message), Option.none()))
+    )
+    if (Option.isNone(embedded)) return hashed
+    const dense = samples.map((s, i) => ({ ...s, ...denseFeatures(s.features, embedded.value.subarray(i * dimensions, (i + 1) * dimensions)) }))
+    return chooseFit(hashed, yield* fit(dense), { sha256, dimensions })
   })
 
 /**
@@ -614,7 +730,13 @@ export const adapt = Effect.fn("Adaptation.adapt")(function*(account: Account, o
   for (const { attribute, fitted: fit, leftOutRevokedKey, texts } of fitted.attributes) {
     let adapterId: number | null = null
     if (fit.params !== null) {
-      adapterId = yield* store.save({ accountId: account.id, attribute, params: fit.params, report: { ...fit.report, adapterId: null, leftOutRevokedKey } })
+      adapterId = yield* store.save({
+        accountId: account.id,
+        attribute,
+        params: fit.params,
+        ...(fit.fallback === undefined ? {} : { fallback: fit.fallback }),
+        report: { ...fit.report, adapterId: null, leftOutRevokedKey }
+      })
     } else if (fit.report.corrections >= MIN_CORRECTIONS || leftOutRevokedKey > 0) {
       // A refit that no longer beats the shipped model retires the previous adapter, and so does
       // one whose corrections came from a key since revoked.

@@ -9,9 +9,9 @@ import { createHash } from "node:crypto"
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { AttributeScorer } from "@decorum/core"
+import { Adaptation, AttributeScorer } from "@decorum/core"
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Either, Layer } from "effect"
+import { Effect, Either, Layer, Option } from "effect"
 import * as EncoderJudge from "../../src/EncoderJudge.js"
 import { JudgedAttributeScorer } from "../../src/evaluators/LocalAttributeScorer.js"
 import * as Judge from "../../src/Judge.js"
@@ -75,6 +75,38 @@ describe("EncoderJudge", () => {
         assert.closeTo(logits[b]!.TOXICITY!, REFERENCE[b]![0]! + 0.5, 5e-4)
         assert.closeTo(logits[b]!.INSULT!, REFERENCE[b]![7]! - 1, 5e-4)
       })
+    }))
+
+  it.scoped("the embedder for site adapters: the judge's encoder, unit-length rows, named by its sha256; on its own, whatever release the heads are of", () =>
+    Effect.gen(function*() {
+      const root = fixture()
+      const other = fixture({ linearRelease: "another-linear-release" })
+      yield* Effect.addFinalizer(() => Effect.sync(() => [root, other].forEach((r) => rmSync(r, { recursive: true, force: true }))))
+      const source = yield* EncoderJudge.make({ directory: root, linearVersion: VERSION })
+      const alone = yield* EncoderJudge.makeEmbedder({ directory: other })
+      for (const embedder of [source.embedder!, alone]) {
+        assert.deepInclude(embedder, { sha256: SHA256, dimensions: 512 })
+        const rows = yield* embedder.embed(TEXTS)
+        assert.lengthOf(rows, 2 * 512)
+        TEXTS.forEach((_, b) => {
+          const row = rows.subarray(b * 512, (b + 1) * 512)
+          assert.closeTo(Math.hypot(...row), 1, 1e-5)
+          // The reference direction: the recorded dimensions over the row's own length before scaling.
+          const scale = row[0]! / REFERENCE[b]![0]!
+          REFERENCE[b]!.forEach((x, j) => assert.closeTo(row[j]!, x * scale, 5e-3))
+        })
+      }
+    }))
+
+  it.effect("layerEmbedder provides the Embedder when the encoder starts, and nothing when its file is damaged", () =>
+    Effect.gen(function*() {
+      const good = fixture({ linearRelease: "another-linear-release" })
+      const damaged = fixture({ damaged: true })
+      const present = (directory: string) =>
+        Effect.serviceOption(Adaptation.Embedder).pipe(Effect.map(Option.isSome), Effect.provide(EncoderJudge.layerEmbedder({ directory })))
+      assert.isTrue(yield* present(good))
+      assert.isFalse(yield* present(damaged))
+      for (const r of [good, damaged]) rmSync(r, { recursive: true, force: true })
     }))
 
   it.scoped("gives a text the same score bit for bit whatever it is judged with", () =>

@@ -9,6 +9,8 @@
  * get the same score (measured: a text alone and beside another of the same length differ). The
  * runs of a call go to the worker in one message, which runs them one after another.
  */
+import { Adaptation } from "@decorum/core"
+import { Effect } from "effect"
 import type { SentencePiece } from "./../encoder/sentencepiece.js"
 import type { OrtWorker } from "./ortWorker.js"
 
@@ -46,4 +48,27 @@ export const makeEncoder = (worker: OrtWorker, tokenizer: SentencePiece, maxToke
     })
     return out
   }
+})
+
+/** Scales each row of `rows` (`dimensions` wide) to unit length, in place (a zero row stays zero). */
+export const normalizeRows = (rows: Float32Array, dimensions: number): Float32Array => {
+  for (let offset = 0; offset < rows.length; offset += dimensions) {
+    let sum = 0
+    for (let j = 0; j < dimensions; j++) sum += rows[offset + j]! * rows[offset + j]!
+    if (sum === 0) continue
+    const inverse = 1 / Math.sqrt(sum)
+    for (let j = 0; j < dimensions; j++) rows[offset + j] = rows[offset + j]! * inverse
+  }
+  return rows
+}
+
+/** The encoder as site adapters read it (`Adaptation.Embedder`): unit-length rows, failures typed. */
+export const embedderOf = (encoder: Encoder, sha256: string): Adaptation.Embedder["Type"] => ({
+  sha256,
+  dimensions: encoder.dimensions,
+  embed: (texts) =>
+    Effect.tryPromise({
+      try: () => encoder.embed(texts),
+      catch: (e) => new Adaptation.EmbedderFailure({ message: `the encoder failed: ${e instanceof Error ? e.message : String(e)}` })
+    }).pipe(Effect.map((rows) => normalizeRows(rows, encoder.dimensions)))
 })
