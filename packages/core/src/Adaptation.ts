@@ -454,38 +454,61 @@ export class AdapterStore extends Context.Tag("@decorum/core/AdapterStore")<
 export class SiteAdapters extends Context.Tag("@decorum/core/SiteAdapters")<
   SiteAdapters,
   {
-    readonly forAccount: (accountId: AccountId) => ReadonlyMap<Perspective.Attribute, StoredAdapter>
+    readonly forAccount: (accountId: AccountId) => ReadonlyMap<Perspective.Attribute, InForce>
     /** Reloads now (the poll does it within its interval anyway). */
     readonly refresh: Effect.Effect<void, StoreFailure>
   }
 >() {}
 
-type Index = ReadonlyMap<AccountId, ReadonlyMap<Perspective.Attribute, StoredAdapter>>
+/**
+ * An account's adapters in force for one attribute (the rows of its latest fit this release
+ * applies): `hashed`, applied everywhere, and `dense`, an encoder adapter, applied where the
+ * encoder it names is served (`denseApplies`), to whole comments (spans keep `hashed`).
+ */
+export interface InForce {
+  readonly hashed?: StoredAdapter
+  readonly dense?: StoredAdapter
+}
+
+type Index = ReadonlyMap<AccountId, ReadonlyMap<Perspective.Attribute, InForce>>
 
 /**
  * The kinds this release applies. A row of another kind (written by a later release) is skipped:
  * applying only its scale and bias would misstate the site's adapter; the rows of a kind known here
  * of the same fit stay in force.
  */
-export const KNOWN_KINDS: ReadonlySet<string> = new Set<AdapterParams["kind"]>(["platt", "logistic"])
+export const KNOWN_KINDS: ReadonlySet<string> = new Set<AdapterParams["kind"]>(["platt", "logistic", "encoder"])
 
-/** Whether this release can apply a stored row. */
-export const isKnown = (adapter: StoredAdapter): boolean => KNOWN_KINDS.has(adapter.params.kind)
+const isDense = (params: AdapterParams) => params.kind === "encoder"
 
-/** Per account and attribute, the latest row of a kind this release applies. */
+/** Whether this release can apply a stored row (an encoder row must name its encoder). */
+export const isKnown = (adapter: StoredAdapter): boolean => {
+  const { encoder, kind } = adapter.params
+  if (!KNOWN_KINDS.has(kind)) return false
+  return kind !== "encoder" || (typeof encoder?.sha256 === "string" && typeof encoder.dimensions === "number" && encoder.dimensions > 0)
+}
+
+/** Per account and attribute, the latest row of each kind this release applies (hashed and dense). */
 export const index = (adapters: ReadonlyArray<StoredAdapter>): Index => {
-  const out = new Map<AccountId, Map<Perspective.Attribute, StoredAdapter>>()
+  const out = new Map<AccountId, Map<Perspective.Attribute, InForce>>()
   for (const a of adapters) {
     if (!isKnown(a)) continue
-    const m = out.get(a.accountId) ?? new Map<Perspective.Attribute, StoredAdapter>()
-    const held = m.get(a.attribute)
-    if (held === undefined || held.id < a.id) m.set(a.attribute, a)
+    const m = out.get(a.accountId) ?? new Map<Perspective.Attribute, InForce>()
+    const held = m.get(a.attribute) ?? {}
+    const slot = isDense(a.params) ? "dense" : "hashed"
+    const previous = held[slot]
+    if (previous === undefined || previous.id < a.id) m.set(a.attribute, { ...held, [slot]: a })
     out.set(a.accountId, m)
   }
   return out
 }
 
-const EMPTY: ReadonlyMap<Perspective.Attribute, StoredAdapter> = new Map()
+/** Whether an account's encoder adapter applies with `embedder` (the encoder it was fitted on, served). */
+export const denseApplies = (inForce: InForce, embedder: Embedder["Type"] | undefined): inForce is InForce & { readonly dense: StoredAdapter } =>
+  inForce.dense !== undefined && embedder !== undefined && inForce.dense.params.encoder?.sha256 === embedder.sha256 &&
+  inForce.dense.params.encoder.dimensions === embedder.dimensions
+
+const EMPTY: ReadonlyMap<Perspective.Attribute, InForce> = new Map()
 
 /** Loads the adapters, then polls the store's version every `poll` and reloads when it moves. */
 export const makeSiteAdapters = (options: { readonly poll: Duration.DurationInput }) =>
@@ -520,8 +543,14 @@ export const layer = (options: { readonly poll: Duration.DurationInput } = { pol
 /** The provenance suffix for the adapters used: `+site.<id>[.<id>...]`. */
 export const provenanceSuffix = (ids: ReadonlyArray<number>) => (ids.length === 0 ? "" : `+site.${[...new Set(ids)].sort((a, b) => a - b).join(".")}`)
 
-/** Applies an account's adapter for `attribute` to a shipped score of `text`. */
+/** Applies an account's (hashed) adapter for `attribute` to a shipped score of `text`. */
 export const adaptScore = (adapter: StoredAdapter, base: number, text: string) => applyParams(adapter.params, base, features(text))
+
+/** Applies an encoder adapter to a shipped score, from the text's hashed features and its unit-length embedding. */
+export const adaptScoreDense = (adapter: StoredAdapter, base: number, hashed: ReadonlyArray<number>, embedding: ArrayLike<number>) => {
+  const { features: list, values } = denseFeatures(hashed, embedding)
+  return applyParams(adapter.params, base, list, values)
+}
 
 export interface AdaptReport {
   readonly email: string

@@ -3,11 +3,11 @@
  * embedding has a direction the tests choose), a fit adds the sentence embedding to the hashed words
  * and keeps the better adapter, storing the hashed one beside it as the fallback.
  */
-import { Adaptation, Auth, MemoryStores, Suggest } from "@decorum/core"
+import { Adaptation, Analyze, Auth, MemoryStores, Suggest } from "@decorum/core"
 import { AdaptationCorpus, FakeEmbedder, TestProviders } from "@decorum/core/testing"
 import type { Account, Perspective } from "@decorum/domain"
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { Effect, Either, Layer } from "effect"
 
 const { corpus, hidden, hiddenDirection } = AdaptationCorpus
 const TOXICITY = "TOXICITY" as Perspective.Attribute
@@ -92,4 +92,112 @@ describe("Adaptation with an Embedder: fitting", () => {
       assert.deepInclude(fit.report, { kind: "platt" })
       assert.lengthOf(embedder.embedded, 0)
     }).pipe(Effect.provide(base)))
+})
+
+const BASE = 0.05 // the test scorer's score of a text with no insulting word
+const { HIDDEN_FINE, HIDDEN_PROBE, PROBE } = AdaptationCorpus
+
+const request = (text: string, spanAnnotations = false) => ({ comment: { text }, requestedAttributes: { TOXICITY: {} }, spanAnnotations })
+
+/** The effect path's answer: TOXICITY's summary, its span scores, and the provenance. */
+const served = (account: Account, text: string, spanAnnotations = false) =>
+  Effect.map(Analyze.analyze(request(text, spanAnnotations), "google", account), (r) => ({
+    summary: r.value.attributeScores!["TOXICITY"]!.summaryScore.value,
+    spans: (r.value.attributeScores!["TOXICITY"]!.spanScores ?? []).map((s) => s.score.value),
+    model: r.provenance.model
+  }))
+
+/** The synchronous path's answer (undefined: the request must take the effect path). */
+const servedNow = (account: Account, text: string) =>
+  Effect.map(Analyze.nowServices, (services) => {
+    const answer = Analyze.analyzeNow(services, request(text), "google", account)
+    return answer === undefined ? undefined : Either.getOrThrow(answer)
+  })
+
+/** An account fitted on the pineapple corpus and the hidden notes with `fitting` (an encoder adapter with its hashed fallback). */
+const denseAccount = (fitting: FakeEmbedder.FakeEmbedder) =>
+  Effect.gen(function*() {
+    const fit = yield* fitted(`served-${Math.random()}@example.com`, [...corpus(), ...hidden()]).pipe(Effect.provideService(Adaptation.Embedder, fitting))
+    const dense = fit.active.find((a) => a.params.kind === "encoder")!
+    const hashed = fit.active.find((a) => a.params.kind === "logistic")!
+    assert.isDefined(dense)
+    assert.isDefined(hashed)
+    return { account: fit.account, dense, hashed }
+  })
+
+const serving = Layer.merge(base, Adaptation.layer({ poll: "1 hour" }).pipe(Layer.provide(base)))
+
+describe("Adaptation with an Embedder: serving", () => {
+  it.effect("the effect path applies the encoder adapter with the comment's embedding and names it; the synchronous path defers", () =>
+    Effect.gen(function*() {
+      const embedder = FakeEmbedder.make({ direction: both })
+      const { account, dense, hashed } = yield* denseAccount(embedder)
+      yield* Effect.gen(function*() {
+        const probe = yield* served(account, HIDDEN_PROBE)
+        const fine = yield* served(account, HIDDEN_FINE)
+        // Only the embedding tells these apart: the hashed adapter scores them alike.
+        assert.isAbove(probe.summary, 0.5)
+        assert.isBelow(fine.summary, 0.5)
+        assert.closeTo(probe.summary, Adaptation.adaptScoreDense(dense, BASE, Adaptation.features(HIDDEN_PROBE), FakeEmbedder.embedding(HIDDEN_PROBE, 0.6, 16)), 1e-6)
+        assert.strictEqual(probe.model, `${TestProviders.MODEL}+site.${dense.id}`)
+        assert.include(embedder.embedded, HIDDEN_PROBE)
+        assert.isFalse(Adaptation.adaptScore(hashed, BASE, HIDDEN_PROBE) > 0.5 && Adaptation.adaptScore(hashed, BASE, HIDDEN_FINE) < 0.5)
+        // The synchronous path cannot call the encoder: it leaves the request to the effect path.
+        assert.isUndefined(yield* servedNow(account, HIDDEN_PROBE))
+      }).pipe(Effect.provideService(Adaptation.Embedder, embedder))
+    }).pipe(Effect.provide(serving)))
+
+  it.effect("spans keep the hashed adapter of the same fit", () =>
+    Effect.gen(function*() {
+      const embedder = FakeEmbedder.make({ direction: both })
+      const { account, dense, hashed } = yield* denseAccount(embedder)
+      const text = `${HIDDEN_PROBE} ${PROBE}`
+      const answer = yield* served(account, text, true).pipe(Effect.provideService(Adaptation.Embedder, embedder))
+      assert.strictEqual(answer.model, `${TestProviders.MODEL}+site.${dense.id}`)
+      assert.deepStrictEqual(answer.spans.map((v) => Math.round(v * 1e6)), [HIDDEN_PROBE, PROBE].map((t) => Math.round(Adaptation.adaptScore(hashed, BASE, t) * 1e6)))
+    }).pipe(Effect.provide(serving)))
+
+  it.effect("another encoder served, none, or one that fails: the hashed fallback applies, on either path", () =>
+    Effect.gen(function*() {
+      const fitting = FakeEmbedder.make({ direction: both })
+      const { account, hashed } = yield* denseAccount(fitting)
+      const expected = Adaptation.adaptScore(hashed, BASE, PROBE)
+      assert.isAbove(expected, 0.5)
+      const retrained = FakeEmbedder.make({ direction: both, sha256: "0".repeat(64) })
+      const down = FakeEmbedder.make({ direction: both, failing: true })
+      for (const embedder of [retrained, down, undefined]) {
+        const provide = <A, E, R>(effect: Effect.Effect<A, E, R>) => (embedder === undefined ? effect : Effect.provideService(effect, Adaptation.Embedder, embedder))
+        const answer = yield* provide(served(account, PROBE))
+        assert.closeTo(answer.summary, expected, 1e-9)
+        assert.strictEqual(answer.model, `${TestProviders.MODEL}+site.${hashed.id}`)
+        if (embedder !== down) {
+          const now = yield* provide(servedNow(account, PROBE))
+          assert.strictEqual(now?.provenance.model, `${TestProviders.MODEL}+site.${hashed.id}`)
+        }
+      }
+      assert.lengthOf(retrained.embedded, 0)
+    }).pipe(Effect.provide(serving)))
+
+  it.effect("an encoder adapter without a hashed fallback: with no encoder the account gets the shipped scores; other accounts take the synchronous path", () =>
+    Effect.gen(function*() {
+      const embedder = FakeEmbedder.make({ direction: hiddenDirection })
+      const fit = yield* fitted("alone@example.com", hidden()).pipe(Effect.provideService(Adaptation.Embedder, embedder))
+      assert.deepStrictEqual(fit.active.map((a) => a.params.kind), ["encoder"])
+      const shipped = yield* served(fit.account, HIDDEN_PROBE)
+      assert.deepInclude(shipped, { summary: BASE, model: TestProviders.MODEL })
+      const adapted = yield* served(fit.account, HIDDEN_PROBE).pipe(Effect.provideService(Adaptation.Embedder, embedder))
+      assert.isAbove(adapted.summary, 0.5)
+      const other = yield* fitted("words-only@example.com", corpus())
+      const now = yield* servedNow(other.account, PROBE).pipe(Effect.provideService(Adaptation.Embedder, embedder))
+      assert.strictEqual(now?.provenance.model, `${TestProviders.MODEL}+site.${other.report.adapterId}`)
+    }).pipe(Effect.provide(serving)))
+
+  it("SiteAdapters' index keeps an encoder row only when it names its encoder", () => {
+    const row = (id: number, params: object) =>
+      ({ id, accountId: 1, attribute: TOXICITY, createdAt: new Date(0), params: { scale: 1, bias: 0, weights: {}, maxShift: 3, maxShiftUnfamiliar: 1, ...params } }) as unknown as Adaptation.StoredAdapter
+    const kept = Adaptation.index([row(1, { kind: "encoder" }), row(2, { kind: "logistic" }), row(3, { kind: "encoder", encoder: { sha256: "x", dimensions: 16 } })])
+    const inForce = kept.get(1 as Account["id"])!.get(TOXICITY)!
+    assert.deepStrictEqual([inForce.hashed?.id, inForce.dense?.id], [2, 3])
+    assert.isUndefined(Adaptation.index([row(4, { kind: "encoder" })]).get(1 as Account["id"]))
+  })
 })

@@ -319,7 +319,7 @@ export const storeContract = (name: string, storeLayer: Layer.Layer<Stores, unkn
         assert.deepStrictEqual(mine(both), [["future", 2], ["logistic", 1.5]])
         assert.strictEqual(both.find((r) => r.accountId === account.id && r.params.kind === ("future" as string))?.id, id)
         // This release applies the logistic row only: a kind it does not know is skipped.
-        assert.deepStrictEqual(Adaptation.index(both).get(account.id)?.get(TOXICITY)?.params.scale, 1.5)
+        assert.deepStrictEqual(Adaptation.index(both).get(account.id)?.get(TOXICITY)?.hashed?.params.scale, 1.5)
 
         // A refit of one row replaces the fit: the unknown kind goes with it.
         yield* store.save({ accountId: account.id, attribute: TOXICITY, params: adapterParams("platt", 1.25), report: adapterReport })
