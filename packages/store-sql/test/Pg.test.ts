@@ -15,7 +15,7 @@ import * as PgMigrator from "@effect/sql-pg/PgMigrator"
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import { ConfigProvider, Context, Effect, Layer, Option, Redacted } from "effect"
 import { Migrations, PgStore, SqlStores, StoreLayer, type Stores } from "../src/index.js"
-import { adapterParams, freshEmail, readAsBeforeFits, saveFit, profile, storeContract, suggestion } from "./contract.js"
+import { fitsReadAsBefore, freshEmail, profile, storeContract, suggestion } from "./contract.js"
 
 const databaseUrl = process.env["DATABASE_URL"]
 if (!databaseUrl) {
@@ -152,14 +152,7 @@ describe.runIf(databaseUrl)("PostgreSQL", () => {
     }))
 
   it.live("a fit with a fallback reads as its fallback to a release before migration 4 (the latest row only)", () =>
-    Effect.gen(function*() {
-      const withHashed = yield* saveFit("encoder", adapterParams("logistic", 1.5))
-      assert.deepStrictEqual(yield* readAsBeforeFits(withHashed.account.id), ["logistic"])
-      const withShipped = yield* saveFit("encoder", null)
-      assert.deepStrictEqual(yield* readAsBeforeFits(withShipped.account.id), [])
-      const single = yield* saveFit("logistic")
-      assert.deepStrictEqual(yield* readAsBeforeFits(single.account.id), ["logistic"])
-    }).pipe(Effect.provide(SqlStores.layer.pipe(Layer.provideMerge(PgStore.layerClient({ url: contractUrl }))))))
+    fitsReadAsBefore.pipe(Effect.provide(SqlStores.layer.pipe(Layer.provideMerge(PgStore.layerClient({ url: contractUrl }))))))
 
   it.live("database errors are StoreFailures naming the operation, never defects", () =>
     Effect.gen(function*() {

@@ -10,7 +10,7 @@ import { afterAll, assert, describe, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Layer, Option } from "effect"
 import { SqliteClient, SqliteMigrator } from "@effect/sql-sqlite-node"
 import { Migrations, SqliteStore, SqlStores, StoreLayer } from "../src/index.js"
-import { adapterParams, freshEmail, readAsBeforeFits, saveFit, newKey, profile, storeContract, suggestion } from "./contract.js"
+import { fitsReadAsBefore, freshEmail, newKey, profile, storeContract, suggestion } from "./contract.js"
 
 const dir = mkdtempSync(join(tmpdir(), "decorum-store-sql-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -105,14 +105,7 @@ describe("SqliteStore on a file", () => {
     }).pipe(Effect.scoped))
 
   it.live("a fit with a fallback reads as its fallback to a release before migration 4 (the latest row only)", () =>
-    Effect.gen(function*() {
-      const withHashed = yield* saveFit("encoder", adapterParams("logistic", 1.5))
-      assert.deepStrictEqual(yield* readAsBeforeFits(withHashed.account.id), ["logistic"])
-      const withShipped = yield* saveFit("encoder", null)
-      assert.deepStrictEqual(yield* readAsBeforeFits(withShipped.account.id), [])
-      const single = yield* saveFit("logistic")
-      assert.deepStrictEqual(yield* readAsBeforeFits(single.account.id), ["logistic"])
-    }).pipe(Effect.provide(SqlStores.layer.pipe(Layer.provideMerge(SqliteStore.layerClient({ filename: file("fits.db") }))))))
+    fitsReadAsBefore.pipe(Effect.provide(SqlStores.layer.pipe(Layer.provideMerge(SqliteStore.layerClient({ filename: file("fits.db") }))))))
 
   it.live("database errors are StoreFailures naming the operation, never defects", () =>
     Effect.gen(function*() {

@@ -48,7 +48,7 @@ export const suggestion = (accountId: AccountId, commentText: string, overrides:
 const TOXICITY = "TOXICITY" as Perspective.Attribute
 
 /** Adapter params of a kind (`future`: one no release knows yet). */
-export const adapterParams = (kind: string, scale: number): Adaptation.AdapterParams =>
+const adapterParams = (kind: string, scale: number): Adaptation.AdapterParams =>
   ({ kind, scale, bias: 0, weights: {}, maxShift: 3, maxShiftUnfamiliar: 1 }) as unknown as Adaptation.AdapterParams
 
 const adapterReport: Adaptation.AttributeReport = {
@@ -65,7 +65,7 @@ const adapterReport: Adaptation.AttributeReport = {
 }
 
 /** Saves an adapter of `kind` (and a fallback) for a fresh account of the store. */
-export const saveFit = (kind: string, fallback?: Adaptation.AdapterParams | null) =>
+const saveFit = (kind: string, fallback?: Adaptation.AdapterParams | null) =>
   Effect.gen(function*() {
     const account = yield* (yield* AccountStore).ensureAccount(freshEmail("Adapters"))
     const store = yield* Adaptation.AdapterStore
@@ -83,7 +83,7 @@ export const saveFit = (kind: string, fallback?: Adaptation.AdapterParams | null
  * What a release before fits of several rows read (`AdapterStore.active` then, on migration 3): the
  * latest row per account and attribute. A fit with a fallback must look like the fallback to it.
  */
-export const readAsBeforeFits = (accountId: AccountId) =>
+const readAsBeforeFits = (accountId: AccountId) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const rows = yield* sql<{ readonly params: string }>`select s.params from site_adapters s
@@ -91,6 +91,16 @@ export const readAsBeforeFits = (accountId: AccountId) =>
           and s.id = (select max(l.id) from site_adapters l where l.account_id = s.account_id and l.attribute = s.attribute)`
     return rows.map((r) => (JSON.parse(r.params) as Adaptation.AdapterParams).kind)
   })
+
+/** The case for SQL stores: a fit with a fallback reads as its fallback to a release before fits of several rows. */
+export const fitsReadAsBefore = Effect.gen(function*() {
+  const withHashed = yield* saveFit("encoder", adapterParams("logistic", 1.5))
+  assert.deepStrictEqual(yield* readAsBeforeFits(withHashed.account.id), ["logistic"])
+  const withShipped = yield* saveFit("encoder", null)
+  assert.deepStrictEqual(yield* readAsBeforeFits(withShipped.account.id), [])
+  const single = yield* saveFit("logistic")
+  assert.deepStrictEqual(yield* readAsBeforeFits(single.account.id), ["logistic"])
+})
 
 export const storeContract = (name: string, storeLayer: Layer.Layer<Stores, unknown>) =>
   // Real clock: the stores stamp rows with the time, and the `since` case needs it to move.
