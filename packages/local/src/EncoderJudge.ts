@@ -23,10 +23,17 @@ import { AttributeModel } from "./AttributeModel.js"
 import * as Judge from "./Judge.js"
 import type { JudgeBackend, JudgeCombination } from "./JudgeBackend.js"
 import { SentencePiece, type Vocabulary } from "./internal/encoder/sentencepiece.js"
-import { embedderOf, makeEncoder } from "./internal/judge/encoder.js"
+import { bounded, embedderOf, makeEncoder } from "./internal/judge/encoder.js"
 import { parseJudgeFile } from "./JudgeFile.js"
 import { resolveOrt, startOrtWorker } from "./internal/judge/ortWorker.js"
 import { defaultModelDirectory } from "./models/TrainedModel.js"
+
+/**
+ * The most site adapter embeddings (`Adaptation.Embedder` calls of the serving path) in flight on
+ * the judge's encoder; past it, an adapted account's comment gets its hashed adapter. At about 3 ms
+ * an encoder run, 8 waiting is about the judge's own latency budget (`Judge.DEFAULT_BUDGET_MS`).
+ */
+export const ADAPTER_EMBEDS_IN_FLIGHT = 8
 
 /** Where the judge's file is, in a models directory. */
 export const JUDGE_FILE = "encoder/judge.json"
@@ -120,7 +127,12 @@ export const make = (options: Options): Effect.Effect<Judge.Source, Judge.JudgeU
       // The worker is stopped by this scope's finalizer.
       close: () => Promise.resolve()
     }
-    return { backend, cascade: (file.cascade ?? {}) as NonNullable<Judge.Source["cascade"]>, status: { backend: "built-in" }, embedder }
+    return {
+      backend,
+      cascade: (file.cascade ?? {}) as NonNullable<Judge.Source["cascade"]>,
+      status: { backend: "built-in" },
+      embedder: bounded(embedder, ADAPTER_EMBEDS_IN_FLIGHT)
+    }
   })
 
 /**

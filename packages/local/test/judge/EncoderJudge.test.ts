@@ -11,8 +11,9 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Adaptation, AttributeScorer } from "@decorum/core"
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Either, Layer, Option } from "effect"
+import { Deferred, Effect, Either, Fiber, Layer, Option } from "effect"
 import * as EncoderJudge from "../../src/EncoderJudge.js"
+import { bounded } from "../../src/internal/judge/encoder.js"
 import { JudgedAttributeScorer } from "../../src/evaluators/LocalAttributeScorer.js"
 import * as Judge from "../../src/Judge.js"
 import { combine } from "../../src/JudgeBackend.js"
@@ -96,6 +97,32 @@ describe("EncoderJudge", () => {
           REFERENCE[b]!.forEach((x, j) => assert.closeTo(row[j]!, x * scale, 5e-3))
         })
       }
+    }))
+
+  it.effect("the serving embedder fails at once past its calls in flight, and an ended or interrupted call frees its place", () =>
+    Effect.gen(function*() {
+      const gate = yield* Deferred.make<void>()
+      let calls = 0
+      const slow: Adaptation.Embedder["Type"] = {
+        sha256: SHA256,
+        dimensions: 1,
+        embed: (texts) => Effect.as(Effect.zipRight(Effect.sync(() => calls++), Deferred.await(gate)), new Float32Array(texts.length))
+      }
+      const embedder = bounded(slow, 2)
+      const first = yield* Effect.fork(embedder.embed(["a"]))
+      const second = yield* Effect.fork(embedder.embed(["b"]))
+      yield* Effect.yieldNow()
+      const refused = yield* Effect.flip(embedder.embed(["c"]))
+      assert.strictEqual(refused._tag, "EmbedderFailure")
+      assert.strictEqual(calls, 2)
+      yield* Fiber.interrupt(second)
+      const third = yield* Effect.fork(embedder.embed(["d"]))
+      yield* Effect.yieldNow()
+      assert.strictEqual(calls, 3)
+      yield* Deferred.succeed(gate, undefined)
+      assert.lengthOf(yield* Fiber.join(first), 1)
+      assert.lengthOf(yield* Fiber.join(third), 1)
+      assert.lengthOf(yield* embedder.embed(["e", "f"]), 2)
     }))
 
   it.effect("layerEmbedder provides the Embedder when the encoder starts, and nothing when its file is damaged", () =>

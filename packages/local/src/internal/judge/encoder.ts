@@ -72,3 +72,21 @@ export const embedderOf = (encoder: Encoder, sha256: string): Adaptation.Embedde
       catch: (e) => new Adaptation.EmbedderFailure({ message: `the encoder failed: ${e instanceof Error ? e.message : String(e)}` })
     }).pipe(Effect.map((rows) => normalizeRows(rows, encoder.dimensions)))
 })
+
+/**
+ * `embedder` with at most `limit` calls in flight: past it a call fails at once (a site adapter
+ * then applies its hashed fallback, as when the encoder is unavailable) instead of queueing behind
+ * the encoder without bound. Serving's guard; fitting embeds one batch at a time.
+ */
+export const bounded = (embedder: Adaptation.Embedder["Type"], limit: number): Adaptation.Embedder["Type"] => {
+  let inFlight = 0
+  return {
+    ...embedder,
+    embed: (texts) =>
+      Effect.suspend(() => {
+        if (inFlight >= limit) return Effect.fail(new Adaptation.EmbedderFailure({ message: `the encoder has ${inFlight} site adapter calls in flight` }))
+        inFlight++
+        return Effect.ensuring(embedder.embed(texts), Effect.sync(() => inFlight--))
+      })
+  }
+}
