@@ -112,22 +112,6 @@ export class Embedder extends Context.Tag("@decorum/core/Embedder")<
   }
 >() {}
 
-/** A text's features for a dense adapter: its hashed words (each 1 / sqrt(count)), then its embedding. */
-export const denseFeatures = (hashed: ReadonlyArray<number>, embedding: ArrayLike<number>): Pick<Sample, "features" | "values"> => {
-  const w = hashed.length > 0 ? 1 / Math.sqrt(hashed.length) : 0
-  const features = new Array<number>(hashed.length + embedding.length)
-  const values = new Array<number>(hashed.length + embedding.length)
-  hashed.forEach((f, i) => {
-    features[i] = f
-    values[i] = w
-  })
-  for (let d = 0; d < embedding.length; d++) {
-    features[hashed.length + d] = DENSE_OFFSET + d
-    values[hashed.length + d] = embedding[d]!
-  }
-  return { features, values }
-}
-
 /** One corrected text: its shipped score, the moderator's score and the text's features. */
 export interface Sample {
   readonly base: number
@@ -139,6 +123,12 @@ export interface Sample {
    * adapter, each feature is worth 1 / sqrt(number of features).
    */
   readonly values?: ReadonlyArray<number>
+  /**
+   * A sentence embedding (unit length) beside the hashed `features`: dimension d is feature
+   * DENSE_OFFSET + d, worth its value. Fitted as `features` and `values` holding both would be (the
+   * same arithmetic in the same order), without a per-text copy of the embedding.
+   */
+  readonly embedding?: ArrayLike<number>
 }
 
 /**
@@ -186,6 +176,11 @@ function* fitModel(samples: ReadonlyArray<Sample>, withFeatures: boolean): Gener
   offsets[n] = flat.length
   const ks = Int32Array.from(flat)
   const vs = Float64Array.from(flatValues)
+  // The embedding's dimensions, when samples carry one: weights of their own, indexed by dimension.
+  const dimensions = withFeatures ? samples.reduce((m, s) => Math.max(m, s.embedding?.length ?? 0), 0) : 0
+  const denseWeights = new Float64Array(dimensions)
+  const g2d = new Float64Array(dimensions).fill(1e-8)
+  const gd = new Float64Array(dimensions)
   const weights = new Float64Array(buckets.length)
   // Per-parameter AdaGrad keeps rare words from being under-trained without tuning a rate.
   const g2 = new Float64Array(buckets.length).fill(1e-8)
@@ -197,6 +192,7 @@ function* fitModel(samples: ReadonlyArray<Sample>, withFeatures: boolean): Gener
     let gs = lambdaPlatt * (scale - 1)
     let gb = 0
     gw.fill(0)
+    gd.fill(0)
     for (let i = 0; i < n; i++) {
       let z = scale * xs[i]! + bias
       const norm = norms[i]!
@@ -205,7 +201,10 @@ function* fitModel(samples: ReadonlyArray<Sample>, withFeatures: boolean): Gener
       } else {
         for (let j = offsets[i]!; j < offsets[i + 1]!; j++) z += weights[ks[j]!]! * norm
       }
+      const embedding = dimensions > 0 ? samples[i]!.embedding : undefined
+      if (embedding !== undefined) for (let d = 0; d < embedding.length; d++) z += denseWeights[d]! * embedding[d]!
       const err = (sigmoid(z) - samples[i]!.target) / n
+      if (embedding !== undefined) for (let d = 0; d < embedding.length; d++) gd[d] = gd[d]! + err * embedding[d]!
       gs += err * xs[i]!
       gb += err
       if (dense) {
@@ -231,12 +230,22 @@ function* fitModel(samples: ReadonlyArray<Sample>, withFeatures: boolean): Gener
       g2[k] = acc
       weights[k] = w - (rate * grad) / Math.sqrt(acc)
     }
+    for (let d = 0; d < dimensions; d++) {
+      const w = denseWeights[d]!
+      const grad = gd[d]! + lambdaW * w
+      const acc = g2d[d]! + grad * grad
+      g2d[d] = acc
+      denseWeights[d] = w - (rate * grad) / Math.sqrt(acc)
+    }
     yield
   }
   const kept: Record<string, number> = {}
   buckets.forEach((f, k) => {
     const w = weights[k]!
     if (Math.abs(w) > 1e-4) kept[String(f)] = Math.round(w * 1e5) / 1e5
+  })
+  denseWeights.forEach((w, d) => {
+    if (Math.abs(w) > 1e-4) kept[String(DENSE_OFFSET + d)] = Math.round(w * 1e5) / 1e5
   })
   return {
     kind: withFeatures ? "logistic" : "platt",
@@ -262,8 +271,17 @@ const runSteps = <A>(steps: Generator<void, A>): A => {
  */
 export const fitParams = (samples: ReadonlyArray<Sample>): AdapterParams => runSteps(fitModel(samples, samples.length >= MIN_FOR_FEATURES))
 
-/** Applies an adapter to a shipped score. Pure; bounded by `maxShift`. */
-export const applyParams = (params: AdapterParams, base: number, featureList: ReadonlyArray<number>, values?: ReadonlyArray<number>): number => {
+/**
+ * Applies an adapter to a shipped score, from a text's features (and their values, or its
+ * embedding: `Sample`). Pure; bounded by `maxShift`.
+ */
+export const applyParams = (
+  params: AdapterParams,
+  base: number,
+  featureList: ReadonlyArray<number>,
+  values?: ReadonlyArray<number>,
+  embedding?: ArrayLike<number>
+): number => {
   const x = logit(base)
   let z = params.scale * x + params.bias
   let familiar = false
@@ -273,6 +291,15 @@ export const applyParams = (params: AdapterParams, base: number, featureList: Re
     if (w !== undefined) {
       familiar = true
       z += w * norm * (values === undefined ? 1 : values[position]!)
+    }
+  }
+  if (embedding !== undefined) {
+    for (let d = 0; d < embedding.length; d++) {
+      const w = params.weights[String(DENSE_OFFSET + d)]
+      if (w !== undefined) {
+        familiar = true
+        z += w * embedding[d]!
+      }
     }
   }
   const bound = familiar ? params.maxShift : params.maxShiftUnfamiliar
@@ -361,7 +388,7 @@ function* fitAttributeSteps(attribute: Perspective.Attribute, samples: ReadonlyA
     const train = samples.filter((_, i) => fold[i] !== k)
     const params = yield* fitModel(train, withFeatures)
     samples.forEach((s, i) => {
-      if (fold[i] === k) outOfFold[i] = applyParams(params, s.base, s.features, s.values)
+      if (fold[i] === k) outOfFold[i] = applyParams(params, s.base, s.features, s.values, s.embedding)
     })
   }
   const before = auc(samples.map((s) => s.base), labels)
@@ -547,10 +574,8 @@ export const provenanceSuffix = (ids: ReadonlyArray<number>) => (ids.length === 
 export const adaptScore = (adapter: StoredAdapter, base: number, text: string) => applyParams(adapter.params, base, features(text))
 
 /** Applies an encoder adapter to a shipped score, from the text's hashed features and its unit-length embedding. */
-export const adaptScoreDense = (adapter: StoredAdapter, base: number, hashed: ReadonlyArray<number>, embedding: ArrayLike<number>) => {
-  const { features: list, values } = denseFeatures(hashed, embedding)
-  return applyParams(adapter.params, base, list, values)
-}
+export const adaptScoreDense = (adapter: StoredAdapter, base: number, hashed: ReadonlyArray<number>, embedding: ArrayLike<number>) =>
+  applyParams(adapter.params, base, hashed, undefined, embedding)
 
 export interface AdaptReport {
   readonly email: string
@@ -646,7 +671,7 @@ export const fitCorrections = (attribute: Perspective.Attribute, corrections: Re
       Effect.catchAll((e) => Effect.as(Effect.logWarning("Adaptation: the encoder failed; fitting on hashed words only", e.message), Option.none()))
     )
     if (Option.isNone(embedded)) return hashed
-    const dense = samples.map((s, i) => ({ ...s, ...denseFeatures(s.features, embedded.value.subarray(i * dimensions, (i + 1) * dimensions)) }))
+    const dense = samples.map((s, i) => ({ ...s, embedding: embedded.value.subarray(i * dimensions, (i + 1) * dimensions) }))
     return chooseFit(hashed, yield* fit(dense), { sha256, dimensions })
   })
 

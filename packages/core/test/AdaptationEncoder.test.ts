@@ -32,6 +32,31 @@ const withEmbedder = (options: FakeEmbedder.Options) => Layer.merge(base, FakeEm
 const both = (text: string) => (text.includes("pineapple") ? 0.6 : text.includes("mushroom") ? -0.6 : hiddenDirection(text))
 
 describe("Adaptation with an Embedder: fitting", () => {
+  it("an embedding beside hashed words fits and applies exactly as the same features given as values", () => {
+    const dimensions = 16
+    const samples = hidden().map((c, i) => ({
+      base: 0.05 + (i % 7) / 20,
+      target: c.score,
+      features: Adaptation.features(`${c.text} ${i % 3 === 0 ? "pineapple" : "mushroom"}`),
+      embedding: FakeEmbedder.embedding(c.text, hiddenDirection(c.text), dimensions)
+    }))
+    // The values form: every feature listed, hashed words worth 1 / sqrt(count), then each dimension.
+    const asValues = samples.map(({ embedding, features, ...s }) => ({
+      ...s,
+      features: [...features, ...Array.from({ length: dimensions }, (_, d) => Adaptation.DENSE_OFFSET + d)],
+      values: [...features.map(() => 1 / Math.sqrt(features.length)), ...embedding]
+    }))
+    const fitted = Adaptation.fitAttribute(TOXICITY, samples)
+    assert.isTrue(fitted.report.adopted)
+    assert.deepStrictEqual(fitted, Adaptation.fitAttribute(TOXICITY, asValues))
+    samples.forEach((sample, i) =>
+      assert.strictEqual(
+        Adaptation.applyParams(fitted.params!, sample.base, sample.features, undefined, sample.embedding),
+        Adaptation.applyParams(fitted.params!, sample.base, asValues[i]!.features, asValues[i]!.values)
+      )
+    )
+  })
+
   it.effect("a norm only the embedding shows is adopted as an encoder adapter, naming the encoder; hashed words alone are not", () =>
     Effect.gen(function*() {
       const dense = yield* fitted("dense@example.com", hidden())

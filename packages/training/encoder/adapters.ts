@@ -57,11 +57,11 @@ const main = async () => {
     })
     const hashed = texts.map((t) => Adaptation.features(t))
     const embedSeconds = (Date.now() - t0) / 1000
-    const variants: Record<string, (i: number) => Pick<Adaptation.Sample, "features" | "values">> = {
+    const variants: Record<string, (i: number) => Pick<Adaptation.Sample, "features" | "values" | "embedding">> = {
       "(a) hashed words": (i) => ({ features: hashed[i]! }),
       "(b) encoder": (i) => ({ features: denseIds, values: dense[i]! }),
-      // What the core fits and serves as an encoder adapter (`Adaptation.denseFeatures`).
-      "(c) both": (i) => Adaptation.denseFeatures(hashed[i]!, dense[i]!)
+      // What the core fits and serves as an encoder adapter.
+      "(c) both": (i) => ({ features: hashed[i]!, embedding: dense[i]! })
     }
     const labels = test.map((r) => r.label)
     const offset = corrections.length
@@ -75,7 +75,7 @@ const main = async () => {
       const params = Adaptation.fitParams(samples)
       const after = test.map((_, j) => {
         const f = featuresOf(offset + j)
-        return Adaptation.applyParams(params, shipped[offset + j]!, f.features, f.values)
+        return Adaptation.applyParams(params, shipped[offset + j]!, f.features, f.values, f.embedding)
       })
       const heldOut = Adaptation.auc(after, labels)
       heldOutScores.push(after)
