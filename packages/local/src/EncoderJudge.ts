@@ -23,7 +23,7 @@ import { AttributeModel } from "./AttributeModel.js"
 import * as Judge from "./Judge.js"
 import type { JudgeBackend, JudgeCombination } from "./JudgeBackend.js"
 import { SentencePiece, type Vocabulary } from "./internal/encoder/sentencepiece.js"
-import { bounded, embedderOf, makeEncoder } from "./internal/judge/encoder.js"
+import { bounded, embedderOf, makeEncoder, makeRecent } from "./internal/judge/encoder.js"
 import { parseJudgeFile } from "./JudgeFile.js"
 import { resolveOrt, startOrtWorker } from "./internal/judge/ortWorker.js"
 import { defaultModelDirectory } from "./models/TrainedModel.js"
@@ -34,6 +34,9 @@ import { defaultModelDirectory } from "./models/TrainedModel.js"
  * an encoder run, 8 waiting is about the judge's own latency budget (`Judge.DEFAULT_BUDGET_MS`).
  */
 export const ADAPTER_EMBEDS_IN_FLIGHT = 8
+
+/** How many of the texts it judged last the judge keeps the embeddings of, for their site adapters. */
+export const RECENT_EMBEDDINGS = 256
 
 /** Where the judge's file is, in a models directory. */
 export const JUDGE_FILE = "encoder/judge.json"
@@ -88,8 +91,7 @@ const startEncoder = ({ directory, file }: Effect.Effect.Success<ReturnType<type
       }),
       (w) => Effect.promise(() => w.close())
     )
-    const encoder = makeEncoder(worker, new SentencePiece(vocabulary), file.encoder.maxTokens, file.dimensions)
-    return { encoder, embedder: embedderOf(encoder, digest) }
+    return { encoder: makeEncoder(worker, new SentencePiece(vocabulary), file.encoder.maxTokens, file.dimensions), sha256: digest }
   })
 
 /** The encoder's files checked and the heads read, the session started on its worker: the judge's source. */
@@ -100,7 +102,8 @@ export const make = (options: Options): Effect.Effect<Judge.Source, Judge.JudgeU
     if (file.linearRelease !== options.linearVersion) {
       return yield* unavailable(`${file.release} was fitted on ${file.linearRelease}, and the model set served is ${options.linearVersion}`)
     }
-    const { embedder, encoder } = yield* startEncoder(judgeFile, options.threads)
+    const { encoder, sha256 } = yield* startEncoder(judgeFile, options.threads)
+    const recent = makeRecent(RECENT_EMBEDDINGS, file.dimensions)
     const heads = Object.entries(file.heads).map(([name, head]) => ({
       attribute: name as Perspective.Attribute,
       weights: Float32Array.from(head.weights),
@@ -113,6 +116,7 @@ export const make = (options: Options): Effect.Effect<Judge.Source, Judge.JudgeU
       heads: new Map(heads.map((h) => [h.attribute, h.combine])),
       logits: async (texts) => {
         const embeddings = await encoder.embed(texts)
+        recent.remember(texts, embeddings)
         return texts.map((_, row) => {
           const out: Partial<Record<Perspective.Attribute, number>> = {}
           const offset = row * dimensions
@@ -131,7 +135,8 @@ export const make = (options: Options): Effect.Effect<Judge.Source, Judge.JudgeU
       backend,
       cascade: (file.cascade ?? {}) as NonNullable<Judge.Source["cascade"]>,
       status: { backend: "built-in" },
-      embedder: bounded(embedder, ADAPTER_EMBEDS_IN_FLIGHT)
+      // A comment the judge has just read gets its embedding from it; others queue (boundedly) for the encoder.
+      embedder: recent.reading(bounded(embedderOf(encoder, sha256), ADAPTER_EMBEDS_IN_FLIGHT))
     }
   })
 
@@ -143,7 +148,8 @@ export const make = (options: Options): Effect.Effect<Judge.Source, Judge.JudgeU
 export const makeEmbedder = (
   options: { readonly directory?: string; readonly threads?: number } = {}
 ): Effect.Effect<Adaptation.Embedder["Type"], Judge.JudgeUnavailable, import("effect").Scope.Scope> =>
-  Effect.flatMap(readJudgeFile(options.directory), (judgeFile) => Effect.map(startEncoder(judgeFile, options.threads), (started) => started.embedder))
+  Effect.flatMap(readJudgeFile(options.directory), (judgeFile) =>
+    Effect.map(startEncoder(judgeFile, options.threads), ({ encoder, sha256 }) => embedderOf(encoder, sha256)))
 
 /**
  * `makeEmbedder` as a layer: it adds `Adaptation.Embedder` to the context when the encoder starts;

@@ -13,7 +13,7 @@ import { Adaptation, AttributeScorer } from "@decorum/core"
 import { assert, describe, it } from "@effect/vitest"
 import { Deferred, Effect, Either, Fiber, Layer, Option } from "effect"
 import * as EncoderJudge from "../../src/EncoderJudge.js"
-import { bounded } from "../../src/internal/judge/encoder.js"
+import { bounded, makeRecent } from "../../src/internal/judge/encoder.js"
 import { JudgedAttributeScorer } from "../../src/evaluators/LocalAttributeScorer.js"
 import * as Judge from "../../src/Judge.js"
 import { combine } from "../../src/JudgeBackend.js"
@@ -123,6 +123,34 @@ describe("EncoderJudge", () => {
       assert.lengthOf(yield* Fiber.join(first), 1)
       assert.lengthOf(yield* Fiber.join(third), 1)
       assert.lengthOf(yield* embedder.embed(["e", "f"]), 2)
+    }))
+
+  it.effect("a text the judge embedded last is answered from its embedding, normalized; others go to the encoder; the oldest are dropped", () =>
+    Effect.gen(function*() {
+      const asked: Array<string> = []
+      const encoder: Adaptation.Embedder["Type"] = {
+        sha256: SHA256,
+        dimensions: 2,
+        embed: (texts) => Effect.sync(() => (asked.push(...texts), Float32Array.from(texts.flatMap(() => [0, 1]))))
+      }
+      const recent = makeRecent(2, 2)
+      const embedder = recent.reading(encoder)
+      recent.remember(["a", "b", "c"], Float32Array.from([3, 4, 0, 2, 6, 8]))
+      assert.deepStrictEqual([...(yield* embedder.embed(["c", "b"]))], [0.6, 0.8, 0, 1].map(Math.fround))
+      assert.deepStrictEqual(asked, [])
+      // "a" was dropped (capacity 2); a call with a text not kept goes to the encoder whole.
+      assert.deepStrictEqual([...(yield* embedder.embed(["b", "a"]))], [0, 1, 0, 1])
+      assert.deepStrictEqual(asked, ["b", "a"])
+    }))
+
+  it.scoped("the judge's embedder gives a comment the judge just read the embedding a new encoder run gives", () =>
+    Effect.gen(function*() {
+      const root = fixture()
+      yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(root, { recursive: true, force: true })))
+      const source = yield* EncoderJudge.make({ directory: root, linearVersion: VERSION })
+      const alone = yield* EncoderJudge.makeEmbedder({ directory: root })
+      yield* Effect.promise(() => source.backend.logits(TEXTS))
+      assert.deepStrictEqual([...(yield* source.embedder!.embed([TEXTS[1]!]))], [...(yield* alone.embed([TEXTS[1]!]))])
     }))
 
   it.effect("layerEmbedder provides the Embedder when the encoder starts, and nothing when its file is damaged", () =>

@@ -90,3 +90,36 @@ export const bounded = (embedder: Adaptation.Embedder["Type"], limit: number): A
       })
   }
 }
+
+/**
+ * The raw embeddings of the texts the judge embedded last (at most `capacity`), so that the site
+ * adapter of a comment the judge has just read does not run the encoder again. The same values a
+ * new run would give: a text's embedding does not depend on the texts run beside it (above).
+ */
+export const makeRecent = (capacity: number, dimensions: number) => {
+  const rows = new Map<string, Float32Array>()
+  return {
+    /** Keeps `embeddings` (row after row) of `texts`, dropping the oldest past `capacity`. */
+    remember: (texts: ReadonlyArray<string>, embeddings: Float32Array) => {
+      texts.forEach((text, row) => {
+        rows.delete(text)
+        rows.set(text, embeddings.slice(row * dimensions, (row + 1) * dimensions))
+        if (rows.size > capacity) rows.delete(rows.keys().next().value!)
+      })
+    },
+    /** `embedder` answering from the texts kept when it has them all (no encoder call, not counted by `bounded`). */
+    reading: (embedder: Adaptation.Embedder["Type"]): Adaptation.Embedder["Type"] => ({
+      ...embedder,
+      embed: (texts) =>
+        Effect.suspend(() => {
+          const out = new Float32Array(texts.length * dimensions)
+          for (let row = 0; row < texts.length; row++) {
+            const kept = rows.get(texts[row]!)
+            if (kept === undefined) return embedder.embed(texts)
+            out.set(kept, row * dimensions)
+          }
+          return Effect.succeed(normalizeRows(out, dimensions))
+        })
+    })
+  }
+}
