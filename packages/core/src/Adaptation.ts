@@ -912,7 +912,11 @@ export const makeRefits = (options: RefitOptions) =>
           )
           yield* Effect.logInfo("Adaptation: refitted automatically", {
             email: account.email,
-            attributes: report.attributes.map((a) => `${a.attribute}:${a.adopted ? `adopted ${a.adapterId}` : "not adopted"}`).join(" "),
+            attributes: report.attributes.map((a) =>
+              `${a.attribute}:${a.adopted ? `adopted ${a.adapterId} (${a.kind})` : "not adopted"}${
+                a.compared === undefined ? "" : ` (${a.compared.kind} CV AUC ${a.compared.cvAucAfter})`
+              }`
+            ).join(" "),
             leftOutRevokedKey: report.leftOutRevokedKey
           })
         }).pipe(
