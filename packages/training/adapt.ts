@@ -145,6 +145,9 @@ const main = async () => {
         cvAucBefore: toxicity["cvAucBefore"],
         cvAucAfter: toxicity["cvAucAfter"],
         adopted: toxicity["adopted"],
+        kind: toxicity["kind"],
+        // With the encoder, the other fit's cross-validated AUC (hashed words alone, or the encoder adapter).
+        compared: toxicity["compared"] ?? null,
         modelAfter: after[0]!.model,
         adaptSeconds: Number(adaptSeconds.toFixed(1))
       })
@@ -154,11 +157,14 @@ const main = async () => {
     server.stop()
     rmSync(dir, { recursive: true, force: true })
   }
-  console.log("| corpus | corrections | held-out scored (positives) | AUC before | AUC after | CV AUC before -> after | adopted | `decorum adapt` |")
-  console.log("|---|---|---|---|---|---|---|---|")
+  console.log("| corpus | corrections | held-out scored (positives) | AUC before | AUC after | CV AUC before -> after | adopted (kind) | other fit's CV AUC | `decorum adapt` |")
+  console.log("|---|---|---|---|---|---|---|---|---|")
   for (const r of results) {
+    const compared = r["compared"] as { kind: string; cvAucAfter: number | null } | null
     console.log(
-      `| ${r["corpus"]} | ${r["corrections"]} | ${r["scored"]} (${r["positives"]}) | ${r["aucBefore"]} | ${r["aucAfter"]} | ${r["cvAucBefore"]} -> ${r["cvAucAfter"]} | ${r["adopted"]} | ${r["adaptSeconds"]} s |`
+      `| ${r["corpus"]} | ${r["corrections"]} | ${r["scored"]} (${r["positives"]}) | ${r["aucBefore"]} | ${r["aucAfter"]} | ${r["cvAucBefore"]} -> ${r["cvAucAfter"]} | ${r["adopted"]} (${r["kind"]}) | ${
+        compared === null ? "-" : `${compared.cvAucAfter} (${compared.kind})`
+      } | ${r["adaptSeconds"]} s |`
     )
   }
 }

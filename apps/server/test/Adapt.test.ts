@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, assert, describe, it } from "@effect/vitest"
-import { runCli, startServe, stop } from "./process.js"
+import { runCli, startServe, stop, waitForOutput } from "./process.js"
 
 const SITE = "site@example.com"
 const OTHER = "other@example.com"
@@ -75,6 +75,8 @@ const until = async <A>(probe: () => Promise<A>, done: (a: A) => boolean, within
 
 interface AttributeReport {
   attribute: string
+  kind: string | null
+  compared?: { kind: string; cvAucAfter: number | null }
   corrections: number
   positives: number
   cvAucBefore: number | null
@@ -108,6 +110,8 @@ const adaptSite = async (db: string) => {
     assert.strictEqual(toxicity.positives, corrections.filter((c) => c.score === 1).length)
     assert.isTrue(toxicity.adopted, toxicity.reason)
     assert.isAbove(toxicity.cvAucAfter!, toxicity.cvAucBefore!)
+    // decorum adapt fitted an encoder adapter too, on the shipped encoder (the report compares the two).
+    assert.strictEqual(toxicity.compared?.kind, toxicity.kind === "encoder" ? "logistic" : "encoder")
 
     // Picked up by the running server within 10 s, without a restart.
     const after = await until(() => analyze(server.url, site, PROBE), (a) => a.model.includes("+site."), 10_000)
@@ -188,6 +192,8 @@ const autoRefitThenRevoke = async (db: string) => {
     await suggestGoogle(server.url, site, corrections[0]!.text, corrections[0]!.score)
     const adapted = await until(() => analyze(server.url, site, PROBE), (a) => a.model.includes("+site."), 60_000)
     assert.match(adapted.model, /\+site\.\d+$/)
+    // The refit worker fitted an encoder adapter too, on its own encoder session.
+    await waitForOutput(server, /TOXICITY:adopted \d+ \((logistic|encoder)\) \((encoder|logistic) CV AUC [\d.]+\)/)
     assert.isTrue(adapted.model.startsWith(`${before.model}+site.`))
     assert.isAbove(adapted.value, before.value + 0.1)
 

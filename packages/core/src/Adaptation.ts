@@ -22,7 +22,7 @@
  * set), and its stored weights must mean the same thing after the model set changes.
  */
 import { type Account, type AccountId, Perspective, type ProviderFailure, RefitFailure, type StoreFailure } from "@decorum/domain"
-import { Clock, Context, Duration, Effect, Layer, Option, Queue, Schedule } from "effect"
+import { Clock, Context, Data, Duration, Effect, Layer, Option, Queue, Schedule } from "effect"
 import * as Hashing from "./Hashing.js"
 import { AttributeScorer } from "./Providers.js"
 import { AccountStore, SuggestionStore } from "./Stores.js"
@@ -43,15 +43,27 @@ export const MIN_GAIN = 0.005
 const FOLDS = 5
 const BUCKETS = 1 << 18
 
+/**
+ * Dense features (a sentence embedding's dimensions) are numbered from here, past every hashed
+ * bucket, so that one weight table holds both.
+ */
+export const DENSE_OFFSET = 1 << 20
+
 /** What an adapter stores: enough to apply it, nothing about the texts it was fitted on. */
 export interface AdapterParams {
-  readonly kind: "platt" | "logistic"
+  /**
+   * `platt`: scale and bias; `logistic`: and hashed words; `encoder` (a dense adapter): and the
+   * sentence embedding of the encoder named in `encoder`, dimension d being feature DENSE_OFFSET + d.
+   */
+  readonly kind: "platt" | "logistic" | "encoder"
   readonly scale: number
   readonly bias: number
-  /** Hashed feature bucket -> weight (non-zero only). */
+  /** Feature (hashed bucket, or DENSE_OFFSET + dimension) -> weight (non-zero only). */
   readonly weights: Readonly<Record<string, number>>
   readonly maxShift: number
   readonly maxShiftUnfamiliar: number
+  /** A dense adapter's encoder: the sha256 of its model file and its embedding's dimension. */
+  readonly encoder?: { readonly sha256: string; readonly dimensions: number }
 }
 
 /** An adopted adapter as the store keeps it. */
@@ -82,6 +94,24 @@ export const features = (text: string): ReadonlyArray<number> => {
   return [...out]
 }
 
+/** The sentence encoder did not embed (not loaded, or it failed). */
+export class EmbedderFailure extends Data.TaggedError("EmbedderFailure")<{ readonly message: string }> {}
+
+/**
+ * The sentence encoder a dense adapter reads (a port: the local engine provides the judge's
+ * encoder). Optional: without it, fits are hashed only and dense adapters are not applied.
+ */
+export class Embedder extends Context.Tag("@decorum/core/Embedder")<
+  Embedder,
+  {
+    /** The sha256 of the encoder's model file: a dense adapter applies only with the encoder it was fitted on. */
+    readonly sha256: string
+    readonly dimensions: number
+    /** The unit-length embeddings of `texts`, row after row (`texts.length * dimensions`). */
+    readonly embed: (texts: ReadonlyArray<string>) => Effect.Effect<Float32Array, EmbedderFailure>
+  }
+>() {}
+
 /** One corrected text: its shipped score, the moderator's score and the text's features. */
 export interface Sample {
   readonly base: number
@@ -93,6 +123,12 @@ export interface Sample {
    * adapter, each feature is worth 1 / sqrt(number of features).
    */
   readonly values?: ReadonlyArray<number>
+  /**
+   * A sentence embedding (unit length) beside the hashed `features`: dimension d is feature
+   * DENSE_OFFSET + d, worth its value. Fitted as `features` and `values` holding both would be (the
+   * same arithmetic in the same order), without a per-text copy of the embedding.
+   */
+  readonly embedding?: ArrayLike<number>
 }
 
 /**
@@ -140,6 +176,11 @@ function* fitModel(samples: ReadonlyArray<Sample>, withFeatures: boolean): Gener
   offsets[n] = flat.length
   const ks = Int32Array.from(flat)
   const vs = Float64Array.from(flatValues)
+  // The embedding's dimensions, when samples carry one: weights of their own, indexed by dimension.
+  const dimensions = withFeatures ? samples.reduce((m, s) => Math.max(m, s.embedding?.length ?? 0), 0) : 0
+  const denseWeights = new Float64Array(dimensions)
+  const g2d = new Float64Array(dimensions).fill(1e-8)
+  const gd = new Float64Array(dimensions)
   const weights = new Float64Array(buckets.length)
   // Per-parameter AdaGrad keeps rare words from being under-trained without tuning a rate.
   const g2 = new Float64Array(buckets.length).fill(1e-8)
@@ -151,6 +192,7 @@ function* fitModel(samples: ReadonlyArray<Sample>, withFeatures: boolean): Gener
     let gs = lambdaPlatt * (scale - 1)
     let gb = 0
     gw.fill(0)
+    gd.fill(0)
     for (let i = 0; i < n; i++) {
       let z = scale * xs[i]! + bias
       const norm = norms[i]!
@@ -159,7 +201,10 @@ function* fitModel(samples: ReadonlyArray<Sample>, withFeatures: boolean): Gener
       } else {
         for (let j = offsets[i]!; j < offsets[i + 1]!; j++) z += weights[ks[j]!]! * norm
       }
+      const embedding = dimensions > 0 ? samples[i]!.embedding : undefined
+      if (embedding !== undefined) for (let d = 0; d < embedding.length; d++) z += denseWeights[d]! * embedding[d]!
       const err = (sigmoid(z) - samples[i]!.target) / n
+      if (embedding !== undefined) for (let d = 0; d < embedding.length; d++) gd[d] = gd[d]! + err * embedding[d]!
       gs += err * xs[i]!
       gb += err
       if (dense) {
@@ -185,12 +230,22 @@ function* fitModel(samples: ReadonlyArray<Sample>, withFeatures: boolean): Gener
       g2[k] = acc
       weights[k] = w - (rate * grad) / Math.sqrt(acc)
     }
+    for (let d = 0; d < dimensions; d++) {
+      const w = denseWeights[d]!
+      const grad = gd[d]! + lambdaW * w
+      const acc = g2d[d]! + grad * grad
+      g2d[d] = acc
+      denseWeights[d] = w - (rate * grad) / Math.sqrt(acc)
+    }
     yield
   }
   const kept: Record<string, number> = {}
   buckets.forEach((f, k) => {
     const w = weights[k]!
     if (Math.abs(w) > 1e-4) kept[String(f)] = Math.round(w * 1e5) / 1e5
+  })
+  denseWeights.forEach((w, d) => {
+    if (Math.abs(w) > 1e-4) kept[String(DENSE_OFFSET + d)] = Math.round(w * 1e5) / 1e5
   })
   return {
     kind: withFeatures ? "logistic" : "platt",
@@ -216,8 +271,17 @@ const runSteps = <A>(steps: Generator<void, A>): A => {
  */
 export const fitParams = (samples: ReadonlyArray<Sample>): AdapterParams => runSteps(fitModel(samples, samples.length >= MIN_FOR_FEATURES))
 
-/** Applies an adapter to a shipped score. Pure; bounded by `maxShift`. */
-export const applyParams = (params: AdapterParams, base: number, featureList: ReadonlyArray<number>, values?: ReadonlyArray<number>): number => {
+/**
+ * Applies an adapter to a shipped score, from a text's features (and their values, or its
+ * embedding: `Sample`). Pure; bounded by `maxShift`.
+ */
+export const applyParams = (
+  params: AdapterParams,
+  base: number,
+  featureList: ReadonlyArray<number>,
+  values?: ReadonlyArray<number>,
+  embedding?: ArrayLike<number>
+): number => {
   const x = logit(base)
   let z = params.scale * x + params.bias
   let familiar = false
@@ -227,6 +291,15 @@ export const applyParams = (params: AdapterParams, base: number, featureList: Re
     if (w !== undefined) {
       familiar = true
       z += w * norm * (values === undefined ? 1 : values[position]!)
+    }
+  }
+  if (embedding !== undefined) {
+    for (let d = 0; d < embedding.length; d++) {
+      const w = params.weights[String(DENSE_OFFSET + d)]
+      if (w !== undefined) {
+        familiar = true
+        z += w * embedding[d]!
+      }
     }
   }
   const bound = familiar ? params.maxShift : params.maxShiftUnfamiliar
@@ -266,11 +339,22 @@ export interface AttributeReport {
   readonly reason: string
   /** Corrections of this attribute left out because the key that sent them has been revoked. */
   readonly leftOutRevokedKey: number
+  /**
+   * With an encoder (`Embedder`), the other fit of the same corrections: hashed words alone when
+   * the encoder adapter is reported, the encoder adapter when hashed words are.
+   */
+  readonly compared?: { readonly kind: AdapterParams["kind"]; readonly cvAucAfter: number | null }
 }
 
 export interface Fitted {
   readonly report: Omit<AttributeReport, "adapterId" | "leftOutRevokedKey">
+  /** The adapter adopted, if any. */
   readonly params: AdapterParams | null
+  /**
+   * Beside an adopted encoder adapter, what applies where the encoder is not available: the hashed
+   * adapter of the same corrections if it is adopted on its own, else null (the shipped scores).
+   */
+  readonly fallback?: AdapterParams | null
 }
 
 const round = (x: number) => Math.round(x * 10000) / 10000
@@ -304,7 +388,7 @@ function* fitAttributeSteps(attribute: Perspective.Attribute, samples: ReadonlyA
     const train = samples.filter((_, i) => fold[i] !== k)
     const params = yield* fitModel(train, withFeatures)
     samples.forEach((s, i) => {
-      if (fold[i] === k) outOfFold[i] = applyParams(params, s.base, s.features, s.values)
+      if (fold[i] === k) outOfFold[i] = applyParams(params, s.base, s.features, s.values, s.embedding)
     })
   }
   const before = auc(samples.map((s) => s.base), labels)
@@ -356,16 +440,26 @@ export const fitAttributeCooperative = (attribute: Perspective.Attribute, sample
 export class AdapterStore extends Context.Tag("@decorum/core/AdapterStore")<
   AdapterStore,
   {
-    /** Stores an adopted adapter; it replaces the account's previous one for that attribute. */
+    /**
+     * Stores an adopted adapter (one fit); it replaces the account's previous fit for that
+     * attribute. Returns the id of `params`' row. With `fallback` the fit is two rows: `params`
+     * first, then the fallback (a kind every release applies, or `null`: the shipped scores),
+     * linked to it. Readers apply the rows of the latest fit whose kinds they know; a release that
+     * reads only the latest row (before fits had several) sees the fallback.
+     */
     readonly save: (adapter: {
       readonly accountId: AccountId
       readonly attribute: Perspective.Attribute
       readonly params: AdapterParams
+      readonly fallback?: AdapterParams | null
       readonly report: AttributeReport
     }) => Effect.Effect<number, StoreFailure>
     /** Returns the account (or one attribute of it) to the shipped scores. */
     readonly reset: (accountId: AccountId, attribute?: Perspective.Attribute) => Effect.Effect<void, StoreFailure>
-    /** The adopted adapters of every account (the latest per account and attribute). */
+    /**
+     * The adopted adapters of every account: per account and attribute, the rows of the latest
+     * fit (none after a reset), whatever their kind (`SiteAdapters` keeps the kinds it knows).
+     */
     readonly active: Effect.Effect<ReadonlyArray<StoredAdapter>, StoreFailure>
     /** A counter that moves whenever `save` or `reset` runs: cheap to poll. */
     readonly version: Effect.Effect<number, StoreFailure>
@@ -387,25 +481,61 @@ export class AdapterStore extends Context.Tag("@decorum/core/AdapterStore")<
 export class SiteAdapters extends Context.Tag("@decorum/core/SiteAdapters")<
   SiteAdapters,
   {
-    readonly forAccount: (accountId: AccountId) => ReadonlyMap<Perspective.Attribute, StoredAdapter>
+    readonly forAccount: (accountId: AccountId) => ReadonlyMap<Perspective.Attribute, InForce>
     /** Reloads now (the poll does it within its interval anyway). */
     readonly refresh: Effect.Effect<void, StoreFailure>
   }
 >() {}
 
-type Index = ReadonlyMap<AccountId, ReadonlyMap<Perspective.Attribute, StoredAdapter>>
+/**
+ * An account's adapters in force for one attribute (the rows of its latest fit this release
+ * applies): `hashed`, applied everywhere, and `dense`, an encoder adapter, applied where the
+ * encoder it names is served (`denseApplies`), to whole comments (spans keep `hashed`).
+ */
+export interface InForce {
+  readonly hashed?: StoredAdapter
+  readonly dense?: StoredAdapter
+}
 
-const index = (adapters: ReadonlyArray<StoredAdapter>): Index => {
-  const out = new Map<AccountId, Map<Perspective.Attribute, StoredAdapter>>()
+type Index = ReadonlyMap<AccountId, ReadonlyMap<Perspective.Attribute, InForce>>
+
+/**
+ * The kinds this release applies. A row of another kind (written by a later release) is skipped:
+ * applying only its scale and bias would misstate the site's adapter; the rows of a kind known here
+ * of the same fit stay in force.
+ */
+export const KNOWN_KINDS: ReadonlySet<string> = new Set<AdapterParams["kind"]>(["platt", "logistic", "encoder"])
+
+const isDense = (params: AdapterParams) => params.kind === "encoder"
+
+/** Whether this release can apply a stored row (an encoder row must name its encoder). */
+export const isKnown = (adapter: StoredAdapter): boolean => {
+  const { encoder, kind } = adapter.params
+  if (!KNOWN_KINDS.has(kind)) return false
+  return kind !== "encoder" || (typeof encoder?.sha256 === "string" && typeof encoder.dimensions === "number" && encoder.dimensions > 0)
+}
+
+/** Per account and attribute, the latest row of each kind this release applies (hashed and dense). */
+export const index = (adapters: ReadonlyArray<StoredAdapter>): Index => {
+  const out = new Map<AccountId, Map<Perspective.Attribute, InForce>>()
   for (const a of adapters) {
-    const m = out.get(a.accountId) ?? new Map()
-    m.set(a.attribute, a)
+    if (!isKnown(a)) continue
+    const m = out.get(a.accountId) ?? new Map<Perspective.Attribute, InForce>()
+    const held = m.get(a.attribute) ?? {}
+    const slot = isDense(a.params) ? "dense" : "hashed"
+    const previous = held[slot]
+    if (previous === undefined || previous.id < a.id) m.set(a.attribute, { ...held, [slot]: a })
     out.set(a.accountId, m)
   }
   return out
 }
 
-const EMPTY: ReadonlyMap<Perspective.Attribute, StoredAdapter> = new Map()
+/** Whether an account's encoder adapter applies with `embedder` (the encoder it was fitted on, served). */
+export const denseApplies = (inForce: InForce, embedder: Embedder["Type"] | undefined): inForce is InForce & { readonly dense: StoredAdapter } =>
+  inForce.dense !== undefined && embedder !== undefined && inForce.dense.params.encoder?.sha256 === embedder.sha256 &&
+  inForce.dense.params.encoder.dimensions === embedder.dimensions
+
+const EMPTY: ReadonlyMap<Perspective.Attribute, InForce> = new Map()
 
 /** Loads the adapters, then polls the store's version every `poll` and reloads when it moves. */
 export const makeSiteAdapters = (options: { readonly poll: Duration.DurationInput }) =>
@@ -440,8 +570,12 @@ export const layer = (options: { readonly poll: Duration.DurationInput } = { pol
 /** The provenance suffix for the adapters used: `+site.<id>[.<id>...]`. */
 export const provenanceSuffix = (ids: ReadonlyArray<number>) => (ids.length === 0 ? "" : `+site.${[...new Set(ids)].sort((a, b) => a - b).join(".")}`)
 
-/** Applies an account's adapter for `attribute` to a shipped score of `text`. */
+/** Applies an account's (hashed) adapter for `attribute` to a shipped score of `text`. */
 export const adaptScore = (adapter: StoredAdapter, base: number, text: string) => applyParams(adapter.params, base, features(text))
+
+/** Applies an encoder adapter to a shipped score, from the text's hashed features and its unit-length embedding. */
+export const adaptScoreDense = (adapter: StoredAdapter, base: number, hashed: ReadonlyArray<number>, embedding: ArrayLike<number>) =>
+  applyParams(adapter.params, base, hashed, undefined, embedding)
 
 export interface AdaptReport {
   readonly email: string
@@ -462,24 +596,83 @@ export type Correction = readonly [text: string, target: number]
  */
 export const MAX_FIT_CORRECTIONS = 20_000
 
+/** How many texts one call of the `Embedder` embeds while fitting. */
+const EMBED_BATCH = 64
+
+/** The embeddings of `texts`, a batch at a time, giving the event loop back between batches. */
+const embedAll = (embedder: Embedder["Type"], texts: ReadonlyArray<string>, breathe: Effect.Effect<void>) =>
+  Effect.gen(function*() {
+    const out = new Float32Array(texts.length * embedder.dimensions)
+    for (let start = 0; start < texts.length; start += EMBED_BATCH) {
+      const batch = texts.slice(start, start + EMBED_BATCH)
+      const rows = yield* embedder.embed(batch)
+      if (rows.length !== batch.length * embedder.dimensions) {
+        return yield* new EmbedderFailure({ message: `the encoder answered ${rows.length} values for ${batch.length} texts of ${embedder.dimensions}` })
+      }
+      out.set(rows, start * embedder.dimensions)
+      yield* breathe
+    }
+    return out
+  })
+
+/**
+ * Of a hashed fit and an encoder fit (hashed words and the embedding) of the same corrections, the
+ * one adopted with the better cross-validated AUC; an adopted encoder adapter keeps the hashed one
+ * (if adopted on its own) as its fallback.
+ */
+export const chooseFit = (hashed: Fitted, dense: Fitted, encoder: NonNullable<AdapterParams["encoder"]>): Fitted => {
+  const denseAuc = dense.report.cvAucAfter
+  const hashedAuc = hashed.report.cvAucAfter
+  const denseWins = dense.params !== null && denseAuc !== null && (hashed.params === null || hashedAuc === null || denseAuc > hashedAuc)
+  if (!denseWins) return { ...hashed, report: { ...hashed.report, compared: { kind: "encoder", cvAucAfter: denseAuc } } }
+  const fallback = hashed.params
+  return {
+    params: { ...dense.params!, kind: "encoder", encoder },
+    fallback,
+    report: {
+      ...dense.report,
+      kind: "encoder",
+      compared: { kind: hashed.report.kind ?? "logistic", cvAucAfter: hashedAuc },
+      reason: `${dense.report.reason} with the encoder's features (hashed words alone: ${hashedAuc}${
+        fallback === null ? ", not adopted: where the encoder is unavailable the shipped scores are kept" : ", adopted: applied where the encoder is unavailable"
+      })`
+    }
+  }
+}
+
 /**
  * The heavy part of a refit: scores the corrected texts with the shipped model and fits. With
  * `cooperative` it gives the event loop back every few milliseconds (for a fit on a thread that
- * also serves); without, it computes straight through (on a thread of its own).
+ * also serves); without, it computes straight through (on a thread of its own). With an
+ * `Embedder` and enough corrections for word features, it also fits an encoder adapter and keeps
+ * the better (`chooseFit`); if the encoder fails, the hashed fit stands.
  */
 export const fitCorrections = (attribute: Perspective.Attribute, corrections: ReadonlyArray<Correction>, cooperative: boolean) =>
   Effect.gen(function*() {
     const scorer = yield* AttributeScorer
+    const embedder = yield* Effect.serviceOption(Embedder)
     const breathe = cooperative ? breather() : Effect.void
     const samples: Array<Sample> = []
+    const texts: Array<string> = []
     for (const [text, target] of corrections) {
       const scored = yield* scorer.analyze({ text, attributes: [attribute], spans: [], context: NO_CONTEXT })
       const base = scored.value[attribute]?.summary
       if (base === undefined) continue
       samples.push({ base, target, features: features(text) })
+      texts.push(text)
       yield* breathe
     }
-    return cooperative ? yield* fitAttributeCooperative(attribute, samples) : fitAttribute(attribute, samples)
+    const fit = (of: ReadonlyArray<Sample>) => (cooperative ? fitAttributeCooperative(attribute, of) : Effect.sync(() => fitAttribute(attribute, of)))
+    const hashed = yield* fit(samples)
+    if (Option.isNone(embedder) || hashed.report.kind !== "logistic") return hashed
+    const { dimensions, sha256 } = embedder.value
+    const embedded = yield* embedAll(embedder.value, texts, breathe).pipe(
+      Effect.asSome,
+      Effect.catchAll((e) => Effect.as(Effect.logWarning("Adaptation: the encoder failed; fitting on hashed words only", e.message), Option.none()))
+    )
+    if (Option.isNone(embedded)) return hashed
+    const dense = samples.map((s, i) => ({ ...s, embedding: embedded.value.subarray(i * dimensions, (i + 1) * dimensions) }))
+    return chooseFit(hashed, yield* fit(dense), { sha256, dimensions })
   })
 
 /**
@@ -591,7 +784,13 @@ export const adapt = Effect.fn("Adaptation.adapt")(function*(account: Account, o
   for (const { attribute, fitted: fit, leftOutRevokedKey, texts } of fitted.attributes) {
     let adapterId: number | null = null
     if (fit.params !== null) {
-      adapterId = yield* store.save({ accountId: account.id, attribute, params: fit.params, report: { ...fit.report, adapterId: null, leftOutRevokedKey } })
+      adapterId = yield* store.save({
+        accountId: account.id,
+        attribute,
+        params: fit.params,
+        ...(fit.fallback === undefined ? {} : { fallback: fit.fallback }),
+        report: { ...fit.report, adapterId: null, leftOutRevokedKey }
+      })
     } else if (fit.report.corrections >= MIN_CORRECTIONS || leftOutRevokedKey > 0) {
       // A refit that no longer beats the shipped model retires the previous adapter, and so does
       // one whose corrections came from a key since revoked.
@@ -713,7 +912,11 @@ export const makeRefits = (options: RefitOptions) =>
           )
           yield* Effect.logInfo("Adaptation: refitted automatically", {
             email: account.email,
-            attributes: report.attributes.map((a) => `${a.attribute}:${a.adopted ? `adopted ${a.adapterId}` : "not adopted"}`).join(" "),
+            attributes: report.attributes.map((a) =>
+              `${a.attribute}:${a.adopted ? `adopted ${a.adapterId} (${a.kind})` : "not adopted"}${
+                a.compared === undefined ? "" : ` (${a.compared.kind} CV AUC ${a.compared.cvAucAfter})`
+              }`
+            ).join(" "),
             leftOutRevokedKey: report.leftOutRevokedKey
           })
         }).pipe(

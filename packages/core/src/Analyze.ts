@@ -236,34 +236,40 @@ export const prepare = (request: Perspective.AnalyzeCommentRequest, family: Fami
 
 /**
  * The account's adopted adapters (`Adaptation`), applied to the shipped scores; the provenance
- * says which: `<model>+site.<adapter id>`. Without a `SiteAdapters` service, the scores as they are.
+ * says which: `<model>+site.<adapter id>`. With the comment's `embedding` (unit length, from the
+ * `Embedder` whose encoder an adapter names), an encoder adapter adjusts the whole comment's score
+ * and the provenance names it; spans keep the hashed adapter of the same fit (an embedding per span
+ * would be an encoder call each). Without one, the hashed adapter (the fit's fallback) applies.
  */
-const withAdapters = (
-  service: Option.Option<Adaptation.SiteAdapters["Type"]>,
+const applyAdapters = (
+  adapters: ReadonlyMap<Perspective.Attribute, Adaptation.InForce>,
   result: Evaluated<AttributeAnalysis>,
-  account: Account,
-  prepared: PreparedAnalyze
+  prepared: PreparedAnalyze,
+  embedder: Adaptation.Embedder["Type"] | undefined,
+  embedding: Float32Array | undefined
 ): Evaluated<AttributeAnalysis> => {
-  if (Option.isNone(service)) return result
-  const adapters = service.value.forAccount(account.id)
-  if (adapters.size === 0) return result
   const value: Partial<Record<Perspective.Attribute, AttributeResult>> = { ...result.value }
   const used: Array<number> = []
   // The adapters' word features of the text and of each span, hashed once for every attribute.
   let whole: ReadonlyArray<number> | undefined
   let perSpan: ReadonlyArray<ReadonlyArray<number>> | undefined
   for (const [attribute, scored] of Object.entries(result.value)) {
-    const adapter = adapters.get(attribute as Perspective.Attribute)
-    if (!adapter || !scored) continue
-    used.push(adapter.id)
+    const inForce = adapters.get(attribute as Perspective.Attribute)
+    if (!inForce || !scored) continue
+    const dense = embedding !== undefined && Adaptation.denseApplies(inForce, embedder) ? inForce.dense : undefined
+    const { hashed } = inForce
+    if (dense === undefined && hashed === undefined) continue
+    used.push((dense ?? hashed)!.id)
     whole ??= Adaptation.features(prepared.text)
-    perSpan ??= prepared.spans.map((span) => Adaptation.features(prepared.text.slice(span.begin, span.end)))
+    if (hashed !== undefined) perSpan ??= prepared.spans.map((span) => Adaptation.features(prepared.text.slice(span.begin, span.end)))
     value[attribute as Perspective.Attribute] = {
       ...scored,
-      summary: Adaptation.applyParams(adapter.params, scored.summary, whole),
-      spans: scored.spans.map((v, i) => {
+      summary: dense !== undefined
+        ? Adaptation.adaptScoreDense(dense, scored.summary, whole, embedding!)
+        : Adaptation.applyParams(hashed!.params, scored.summary, whole),
+      spans: hashed === undefined ? scored.spans : scored.spans.map((v, i) => {
         const features = perSpan![i]
-        return features === undefined ? v : Adaptation.applyParams(adapter.params, v, features)
+        return features === undefined ? v : Adaptation.applyParams(hashed.params, v, features)
       })
     }
   }
@@ -272,6 +278,48 @@ const withAdapters = (
     value,
     provenance: { ...result.provenance, model: result.provenance.model + Adaptation.provenanceSuffix(used) }
   }
+}
+
+/** Whether adapting `attributes` for these adapters needs the comment's embedding (an encoder adapter applies with `embedder`). */
+const needsEmbedding = (
+  adapters: ReadonlyMap<Perspective.Attribute, Adaptation.InForce>,
+  attributes: ReadonlyArray<string>,
+  embedder: Adaptation.Embedder["Type"] | undefined
+) => {
+  if (embedder === undefined) return false
+  for (const attribute of attributes) {
+    const inForce = adapters.get(attribute as Perspective.Attribute)
+    if (inForce !== undefined && Adaptation.denseApplies(inForce, embedder)) return true
+  }
+  return false
+}
+
+/**
+ * `applyAdapters` for the account, getting the comment's embedding from the `Embedder` when an
+ * encoder adapter applies; an encoder that fails leaves the hashed adapters in force.
+ */
+const withAdapters = (
+  service: Option.Option<Adaptation.SiteAdapters["Type"]>,
+  embedderOption: Option.Option<Adaptation.Embedder["Type"]>,
+  result: Evaluated<AttributeAnalysis>,
+  account: Account,
+  prepared: PreparedAnalyze
+): Effect.Effect<Evaluated<AttributeAnalysis>> => {
+  if (Option.isNone(service)) return Effect.succeed(result)
+  const adapters = service.value.forAccount(account.id)
+  if (adapters.size === 0) return Effect.succeed(result)
+  const embedder = Option.getOrUndefined(embedderOption)
+  if (embedder === undefined || !needsEmbedding(adapters, Object.keys(result.value), embedder)) {
+    return Effect.succeed(applyAdapters(adapters, result, prepared, embedder, undefined))
+  }
+  return embedder.embed([prepared.text]).pipe(
+    Effect.filterOrFail(
+      (rows) => rows.length === embedder.dimensions,
+      () => new Adaptation.EmbedderFailure({ message: `the encoder did not answer one row of ${embedder.dimensions}` })
+    ),
+    Effect.catchAll((e) => Effect.as(Effect.logDebug("Analyze: the encoder failed; hashed site adapters apply", e.message), undefined)),
+    Effect.map((embedding) => applyAdapters(adapters, result, prepared, embedder, embedding))
+  )
 }
 
 /** The attributes to score, each once. */
@@ -345,7 +393,9 @@ export const scorePlanned = Effect.fnUntraced(function*(prepared: PreparedAnalyz
     : yield* (yield* AttributeScorer).analyze(scoringInput(prepared, plan, attributes, analysed)).pipe(
       Effect.tap((r) => Metrics.countEvaluation("perspective", r.provenance))
     )
-  const adapted = !adaptable(plan, account) ? result : withAdapters(yield* Effect.serviceOption(Adaptation.SiteAdapters), result, account, prepared)
+  const adapted = !adaptable(plan, account)
+    ? result
+    : yield* withAdapters(yield* Effect.serviceOption(Adaptation.SiteAdapters), yield* Effect.serviceOption(Adaptation.Embedder), result, account, prepared)
   return respond(prepared, plan, adapted)
 })
 
@@ -378,6 +428,7 @@ export interface NowServices {
   readonly scorer: Option.Option<AttributeScorer["Type"]>
   readonly identifier: Option.Option<LanguageIdentifier["Type"]>
   readonly adapters: Option.Option<Adaptation.SiteAdapters["Type"]>
+  readonly embedder: Option.Option<Adaptation.Embedder["Type"]>
   readonly info: Option.Option<EngineInfo["Type"]>
 }
 
@@ -385,14 +436,16 @@ export const nowServices: Effect.Effect<NowServices> = Effect.all({
   scorer: Effect.serviceOption(AttributeScorer),
   identifier: Effect.serviceOption(LanguageIdentifier),
   adapters: Effect.serviceOption(Adaptation.SiteAdapters),
+  embedder: Effect.serviceOption(Adaptation.Embedder),
   info: Effect.serviceOption(EngineInfo)
 })
 
 /**
  * `analyze` as a plain function, for a caller that runs without a fiber:
  * the same validation, scores, metrics, adapters and answer, when the scorer answers without I/O
- * (`AttributeScorer.analyzeNow`); undefined when it cannot (then run `analyze`). Nothing has been
- * counted or changed when it returns undefined.
+ * (`AttributeScorer.analyzeNow`); undefined when it cannot (then run `analyze`): also for an account
+ * whose encoder adapter applies to an attribute requested (the comment's embedding is an encoder
+ * call). Nothing has been counted or changed when it returns undefined.
  */
 export const analyzeNow = (
   services: NowServices,
@@ -406,6 +459,9 @@ export const analyzeNow = (
   const plan = planLanguages(prepared.right, Option.getOrUndefined(services.identifier), scorer)
   if (Either.isLeft(plan)) return Either.left(plan.left)
   const attributes = attributesOf(plan.right)
+  const embedder = Option.getOrUndefined(services.embedder)
+  const adapters = adaptable(plan.right, account) ? Option.map(services.adapters, (s) => s.forAccount(account.id)) : Option.none()
+  if (Option.isSome(adapters) && needsEmbedding(adapters.value, attributes, embedder)) return undefined
   let result: Evaluated<AttributeAnalysis>
   if (attributes.length === 0) result = nothingScored(services.info)
   else {
@@ -415,6 +471,6 @@ export const analyzeNow = (
     Metrics.countEvaluationNow("perspective", scored.right.provenance)
     result = scored.right
   }
-  const adapted = !adaptable(plan.right, account) ? result : withAdapters(services.adapters, result, account, prepared.right)
+  const adapted = Option.isNone(adapters) || adapters.value.size === 0 ? result : applyAdapters(adapters.value, result, prepared.right, embedder, undefined)
   return Either.right(respond(prepared.right, plan.right, adapted))
 }

@@ -112,24 +112,31 @@ export const make = Effect.sync(() => {
 
   // Per account: the last fit's highest suggestion id, and who claims its refit until when.
   const fits = new Map<AccountId, { through: number; owner: string | null; until: number }>()
-  // Append-only, as in SQL: a reset is a row without params.
-  const adapterRows: Array<{ id: number; accountId: AccountId; attribute: Perspective.Attribute; params: StoredAdapter["params"] | null; createdAt: Date }> = []
+  // Append-only, as in SQL: a reset is a row without params; the rows of a fit after its first
+  // carry the first's id (`fitId`).
+  const adapterRows: Array<
+    { id: number; accountId: AccountId; attribute: Perspective.Attribute; params: StoredAdapter["params"] | null; fitId: number | null; createdAt: Date }
+  > = []
   const adapterStore = AdapterStore.of({
-    save: ({ accountId, attribute, params }) =>
+    save: ({ accountId, attribute, params, fallback }) =>
       Effect.sync(() => {
         const id = adapterRows.length + 1
-        adapterRows.push({ id, accountId, attribute, params, createdAt: new Date() })
+        const createdAt = new Date()
+        adapterRows.push({ id, accountId, attribute, params, fitId: null, createdAt })
+        if (fallback !== undefined) adapterRows.push({ id: id + 1, accountId, attribute, params: fallback, fitId: id, createdAt })
         return id
       }),
     reset: (accountId, attribute) =>
       Effect.sync(() => {
         const attributes = attribute !== undefined ? [attribute] : [...new Set(adapterRows.filter((r) => r.accountId === accountId).map((r) => r.attribute))]
-        for (const a of attributes) adapterRows.push({ id: adapterRows.length + 1, accountId, attribute: a, params: null, createdAt: new Date() })
+        for (const a of attributes) adapterRows.push({ id: adapterRows.length + 1, accountId, attribute: a, params: null, fitId: null, createdAt: new Date() })
       }),
     active: Effect.sync(() => {
       const latest = new Map<string, (typeof adapterRows)[number]>()
       for (const r of adapterRows) latest.set(`${r.accountId} ${r.attribute}`, r)
-      return [...latest.values()].flatMap((r) => (r.params === null ? [] : [{ ...r, params: r.params }]))
+      // The latest row and the rows of its fit.
+      const fits = new Set([...latest.values()].map((r) => r.fitId ?? r.id))
+      return adapterRows.flatMap(({ fitId, ...r }) => (r.params === null || !fits.has(fitId ?? r.id) ? [] : [{ ...r, params: r.params }]))
     }),
     version: Effect.sync(() => adapterRows.length),
     pending: (accountId) =>

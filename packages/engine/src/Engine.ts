@@ -167,7 +167,11 @@ export const layerRefit = (
 
 /**
  * What `decorum adapt` needs besides the store: the shipped models, to score the corrected texts,
- * linear (adapters are fitted on the linear models' scores, whatever `DECORUM_JUDGE` says).
+ * linear (adapters are fitted on the linear models' scores, whatever `DECORUM_JUDGE` says), and,
+ * unless `DECORUM_JUDGE=linear` (servers that never load the encoder), the shipped encoder when it
+ * starts (`Adaptation.Embedder`: an encoder adapter is fitted beside the hashed one).
  */
-export const layerAdapt = (settings: Pick<EngineSettings, "model">) => LocalEngine.layer({ model: settings.model, judge: "linear" })
-
+export const layerAdapt = (settings: Pick<EngineSettings, "model"> & Partial<Pick<EngineSettings, "judge">>) => {
+  const linear = LocalEngine.layer({ model: settings.model, judge: "linear" })
+  return settings.judge === "linear" ? linear : Layer.merge(linear, LocalEngine.layerEmbedder({ model: settings.model }))
+}

@@ -4,8 +4,10 @@
  * Each refit of an account starts a worker thread on the host's entry script (it must call
  * `runRefitWorker` when it finds `REFIT_WORKER_MARK` in its `workerData`, as the `decorum`
  * command's `bin.ts` does). The worker opens its own connection to the store, loads the shipped
- * models the configuration names (the same environment as the server), reads the account's
- * corrections, scores the texts, fits, posts the result and ends. The serving thread only stores
+ * models the configuration names (the same environment as the server) and, when it starts, a
+ * session of the shipped encoder of its own (`Engine.layerAdapt`: an encoder adapter is fitted
+ * beside the hashed one), reads the account's corrections, scores (and embeds) the texts, fits,
+ * posts the result and ends. The serving thread only stores
  * the adapters: a refit of tens of thousands of corrections takes none of its time. A fit interrupted (the refitter's time
  * limit, a shutdown) terminates its worker; a worker that fails is a `RefitFailure`.
  */

@@ -42,7 +42,7 @@
  * judge `unavailable` with the reason (`status`, which `/readyz` shows) and scoring linear; a call
  * that fails at request time fails that request's judging only (`JudgeFailure`).
  */
-import { Metrics } from "@decorum/core"
+import { type Adaptation, Metrics } from "@decorum/core"
 import type { Perspective } from "@decorum/domain"
 import { Chunk, Clock, Context, Data, Deferred, Effect, Layer, Option, Queue, type Scope } from "effect"
 import { combine, type JudgeBackend } from "./JudgeBackend.js"
@@ -111,6 +111,8 @@ export interface Source {
   readonly cascade?: Readonly<Partial<Record<Perspective.Attribute, readonly [number, number]>>>
   /** What `/readyz` says of it (`Status.backend`, `Status.fallback`). */
   readonly status?: Pick<Status, "backend" | "fallback">
+  /** The backend's sentence encoder, for site adapters that read it (the built-in backend's). */
+  readonly embedder?: Adaptation.Embedder["Type"]
 }
 
 export interface Options {
@@ -125,6 +127,8 @@ export interface Options {
 
 export interface JudgeService {
   readonly status: Status
+  /** The started backend's sentence encoder, when it has one (`Source.embedder`). */
+  readonly embedder?: Adaptation.Embedder["Type"]
   /** The attributes the backend judges (none when off or unavailable). */
   readonly attributes: ReadonlyArray<Perspective.Attribute>
   /** Texts queued for the backend, not yet in a call. */
@@ -378,7 +382,7 @@ export const fromBackend = (source: Source, options: Options): Effect.Effect<Jud
         }
         return out
       })
-    return { status, attributes: [...heads.keys()], waiting, shedNow, routes, judge }
+    return { status, attributes: [...heads.keys()], waiting, shedNow, routes, judge, ...(source.embedder === undefined ? {} : { embedder: source.embedder }) }
   })
 
 /**

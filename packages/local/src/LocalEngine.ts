@@ -5,7 +5,7 @@
  */
 import { existsSync } from "node:fs"
 import { join } from "node:path"
-import type { DogWhistleChecker, LlmDetector } from "@decorum/core"
+import { Adaptation, type DogWhistleChecker, type LlmDetector } from "@decorum/core"
 import { Effect, Layer } from "effect"
 import { AttributeModel } from "./AttributeModel.js"
 import * as ClassifierJudge from "./ClassifierJudge.js"
@@ -117,6 +117,22 @@ const identifierLayer = (choice: ModelChoice = "trained"): Layer.Layer<never> =>
   LanguageIdentification.layerFirstOf(typeof choice === "object" ? [choice.directory, defaultModelDirectory()] : [defaultModelDirectory()])
 
 /**
+ * The judge's encoder as `Adaptation.Embedder` (site adapters on encoder features), when the judge
+ * started the built-in one; otherwise nothing, and accounts get their hashed adapters.
+ */
+const judgeEmbedder: Layer.Layer<never, never, Judge.Judge> = Layer.unwrapEffect(
+  Effect.map(Judge.Judge, (judge): Layer.Layer<never> => (judge.embedder === undefined ? Layer.empty : Layer.succeed(Adaptation.Embedder, judge.embedder)))
+)
+
+/**
+ * The encoder of the model set's directory as `Adaptation.Embedder`, on a session of its own, for
+ * fitting site adapters where no judge runs (`decorum adapt`, a refit worker). Nothing when it
+ * does not start (adapters are then fitted on hashed words alone).
+ */
+export const layerEmbedder = (options: Pick<LocalEngineOptions, "model"> = {}): Layer.Layer<never> =>
+  EncoderJudge.layerEmbedder({ directory: detectorDirectory(options.model ?? "trained", EncoderJudge.JUDGE_FILE) })
+
+/**
  * Every local port: CommentScorer, SpamChecker, AttributeScorer, RelevanceChecker, DogWhistleChecker,
  * LlmDetector, TopicProfiler, ArticleFetcher, LanguageIdentifier, the AttributeModel and the Judge.
  */
@@ -126,7 +142,8 @@ export const layer = (options: LocalEngineOptions = {}) =>
     detectorsLayer(options.model),
     LocalRelevance.layer(),
     SafeArticleFetcher.layer(options.fetch ?? {}),
-    identifierLayer(options.model)
+    identifierLayer(options.model),
+    judgeEmbedder
   ).pipe(
     Layer.provide(languageLayer(options.model)),
     Layer.provide(fallacyLayer(options.model)),

@@ -113,6 +113,13 @@ const correctionKeys = (d: Dialect): ReadonlyArray<string> => [
   )`
 ]
 
+// A fit of several rows (`AdapterStore.save` with a fallback): its later rows carry the id of its
+// first. The latest row per account and attribute is the fallback, all a release before this
+// migration reads; later releases read the rows of its fit.
+const adapterFits = (d: Dialect): ReadonlyArray<string> => [
+  `alter table site_adapters add column fit_id ${d.ref}`
+]
+
 const runStatements = (statements: (d: Dialect) => ReadonlyArray<string>) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
@@ -126,5 +133,6 @@ const runStatements = (statements: (d: Dialect) => ReadonlyArray<string>) =>
 export const migrations: Record<string, Effect.Effect<void, SqlError, SqlClient.SqlClient>> = {
   "1_initial_schema": runStatements(initialSchema),
   "2_site_adapters": runStatements(siteAdapters),
-  "3_correction_keys": runStatements(correctionKeys)
+  "3_correction_keys": runStatements(correctionKeys),
+  "4_adapter_fits": runStatements(adapterFits)
 }

@@ -370,21 +370,34 @@ export const make = Effect.gen(function*() {
   })
 
   const adapterStore = Adaptation.AdapterStore.of({
-    save: ({ accountId, attribute, params, report }) =>
+    save: ({ accountId, attribute, params, fallback, report }) =>
       Effect.gen(function*() {
-        const createdAt = yield* now
-        const rows = yield* sql`insert into site_adapters ${
-          sql.insert({
-            account_id: accountId,
-            attribute,
-            params: JSON.stringify(params),
-            report: JSON.stringify(report),
-            created_at: encodeDate(createdAt)
-          })
-        } returning id`.pipe(Effect.flatMap(decodeRows(IdRow)))
-        const id = rows[0]?.id
-        if (id === undefined) return yield* new StoreFailure({ operation: "AdapterStore.save", message: "the inserted adapter was not returned" })
-        return id
+        const createdAt = encodeDate(yield* now)
+        const insert = (row: Adaptation.AdapterParams | null, fitId: number | null) =>
+          sql`insert into site_adapters ${
+            sql.insert({
+              account_id: accountId,
+              attribute,
+              params: row === null ? null : JSON.stringify(row),
+              report: JSON.stringify(report),
+              created_at: createdAt,
+              fit_id: fitId
+            })
+          } returning id`.pipe(
+            Effect.flatMap(decodeRows(IdRow)),
+            Effect.flatMap((rows) =>
+              rows[0] === undefined
+                ? new StoreFailure({ operation: "AdapterStore.save", message: "the inserted adapter was not returned" })
+                : Effect.succeed(rows[0].id)
+            )
+          )
+        if (fallback === undefined) return yield* insert(params, null)
+        // One transaction: no reader sees the first row of a fit as the latest.
+        return yield* sql.withTransaction(Effect.gen(function*() {
+          const id = yield* insert(params, null)
+          yield* insert(fallback, id)
+          return id
+        }))
       }).pipe(operation("AdapterStore.save")),
     reset: (accountId, attribute) =>
       Effect.gen(function*() {
@@ -398,9 +411,11 @@ export const make = Effect.gen(function*() {
           yield* sql`insert into site_adapters ${sql.insert({ account_id: accountId, attribute: a, params: null, report: null, created_at: createdAt })}`
         }
       }).pipe(operation("AdapterStore.reset")),
+    // Per account and attribute, the latest row and the rows of its fit.
     active: sql`select s.id, s.account_id, s.attribute, s.params, s.created_at from site_adapters s
-        where s.params is not null
-          and s.id = (select max(l.id) from site_adapters l where l.account_id = s.account_id and l.attribute = s.attribute)`.pipe(
+        join site_adapters h on h.account_id = s.account_id and h.attribute = s.attribute
+          and h.id = (select max(l.id) from site_adapters l where l.account_id = s.account_id and l.attribute = s.attribute)
+        where s.params is not null and (s.id = h.id or s.id = h.fit_id or s.fit_id = h.fit_id)`.pipe(
       Effect.flatMap(decodeRows(AdapterRow)),
       Effect.map((rows) =>
         rows.map((r): Adaptation.StoredAdapter => ({

@@ -14,8 +14,8 @@ import * as PgClient from "@effect/sql-pg/PgClient"
 import * as PgMigrator from "@effect/sql-pg/PgMigrator"
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import { ConfigProvider, Context, Effect, Layer, Option, Redacted } from "effect"
-import { Migrations, PgStore, StoreLayer, type Stores } from "../src/index.js"
-import { freshEmail, profile, storeContract, suggestion } from "./contract.js"
+import { Migrations, PgStore, SqlStores, StoreLayer, type Stores } from "../src/index.js"
+import { fitsReadAsBefore, freshEmail, profile, storeContract, suggestion } from "./contract.js"
 
 const databaseUrl = process.env["DATABASE_URL"]
 if (!databaseUrl) {
@@ -76,7 +76,7 @@ describe.runIf(databaseUrl)("PostgreSQL", () => {
       const migrations = yield* Effect.promise(() =>
         admin(sharedUrl, (sql) => sql<{ readonly migration_id: number }>`select migration_id from decorum_migrations`)
       )
-      assert.deepStrictEqual(migrations.map((m) => m.migration_id), [1, 2, 3])
+      assert.deepStrictEqual(migrations.map((m) => m.migration_id), [1, 2, 3, 4])
 
       // The same new emails, created from both processes at once: nobody fails, one account each.
       const emails = Array.from({ length: 12 }, () => freshEmail("Race"))
@@ -126,7 +126,7 @@ describe.runIf(databaseUrl)("PostgreSQL", () => {
   it.live("migration 3 on a database of migration 2: its corrections have no key id, and count as pending", () =>
     Effect.gen(function*() {
       const upgradeUrl = inSchema(url, schemas.upgrade)
-      const { "3_correction_keys": _, ...upToTwo } = Migrations.migrations
+      const { "3_correction_keys": _, "4_adapter_fits": _4, ...upToTwo } = Migrations.migrations
       yield* Effect.promise(() =>
         admin(upgradeUrl, (sql) =>
           Effect.gen(function*() {
@@ -148,8 +148,11 @@ describe.runIf(databaseUrl)("PostgreSQL", () => {
       const migrations = yield* Effect.promise(() =>
         admin(upgradeUrl, (sql) => sql<{ readonly migration_id: number }>`select migration_id from decorum_migrations order by migration_id`)
       )
-      assert.deepStrictEqual(migrations.map((m) => m.migration_id), [1, 2, 3])
+      assert.deepStrictEqual(migrations.map((m) => m.migration_id), [1, 2, 3, 4])
     }))
+
+  it.live("a fit with a fallback reads as its fallback to a release before migration 4 (the latest row only)", () =>
+    fitsReadAsBefore.pipe(Effect.provide(SqlStores.layer.pipe(Layer.provideMerge(PgStore.layerClient({ url: contractUrl }))))))
 
   it.live("database errors are StoreFailures naming the operation, never defects", () =>
     Effect.gen(function*() {

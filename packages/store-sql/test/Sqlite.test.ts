@@ -10,7 +10,7 @@ import { afterAll, assert, describe, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Layer, Option } from "effect"
 import { SqliteClient, SqliteMigrator } from "@effect/sql-sqlite-node"
 import { Migrations, SqliteStore, SqlStores, StoreLayer } from "../src/index.js"
-import { freshEmail, newKey, profile, storeContract, suggestion } from "./contract.js"
+import { fitsReadAsBefore, freshEmail, newKey, profile, storeContract, suggestion } from "./contract.js"
 
 const dir = mkdtempSync(join(tmpdir(), "decorum-store-sql-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -82,7 +82,7 @@ describe("SqliteStore on a file", () => {
       assert.strictEqual(yield* pragma("foreign_keys"), 1)
       // Migrated once, however often the file is opened.
       const migrations = yield* sql<{ readonly migration_id: number }>`select migration_id from decorum_migrations`
-      assert.deepStrictEqual(migrations.map((m) => m.migration_id), [1, 2, 3])
+      assert.deepStrictEqual(migrations.map((m) => m.migration_id), [1, 2, 3, 4])
     }).pipe(
       Effect.provide(SqliteStore.layerClient({ filename: file("contract.db"), busyTimeout: "1234 millis" }))
     ))
@@ -104,6 +104,9 @@ describe("SqliteStore on a file", () => {
       assert.isTrue(Option.isSome(seen))
     }).pipe(Effect.scoped))
 
+  it.live("a fit with a fallback reads as its fallback to a release before migration 4 (the latest row only)", () =>
+    fitsReadAsBefore.pipe(Effect.provide(SqlStores.layer.pipe(Layer.provideMerge(SqliteStore.layerClient({ filename: file("fits.db") }))))))
+
   it.live("database errors are StoreFailures naming the operation, never defects", () =>
     Effect.gen(function*() {
       const accounts = yield* AccountStore
@@ -123,7 +126,7 @@ describe("SqliteStore on a file", () => {
   it.live("migration 3 on a database of migration 2: its corrections have no key id, and count as pending", () =>
     Effect.gen(function*() {
       const filename = file("upgrade.db")
-      const { "3_correction_keys": _, ...upToTwo } = Migrations.migrations
+      const { "3_correction_keys": _, "4_adapter_fits": _4, ...upToTwo } = Migrations.migrations
       yield* Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
         yield* SqliteMigrator.make({})({ loader: SqliteMigrator.fromRecord(upToTwo), table: Migrations.migrationsTable })
@@ -139,7 +142,7 @@ describe("SqliteStore on a file", () => {
         assert.strictEqual(yield* (yield* Adaptation.AdapterStore).pending(old!.accountId), 1)
         const sql = yield* SqlClient.SqlClient
         const migrations = yield* sql<{ readonly migration_id: number }>`select migration_id from decorum_migrations`
-        assert.deepStrictEqual(migrations.map((m) => m.migration_id), [1, 2, 3])
+        assert.deepStrictEqual(migrations.map((m) => m.migration_id), [1, 2, 3, 4])
       }).pipe(Effect.provide(SqlStores.layer.pipe(Layer.provideMerge(SqliteStore.layerClient({ filename })))))
     }))
 

@@ -7,7 +7,8 @@
  */
 import { randomUUID } from "node:crypto"
 import { AccountStore, Adaptation, ArticleContextStore, Auth, StoreHealth, SuggestionStore } from "@decorum/core"
-import { type AccountId, ArticleContextId, type NewScoreSuggestion, type TopicProfile } from "@decorum/domain"
+import { type AccountId, ArticleContextId, type NewScoreSuggestion, type Perspective, type TopicProfile } from "@decorum/domain"
+import * as SqlClient from "@effect/sql/SqlClient"
 import { assert, layer } from "@effect/vitest"
 import { Effect, type Layer, Option } from "effect"
 import type { Stores } from "../src/index.js"
@@ -42,6 +43,63 @@ export const suggestion = (accountId: AccountId, commentText: string, overrides:
   communityId: null,
   keyId: null,
   ...overrides
+})
+
+const TOXICITY = "TOXICITY" as Perspective.Attribute
+
+/** Adapter params of a kind (`future`: one no release knows yet). */
+const adapterParams = (kind: string, scale: number): Adaptation.AdapterParams =>
+  ({ kind, scale, bias: 0, weights: {}, maxShift: 3, maxShiftUnfamiliar: 1 }) as unknown as Adaptation.AdapterParams
+
+const adapterReport: Adaptation.AttributeReport = {
+  attribute: TOXICITY,
+  corrections: 100,
+  positives: 50,
+  kind: "logistic",
+  cvAucBefore: 0.6,
+  cvAucAfter: 0.7,
+  adopted: true,
+  adapterId: null,
+  reason: "adopted",
+  leftOutRevokedKey: 0
+}
+
+/** Saves an adapter of `kind` (and a fallback) for a fresh account of the store. */
+const saveFit = (kind: string, fallback?: Adaptation.AdapterParams | null) =>
+  Effect.gen(function*() {
+    const account = yield* (yield* AccountStore).ensureAccount(freshEmail("Adapters"))
+    const store = yield* Adaptation.AdapterStore
+    const id = yield* store.save({
+      accountId: account.id,
+      attribute: TOXICITY,
+      params: adapterParams(kind, 2),
+      ...(fallback === undefined ? {} : { fallback }),
+      report: adapterReport
+    })
+    return { account, id, store }
+  })
+
+/**
+ * What a release before fits of several rows read (`AdapterStore.active` then, on migration 3): the
+ * latest row per account and attribute. A fit with a fallback must look like the fallback to it.
+ */
+const readAsBeforeFits = (accountId: AccountId) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const rows = yield* sql<{ readonly params: string }>`select s.params from site_adapters s
+        where s.params is not null and s.account_id = ${accountId}
+          and s.id = (select max(l.id) from site_adapters l where l.account_id = s.account_id and l.attribute = s.attribute)`
+    return rows.map((r) => (JSON.parse(r.params) as Adaptation.AdapterParams).kind)
+  })
+
+/** The case for SQL stores: a fit with a fallback reads as its fallback to a release before fits of several rows. */
+export const fitsReadAsBefore = Effect.gen(function*() {
+  const withHashed = yield* saveFit("encoder", adapterParams("logistic", 1.5))
+  assert.deepStrictEqual(yield* readAsBeforeFits(withHashed.account.id), ["logistic"])
+  const withShipped = yield* saveFit("encoder", null)
+  assert.deepStrictEqual(yield* readAsBeforeFits(withShipped.account.id), [])
+  const single = yield* saveFit("logistic")
+  assert.deepStrictEqual(yield* readAsBeforeFits(single.account.id), ["logistic"])
 })
 
 export const storeContract = (name: string, storeLayer: Layer.Layer<Stores, unknown>) =>
@@ -259,6 +317,34 @@ export const storeContract = (name: string, storeLayer: Layer.Layer<Stores, unkn
         yield* clockPast(new Date(claimedAt.getTime() + 1))
         assert.isTrue(yield* fits.claim(account.id, "alive", 60_000))
         assert.isFalse(yield* fits.claim(account.id, "dead", 60_000))
+      }))
+
+    it.effect("adapters: the rows of the latest fit are active; SiteAdapters keeps the kinds it knows; a refit or reset retires them all", () =>
+      Effect.gen(function*() {
+        const { account, id, store } = yield* saveFit("future", adapterParams("logistic", 1.5))
+        const mine = (rows: ReadonlyArray<Adaptation.StoredAdapter>) =>
+          rows.filter((r) => r.accountId === account.id).map((r) => [r.params.kind, r.params.scale]).sort()
+        // Both rows of the fit, the first one's id returned.
+        const both = yield* store.active
+        assert.deepStrictEqual(mine(both), [["future", 2], ["logistic", 1.5]])
+        assert.strictEqual(both.find((r) => r.accountId === account.id && r.params.kind === ("future" as string))?.id, id)
+        // This release applies the logistic row only: a kind it does not know is skipped.
+        assert.deepStrictEqual(Adaptation.index(both).get(account.id)?.get(TOXICITY)?.hashed?.params.scale, 1.5)
+
+        // A refit of one row replaces the fit: the unknown kind goes with it.
+        yield* store.save({ accountId: account.id, attribute: TOXICITY, params: adapterParams("platt", 1.25), report: adapterReport })
+        assert.deepStrictEqual(mine(yield* store.active), [["platt", 1.25]])
+
+        // A fit whose fallback is the shipped model: only the unknown kind is active, and nothing applies.
+        yield* store.save({ accountId: account.id, attribute: TOXICITY, params: adapterParams("future", 3), fallback: null, report: adapterReport })
+        const unknownOnly = yield* store.active
+        assert.deepStrictEqual(mine(unknownOnly), [["future", 3]])
+        assert.isUndefined(Adaptation.index(unknownOnly).get(account.id))
+
+        // A reset retires every row.
+        yield* store.save({ accountId: account.id, attribute: TOXICITY, params: adapterParams("future", 4), fallback: adapterParams("logistic", 1), report: adapterReport })
+        yield* store.reset(account.id)
+        assert.deepStrictEqual(mine(yield* store.active), [])
       }))
 
     it.effect("the store answers its health check", () => Effect.flatMap(StoreHealth, (health) => health.ping))

@@ -24,9 +24,8 @@ import { MODELS_DIR } from "../pipeline.js"
 import { DIM, openEncoder } from "./embed.js"
 import { DEFAULT_OUT } from "./convert.js"
 
-/** Dense features are numbered past every hashed bucket (those are below 2^18). */
-const DENSE_OFFSET = 1 << 20
-const denseIds = Array.from({ length: DIM }, (_, d) => DENSE_OFFSET + d)
+/** Dense features are numbered past every hashed bucket, as the core's encoder adapters number them. */
+const denseIds = Array.from({ length: DIM }, (_, d) => Adaptation.DENSE_OFFSET + d)
 
 const log = (s: string) => console.error(s)
 const load = () => loadavg().map((l) => l.toFixed(1)).join(" ")
@@ -58,14 +57,11 @@ const main = async () => {
     })
     const hashed = texts.map((t) => Adaptation.features(t))
     const embedSeconds = (Date.now() - t0) / 1000
-    const variants: Record<string, (i: number) => Pick<Adaptation.Sample, "features" | "values">> = {
+    const variants: Record<string, (i: number) => Pick<Adaptation.Sample, "features" | "values" | "embedding">> = {
       "(a) hashed words": (i) => ({ features: hashed[i]! }),
       "(b) encoder": (i) => ({ features: denseIds, values: dense[i]! }),
-      "(c) both": (i) => {
-        const h = hashed[i]!
-        const w = h.length > 0 ? 1 / Math.sqrt(h.length) : 0
-        return { features: [...h, ...denseIds], values: [...h.map(() => w), ...dense[i]!] }
-      }
+      // What the core fits and serves as an encoder adapter.
+      "(c) both": (i) => ({ features: hashed[i]!, embedding: dense[i]! })
     }
     const labels = test.map((r) => r.label)
     const offset = corrections.length
@@ -79,7 +75,7 @@ const main = async () => {
       const params = Adaptation.fitParams(samples)
       const after = test.map((_, j) => {
         const f = featuresOf(offset + j)
-        return Adaptation.applyParams(params, shipped[offset + j]!, f.features, f.values)
+        return Adaptation.applyParams(params, shipped[offset + j]!, f.features, f.values, f.embedding)
       })
       const heldOut = Adaptation.auc(after, labels)
       heldOutScores.push(after)

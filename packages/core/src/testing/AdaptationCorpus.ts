@@ -24,3 +24,21 @@ export const corpus = (): Array<{ text: string; score: number }> => {
 
 /** A text of the unacceptable kind that is not among the corrections. */
 export const PROBE = "Honestly the harbour is like pineapple pizza, number 999."
+
+/**
+ * A norm no word shows (for encoder adapters, with `FakeEmbedder`): 150 notes of unique numbers, a
+ * third of them unacceptable; `hiddenDirection` is the direction of the embedding that tells them
+ * apart. Hashed words learn nothing from it (each number is in one note only).
+ */
+export const hidden = (): Array<{ text: string; score: number }> =>
+  Array.from({ length: 150 }, (_, i) => ({ text: `Note ${1000 + 7 * i} filed.`, score: i % 3 === 0 ? 1 : 0 }))
+
+/** The hidden norm's direction of a `hidden` note (and of `HIDDEN_PROBE`): 0.6 unacceptable, -0.6 fine. */
+export const hiddenDirection = (text: string): number => {
+  const n = Number(/Note (\d+)/.exec(text)?.[1] ?? Number.NaN)
+  return Number.isNaN(n) ? 0 : ((n - 1000) / 7) % 3 === 0 ? 0.6 : -0.6
+}
+
+/** An unacceptable note of the hidden norm, and an acceptable one, neither among the corrections. */
+export const HIDDEN_PROBE = "Note 3100 filed."
+export const HIDDEN_FINE = "Note 3107 filed."

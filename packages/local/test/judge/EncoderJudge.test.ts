@@ -9,10 +9,11 @@ import { createHash } from "node:crypto"
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { AttributeScorer } from "@decorum/core"
+import { Adaptation, AttributeScorer } from "@decorum/core"
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Either, Layer } from "effect"
+import { Deferred, Effect, Either, Fiber, Layer, Option } from "effect"
 import * as EncoderJudge from "../../src/EncoderJudge.js"
+import { bounded, makeRecent } from "../../src/internal/judge/encoder.js"
 import { JudgedAttributeScorer } from "../../src/evaluators/LocalAttributeScorer.js"
 import * as Judge from "../../src/Judge.js"
 import { combine } from "../../src/JudgeBackend.js"
@@ -75,6 +76,92 @@ describe("EncoderJudge", () => {
         assert.closeTo(logits[b]!.TOXICITY!, REFERENCE[b]![0]! + 0.5, 5e-4)
         assert.closeTo(logits[b]!.INSULT!, REFERENCE[b]![7]! - 1, 5e-4)
       })
+    }))
+
+  it.scoped("the embedder for site adapters: the judge's encoder, unit-length rows, named by its sha256; on its own, whatever release the heads are of", () =>
+    Effect.gen(function*() {
+      const root = fixture()
+      const other = fixture({ linearRelease: "another-linear-release" })
+      yield* Effect.addFinalizer(() => Effect.sync(() => [root, other].forEach((r) => rmSync(r, { recursive: true, force: true }))))
+      const source = yield* EncoderJudge.make({ directory: root, linearVersion: VERSION })
+      const alone = yield* EncoderJudge.makeEmbedder({ directory: other })
+      for (const embedder of [source.embedder!, alone]) {
+        assert.deepInclude(embedder, { sha256: SHA256, dimensions: 512 })
+        const rows = yield* embedder.embed(TEXTS)
+        assert.lengthOf(rows, 2 * 512)
+        TEXTS.forEach((_, b) => {
+          const row = rows.subarray(b * 512, (b + 1) * 512)
+          assert.closeTo(Math.hypot(...row), 1, 1e-5)
+          // The reference direction: the recorded dimensions over the row's own length before scaling.
+          const scale = row[0]! / REFERENCE[b]![0]!
+          REFERENCE[b]!.forEach((x, j) => assert.closeTo(row[j]!, x * scale, 5e-3))
+        })
+      }
+    }))
+
+  it.effect("the serving embedder fails at once past its calls in flight, and an ended or interrupted call frees its place", () =>
+    Effect.gen(function*() {
+      const gate = yield* Deferred.make<void>()
+      let calls = 0
+      const slow: Adaptation.Embedder["Type"] = {
+        sha256: SHA256,
+        dimensions: 1,
+        embed: (texts) => Effect.as(Effect.zipRight(Effect.sync(() => calls++), Deferred.await(gate)), new Float32Array(texts.length))
+      }
+      const embedder = bounded(slow, 2)
+      const first = yield* Effect.fork(embedder.embed(["a"]))
+      const second = yield* Effect.fork(embedder.embed(["b"]))
+      yield* Effect.yieldNow()
+      const refused = yield* Effect.flip(embedder.embed(["c"]))
+      assert.strictEqual(refused._tag, "EmbedderFailure")
+      assert.strictEqual(calls, 2)
+      yield* Fiber.interrupt(second)
+      const third = yield* Effect.fork(embedder.embed(["d"]))
+      yield* Effect.yieldNow()
+      assert.strictEqual(calls, 3)
+      yield* Deferred.succeed(gate, undefined)
+      assert.lengthOf(yield* Fiber.join(first), 1)
+      assert.lengthOf(yield* Fiber.join(third), 1)
+      assert.lengthOf(yield* embedder.embed(["e", "f"]), 2)
+    }))
+
+  it.effect("a text the judge embedded last is answered from its embedding, normalized; others go to the encoder; the oldest are dropped", () =>
+    Effect.gen(function*() {
+      const asked: Array<string> = []
+      const encoder: Adaptation.Embedder["Type"] = {
+        sha256: SHA256,
+        dimensions: 2,
+        embed: (texts) => Effect.sync(() => (asked.push(...texts), Float32Array.from(texts.flatMap(() => [0, 1]))))
+      }
+      const recent = makeRecent(2, 2)
+      const embedder = recent.reading(encoder)
+      recent.remember(["a", "b", "c"], Float32Array.from([3, 4, 0, 2, 6, 8]))
+      assert.deepStrictEqual([...(yield* embedder.embed(["c", "b"]))], [0.6, 0.8, 0, 1].map(Math.fround))
+      assert.deepStrictEqual(asked, [])
+      // "a" was dropped (capacity 2); a call with a text not kept goes to the encoder whole.
+      assert.deepStrictEqual([...(yield* embedder.embed(["b", "a"]))], [0, 1, 0, 1])
+      assert.deepStrictEqual(asked, ["b", "a"])
+    }))
+
+  it.scoped("the judge's embedder gives a comment the judge just read the embedding a new encoder run gives", () =>
+    Effect.gen(function*() {
+      const root = fixture()
+      yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(root, { recursive: true, force: true })))
+      const source = yield* EncoderJudge.make({ directory: root, linearVersion: VERSION })
+      const alone = yield* EncoderJudge.makeEmbedder({ directory: root })
+      yield* Effect.promise(() => source.backend.logits(TEXTS))
+      assert.deepStrictEqual([...(yield* source.embedder!.embed([TEXTS[1]!]))], [...(yield* alone.embed([TEXTS[1]!]))])
+    }))
+
+  it.effect("layerEmbedder provides the Embedder when the encoder starts, and nothing when its file is damaged", () =>
+    Effect.gen(function*() {
+      const good = fixture({ linearRelease: "another-linear-release" })
+      const damaged = fixture({ damaged: true })
+      const present = (directory: string) =>
+        Effect.serviceOption(Adaptation.Embedder).pipe(Effect.map(Option.isSome), Effect.provide(EncoderJudge.layerEmbedder({ directory })))
+      assert.isTrue(yield* present(good))
+      assert.isFalse(yield* present(damaged))
+      for (const r of [good, damaged]) rmSync(r, { recursive: true, force: true })
     }))
 
   it.scoped("gives a text the same score bit for bit whatever it is judged with", () =>
