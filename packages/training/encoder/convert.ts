@@ -257,6 +257,17 @@ export const buildModel = (weights: Map<string, Weight>, options: BuildOptions):
   })
 }
 
+/** (1 - a) x `base` + a x `tuned`, weight by weight (the same names and shapes). */
+export const blendWeights = (base: Map<string, Weight>, tuned: Map<string, Weight>, a: number): Map<string, Weight> => {
+  const out = new Map<string, Weight>()
+  for (const [name, w] of base) {
+    const t = tuned.get(name)
+    if (t === undefined || t.data.length !== w.data.length) throw new Error(`blend: ${name} is missing or of another shape in the fine-tuned weights`)
+    out.set(name, { shape: w.shape, data: Float32Array.from(w.data, (v, i) => Math.fround((1 - a) * v + a * t.data[i]!)) })
+  }
+  return out
+}
+
 export const convert = (args: ReadonlyArray<string>): void => {
   const at = (flag: string) => {
     const i = args.lastIndexOf(flag)
@@ -268,8 +279,15 @@ export const convert = (args: ReadonlyArray<string>): void => {
   const dist = packageDist()
   // --from DIR: weights written by finetune.py (finetuneData.ts's format) instead of the package's
   const from = at("--from")
-  const weights = from === undefined ? readWeights(dist) : readWeightsFile(from)
-  const source = from === undefined ? undefined : readSource(from)
+  // --blend A (with --from): the weights (1 - A) x the package's + A x DIR's, a weight-space ensemble
+  // of the pretrained and the fine-tuned encoder (Wortsman et al. 2022, "WiSE-FT"), which keeps more
+  // of what pretraining knew where the fine-tuning data says nothing
+  const blend = at("--blend") === undefined ? undefined : Number(at("--blend"))
+  if (blend !== undefined && (from === undefined || !(blend >= 0 && blend <= 1))) throw new Error("--blend A takes A in [0, 1], with --from DIR")
+  const base = readWeights(dist)
+  const tuned = from === undefined ? undefined : readWeightsFile(from)
+  const weights = tuned === undefined ? base : blend === undefined ? tuned : blendWeights(base, tuned, blend)
+  const source = from === undefined ? undefined : `${readSource(from) ?? `weights from ${from}`}${blend === undefined ? "" : `; blended ${1 - blend} pretrained + ${blend} fine-tuned`}`
   const model = buildModel(weights, { weights: weightsFlag, ...(source === undefined ? {} : { source }) })
   mkdirSync(out, { recursive: true })
   const file = join(out, at("--file") ?? `use-lite.${weightsFlag}.onnx`)

@@ -3,7 +3,7 @@
  * sentence encoder, written to `packages/local/models/encoder/judge.json` (judgeFile.ts), the file
  * the server's built-in judge reads.
  *
- *   node packages/training/run.mjs judge [--train-cap N] [--band LOW,HIGH] [--release NAME] [--out DIR] [--encoder FILE]
+ *   node packages/training/run.mjs judge [--train-cap N] [--band LOW,HIGH] [--release NAME] [--out DIR] [--encoder FILE] [--head-weight W]
  *
  * Recipe:
  * - rows: every labelled row of the toxicity family's training set (pipeline.loadSplits `toxTrain`,
@@ -84,6 +84,10 @@ const main = async () => {
   const sha256 = createHash("sha256").update(readFileSync(encoderPath)).digest("hex")
   const labels = TOXICITY_LABELS
   const trainCap = Number(at("--train-cap", "0"))
+  // --head-weight W: the mean's weight of the head's log-odds (the linear one's is 1 - W); default MEAN's 0.5
+  const headWeight = Number(at("--head-weight", String(MEAN.head)))
+  if (!(headWeight > 0 && headWeight <= 1)) throw new Error(`--head-weight takes a number in (0, 1], not ${at("--head-weight", "")}`)
+  const mean = { head: headWeight, linear: 1 - headWeight, bias: 0 }
   const out = at("--out", DEFAULT_OUT)
 
   let train = splits.toxTrain.filter((e) => labels.some((l) => hasLabel(e, l)))
@@ -98,7 +102,7 @@ const main = async () => {
   for (const label of labels) {
     const t0 = Date.now()
     const h = fitHead(X, DIM, train, label, { prevalence: JIGSAW_PREVALENCE[label] })
-    heads[label] = { weights: Array.from(h.weights), bias: h.bias, combine: MEAN }
+    heads[label] = { weights: Array.from(h.weights), bias: h.bias, combine: mean }
     log(`${label}: head on ${h.fitRows} rows (Platt on ${h.plattRows}) in ${((Date.now() - t0) / 1000).toFixed(0)} s, ${h.iterations} L-BFGS iterations, max |gradient| ${h.gmax.toExponential(1)}`)
   }
   // the mean's scale: the one the linear release serves (TOXICITY: Perspective's, fitted on the CAT
@@ -121,7 +125,7 @@ const main = async () => {
     const z = rows.map(([, i]) => headLogit(h, data.X, i * DIM))
     const p = rows.map(([, i]) => data.p.get(label)![i]!)
     const t = rows.map(([e]) => (perspective ? Number(e.extra!.api) : e.labels[label]!))
-    const combination = calibrateMean(z, p, t, perspective ? undefined : prevalenceOf(label))
+    const combination = calibrateMean(z, p, t, perspective ? undefined : prevalenceOf(label), mean)
     heads[label] = { ...h, combine: combination }
     log(`${label}: combination ${combination.head.toFixed(3)} head + ${combination.linear.toFixed(3)} linear + ${combination.bias.toFixed(3)}, on ${rows.length} ${perspective ? "CAT fit-quarter comments (target: Perspective's score)" : "calibration-pool rows"}`)
   }

@@ -96,11 +96,12 @@ export const calibrateMean = (
   z: ReadonlyArray<number>,
   linearProbability: ReadonlyArray<number>,
   targets: ReadonlyArray<number>,
-  prevalence?: number
+  prevalence?: number,
+  mean: { readonly head: number; readonly linear: number } = MEAN
 ): { head: number; linear: number; bias: number } => {
-  const m = Float32Array.from(z, (v, i) => MEAN.head * v + MEAN.linear * servedLogit(linearProbability[i]!))
+  const m = Float32Array.from(z, (v, i) => mean.head * v + mean.linear * servedLogit(linearProbability[i]!))
   const rate = targets.reduce((a, v) => a + v, 0) / targets.length
   const w = prevalence === undefined ? undefined : targets.map((v) => v * (prevalence / rate) + (1 - v) * ((1 - prevalence) / (1 - rate)))
   const [a, c] = fitLogistic({ X: m, dim: 1 }, targets.map((_, k) => k), targets, 0, 200, w)
-  return { head: MEAN.head * a!, linear: MEAN.linear * a!, bias: c! }
+  return { head: mean.head * a!, linear: mean.linear * a!, bias: c! }
 }
