@@ -268,6 +268,28 @@ export const blendWeights = (base: Map<string, Weight>, tuned: Map<string, Weigh
   return out
 }
 
+/**
+ * The weights the flags name: the package's; with `--from DIR`, finetune.py's; with `--blend A` too,
+ * (1 - A) x the package's + A x DIR's, a weight-space ensemble of the pretrained and the fine-tuned
+ * encoder (Wortsman et al. 2022, "WiSE-FT"), which keeps more of what pretraining knew where the
+ * fine-tuning data says nothing. `source` says which, for the model's metadata.
+ */
+export const weightsFromArgs = (args: ReadonlyArray<string>): { weights: Map<string, Weight>; source: string | undefined } => {
+  const at = (flag: string) => {
+    const i = args.lastIndexOf(flag)
+    return i >= 0 ? args[i + 1] : undefined
+  }
+  const from = at("--from")
+  const blend = at("--blend") === undefined ? undefined : Number(at("--blend"))
+  if (blend !== undefined && (from === undefined || !(blend >= 0 && blend <= 1))) throw new Error("--blend A takes A in [0, 1], with --from DIR")
+  const base = readWeights(packageDist())
+  if (from === undefined) return { weights: base, source: undefined }
+  const tuned = readWeightsFile(from)
+  const made = readSource(from) ?? `weights from ${from}`
+  if (blend === undefined) return { weights: tuned, source: made }
+  return { weights: blendWeights(base, tuned, blend), source: `${made}; blended ${1 - blend} pretrained + ${blend} fine-tuned` }
+}
+
 export const convert = (args: ReadonlyArray<string>): void => {
   const at = (flag: string) => {
     const i = args.lastIndexOf(flag)
@@ -278,16 +300,7 @@ export const convert = (args: ReadonlyArray<string>): void => {
   const out = at("--out") ?? DEFAULT_OUT
   const dist = packageDist()
   // --from DIR: weights written by finetune.py (finetuneData.ts's format) instead of the package's
-  const from = at("--from")
-  // --blend A (with --from): the weights (1 - A) x the package's + A x DIR's, a weight-space ensemble
-  // of the pretrained and the fine-tuned encoder (Wortsman et al. 2022, "WiSE-FT"), which keeps more
-  // of what pretraining knew where the fine-tuning data says nothing
-  const blend = at("--blend") === undefined ? undefined : Number(at("--blend"))
-  if (blend !== undefined && (from === undefined || !(blend >= 0 && blend <= 1))) throw new Error("--blend A takes A in [0, 1], with --from DIR")
-  const base = readWeights(dist)
-  const tuned = from === undefined ? undefined : readWeightsFile(from)
-  const weights = tuned === undefined ? base : blend === undefined ? tuned : blendWeights(base, tuned, blend)
-  const source = from === undefined ? undefined : `${readSource(from) ?? `weights from ${from}`}${blend === undefined ? "" : `; blended ${1 - blend} pretrained + ${blend} fine-tuned`}`
+  const { weights, source } = weightsFromArgs(args)
   const model = buildModel(weights, { weights: weightsFlag, ...(source === undefined ? {} : { source }) })
   mkdirSync(out, { recursive: true })
   const file = join(out, at("--file") ?? `use-lite.${weightsFlag}.onnx`)

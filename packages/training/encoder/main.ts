@@ -8,11 +8,11 @@
  *       token ids identical, cosine per comment; comments are training rows (never a test split)
  *   node packages/training/run.mjs encoder finetune-data [--out DIR]
  *       what finetune.py reads: training rows, tokens, labels, the package's weights (finetuneData.ts)
- *   node packages/training/run.mjs encoder convert --weights fp16 --from DIR --file NAME
+ *   node packages/training/run.mjs encoder convert --weights fp16 --from DIR [--blend A] --file NAME
  *       the same graph with finetune.py's weights (DIR/weights.json + weights.bin)
- *   node packages/training/run.mjs encoder fidelity --from DIR [--weights fp16] [--n 1000]
+ *   node packages/training/run.mjs encoder fidelity --from DIR [--blend A] [--weights fp16] [--n 1000]
  *       finetune.py's weights stored as fp16 (or int8) against fp32: cosine per training comment
- *   node packages/training/run.mjs encoder record [--from DIR] -- TEXT...
+ *   node packages/training/run.mjs encoder record [--from DIR [--blend A]] -- TEXT...
  *       the fp32 model's first 8 dimensions of each text (the shipped model's tests compare with them)
  *   node packages/training/run.mjs encoder bench [--weights int8|fp32] [--n 200]
  *       ms per comment (batch of 1) and per comment in batches of 32, both runtimes, one thread
@@ -21,8 +21,7 @@ import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { SentencePiece, type Vocabulary } from "@decorum/local/SentencePiece"
 import { loadSplits, dataDir } from "../pipeline.js"
-import { buildModel, convert, DEFAULT_OUT, MAX_TOKENS, packageDist, readWeights, type Weights } from "./convert.js"
-import { readWeightsFile } from "./weightsFile.js"
+import { buildModel, convert, DEFAULT_OUT, MAX_TOKENS, weightsFromArgs, type Weights } from "./convert.js"
 import { finetuneData } from "./finetuneData.js"
 import { loadOrt, requireEncoderPackage, requireEncoderPackages, type OrtSession } from "./optional.js"
 
@@ -163,7 +162,7 @@ const bench = async () => {
 const fidelity = async () => {
   const from = at("--from", "")
   if (from === "") throw new Error("fidelity needs --from DIR (finetune.py's weights)")
-  const weights = readWeightsFile(from)
+  const { weights } = weightsFromArgs(args)
   const stored = at("--weights", "fp16") as Weights
   const n = Number(at("--n", "1000"))
   const texts = comments(n)
@@ -187,11 +186,10 @@ const fidelity = async () => {
  * product of the first two.
  */
 const record = async () => {
-  const from = at("--from", "")
   const dash = args.indexOf("--")
   const texts = dash >= 0 ? args.slice(dash + 1) : []
   if (texts.length === 0) throw new Error("record needs texts after --")
-  const weights = from === "" ? readWeights(packageDist()) : readWeightsFile(from)
+  const { weights } = weightsFromArgs(dash >= 0 ? args.slice(0, dash) : args)
   const session = await ort.InferenceSession.create(buildModel(weights, { weights: "fp32" }), { intraOpNumThreads: 1, interOpNumThreads: 1 })
   const sp = new SentencePiece(vocabulary())
   const rows = await runOnnx(session, texts.map((t) => sp.encodeFirst(t, MAX_TOKENS)))
