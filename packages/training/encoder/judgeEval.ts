@@ -237,6 +237,21 @@ export const evaluateJudge = async (input: JudgeEvalInput): Promise<void> => {
       const of = (m: Map<ModelLabel, Float64Array>) => pick((l, i) => m.get(l)![i]!)
       compare("TOXICITY", "functional suite", undefined, s, c, of, y)
       console.log(`Functional suite, candidate ${candidate!.file.release}: ${measure("judge neural", of(c.neural)).slice(1).join(" | ")} (neural); ${measure("judge cascade", of(c.cascade)).slice(1).join(" | ")} (cascade): toxic caught | non-toxic passed | balanced accuracy | ROC AUC.\n`)
+      // per functionality: where the candidate gains and loses answers (above 0.5 on the case's head)
+      const shippedCascade = of(s.cascade)
+      const candidateCascade = of(c.cascade)
+      const byFunctionality = new Map<string, { n: number; toxic: boolean; shipped: number; candidate: number }>()
+      cases.forEach((k, i) => {
+        const row = byFunctionality.get(k.functionality) ?? { n: 0, toxic: k.toxic, shipped: 0, candidate: 0 }
+        row.n++
+        if (shippedCascade[i]! > 0.5 === k.toxic) row.shipped++
+        if (candidateCascade[i]! > 0.5 === k.toxic) row.candidate++
+        byFunctionality.set(k.functionality, row)
+      })
+      printTable(
+        ["functionality", "cases", "expected", `right: ${file.release} cascade`, `right: ${candidate!.file.release} cascade`],
+        [...byFunctionality].map(([f, r]) => [f, r.n, r.toxic ? "toxic" : "not toxic", r.shipped, r.candidate])
+      )
     }
     const d = pairedAuc(cas, lin, y)
     rows.push({ kind: "functional", label: "TOXICITY", protocol: "functional suite", set: "all cases", positives: y.reduce<number>((a, v) => a + v, 0), n: y.length, baseline: Number.NaN, linear: d.b, neural: Number.NaN, cascade: d.a, noise: 1.96 * d.se })
