@@ -22,7 +22,9 @@
  * one request at a time, and, under the load, the share of the routed comments it judged within its
  * budget (`decorum_judge_texts_total` by outcome, from `/metrics`; the rest were answered linear).
  * BENCH_JUDGE_ONLY=1 measures only that; BENCH_JUDGE_RATE=N offers N requests a second in all to
- * those rows (an open loop, as a site's traffic is) instead of a closed loop's as many as answered.
+ * those rows (an open loop, as a site's traffic is) instead of a closed loop's as many as answered;
+ * with BENCH_ARRIVALS=poisson they arrive at random gaps (poissonLoad) rather than in autocannon's
+ * bursts of a second's quota.
  *
  * Options (env): BENCH_DURATION (seconds, default 10), BENCH_CONNECTIONS (default 32), BENCH_STEPS=0
  * (skip the per-route table), BENCH_HTTPAPI=0 (skip the same server with the fast path off,
@@ -31,6 +33,7 @@
 import autocannon from "autocannon"
 import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
+import http from "node:http"
 import { availableParallelism, loadavg, tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -171,6 +174,74 @@ const load = async (
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx, cpuPerRequest, load: loadavg()[0]!, peakRss }
 }
 
+/**
+ * An open loop with Poisson arrivals (BENCH_ARRIVALS=poisson): requests at exponentially
+ * distributed gaps averaging `rate` a second (seeded), each sent when due whatever is still
+ * unanswered, as independent visitors send them. autocannon's `overallRate` sends each second's
+ * quota at the start of the second, a burst a site's traffic does not have. Latency counts from
+ * when a request was due (no coordinated omission). Keep-alive sockets, as many as needed.
+ */
+const poissonLoad = async (
+  pid: number | undefined,
+  url: string,
+  headers: Record<string, string>,
+  bodies: ReadonlyArray<string>,
+  rate: number
+): Promise<Result> => {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 256 })
+  const target = new URL(url)
+  let seed = 27
+  const uniform = () => {
+    seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0
+    return (seed + 1) / 2 ** 32
+  }
+  const send = (body: string) =>
+    new Promise<number>((resolve) => {
+      const req = http.request(
+        { host: target.hostname, port: target.port, path: target.pathname + target.search, method: "POST", headers: { ...headers, "content-length": Buffer.byteLength(body) }, agent },
+        (res) => {
+          res.resume()
+          res.on("end", () => resolve(res.statusCode ?? 0))
+        }
+      )
+      req.on("error", () => resolve(0))
+      req.end(body)
+    })
+  const run = async (seconds: number) => {
+    const latencies: Array<number> = []
+    let errors = 0
+    let non2xx = 0
+    const pending: Array<Promise<void>> = []
+    const start = performance.now()
+    let due = start
+    let k = 0
+    while (due - start < seconds * 1000) {
+      const now = performance.now()
+      if (due > now) await new Promise((r) => setTimeout(r, Math.max(0, due - now - 1)))
+      while (performance.now() < due) await new Promise((r) => setImmediate(r))
+      const sentAt = due
+      const body = bodies[k++ % bodies.length]!
+      pending.push(send(body).then((status) => {
+        latencies.push(performance.now() - sentAt)
+        if (status === 0) errors++
+        else if (status < 200 || status >= 300) non2xx++
+      }))
+      due += (-Math.log(uniform()) * 1000) / rate
+    }
+    await Promise.all(pending)
+    latencies.sort((a, b) => a - b)
+    const q = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0
+    return { count: latencies.length, p50: Math.round(q(0.5)), p99: Math.round(q(0.99)), errors, non2xx, seconds: (performance.now() - start) / 1000 }
+  }
+  await run(2)
+  const before = pid === undefined ? undefined : cpuSeconds(pid)
+  const r = await run(duration)
+  const after = pid === undefined ? undefined : cpuSeconds(pid)
+  agent.destroy()
+  const cpuPerRequest = before !== undefined && after !== undefined && r.count > 0 ? ((after - before) * 1e6) / r.count : undefined
+  return { rps: r.count / r.seconds, p50: r.p50, p99: r.p99, errors: r.errors, non2xx: r.non2xx, cpuPerRequest, load: loadavg()[0]!, peakRss: pid === undefined ? undefined : peakRssMb(pid) }
+}
+
 /** A server with `DECORUM_JUDGE=<mode>`, its URL and first-start key. */
 const startWithJudge = async (dir: string, workers: string | undefined, mode: string, children: Array<ChildProcess>) => {
   const server = spawn(process.execPath, [bin, "serve", "--port", "0", "--host", "127.0.0.1", "--db", join(dir, `judge-${mode}.db`), ...(workers ? ["--workers", workers] : [])], {
@@ -204,6 +275,8 @@ const judgedShare = (before: Record<string, number>, after: Record<string, numbe
 
 /** BENCH_JUDGE_RATE: the judge rows offer this many requests a second (an open loop) instead of as many as the connections answer. */
 const judgeRate = process.env["BENCH_JUDGE_RATE"] === undefined ? undefined : Number(process.env["BENCH_JUDGE_RATE"])
+/** BENCH_ARRIVALS=poisson (with BENCH_JUDGE_RATE): requests at random gaps (poissonLoad) instead of autocannon's per-second quota. */
+const poisson = process.env["BENCH_ARRIVALS"] === "poisson"
 
 /** The mix of comments the judge rows send: generated forum comments, some polite, some rude. */
 const MIX = benchComments(400).map((text) => analyzeBody(SIX).replace(JSON.stringify(TEXT), JSON.stringify(text)))
@@ -243,7 +316,9 @@ const judgeRows = async (
     const rate = judgeRate === undefined ? {} : { rate: judgeRate }
     for (const [label, request] of [["fixed text", { method: "POST" as const, body: BODY, ...rate }], ["mix", { method: "POST" as const, bodies: MIX, ...rate }]] as const) {
       const before = await judgeOutcomes(url)
-      const r = await load(server.pid, endpoint, headers, request)
+      const r = judgeRate !== undefined && poisson
+        ? await poissonLoad(server.pid, endpoint, headers, "bodies" in request ? request.bodies : [request.body], judgeRate)
+        : await load(server.pid, endpoint, headers, request)
       if (r.non2xx > 0 || r.errors > 0) throw new Error(`DECORUM_JUDGE=${mode}: ${r.non2xx} non-2xx, ${r.errors} errors`)
       // Over the warm-up and the measurement both.
       console.log(`${row(`  ${mode}, ${label}`, r)}   ${judgedShare(before, await judgeOutcomes(url))}`)
