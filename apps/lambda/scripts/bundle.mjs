@@ -15,14 +15,18 @@
  * (pg-native) is left out the same way node-postgres itself allows.
  */
 import { build } from "esbuild"
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs"
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, symlinkSync } from "node:fs"
 import { dirname, join, relative } from "node:path"
 import { fileURLToPath } from "node:url"
 import { lazyScalar } from "../../../scripts/bundle-plugins.mjs"
 import { sourceAliases } from "../../../scripts/workspaces.mjs"
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..")
-const outDir = join(root, "apps/lambda/dist")
+const args = process.argv.slice(2)
+// --outdir DIR: build elsewhere than apps/lambda/dist (tests); --link-models: link models/ to the
+// repository's instead of copying 100 MB (a test's bundle, never one to deploy)
+const outDir = args.includes("--outdir") ? args[args.indexOf("--outdir") + 1] : join(root, "apps/lambda/dist")
+const linkModels = args.includes("--link-models")
 const outfile = join(outDir, "handler.mjs")
 const js = () => readdirSync(outDir).filter((f) => f.endsWith(".mjs"))
 
@@ -69,7 +73,8 @@ const copied = existsSync(models)
 // models/encoder/ (the judge's sentence encoder and heads, 14 MB) is copied too: the judge runs when
 // onnxruntime-node is present beside the bundle (a layer, or node_modules in the zip), and without
 // it the function serves the linear models and /readyz says why (docs/deploy-lambda.md).
-if (copied) cpSync(models, join(outDir, "models"), { recursive: true })
+if (copied && linkModels) symlinkSync(models, join(outDir, "models"))
+else if (copied) cpSync(models, join(outDir, "models"), { recursive: true })
 
 const kib = (n) => `${(n / 1024).toFixed(0)} KiB`
 const modelBytes = copied

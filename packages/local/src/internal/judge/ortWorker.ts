@@ -127,7 +127,10 @@ export const startOrtWorker = (ortPath: string, model: Uint8Array, threads: numb
   }
   const spawn = (): Promise<Worker> =>
     new Promise<Worker>((resolve, reject) => {
-      const w = new Worker(WORKER_SOURCE, { eval: true, workerData: { ort: ortPath }, stdout: false, stderr: false })
+      // The source is CommonJS: a process started with --input-type=module (node -e) would pass that
+      // flag on and the worker would parse its source as a module, where require does not exist.
+      const execArgv = process.execArgv.filter((a, i, all) => !a.startsWith("--input-type") && all[i - 1] !== "--input-type")
+      const w = new Worker(WORKER_SOURCE, { eval: true, execArgv, workerData: { ort: ortPath }, stdout: false, stderr: false })
       let ready = false
       w.on("message", (reply: Reply) => {
         switch (reply.type) {
