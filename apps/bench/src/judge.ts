@@ -11,7 +11,10 @@
  *   does not route, with the linear scorer and with the judged one (what cascade adds to every
  *   English analyze);
  * - the tokenizer on the longest comment analyze accepts: the encoder's first 128 tokens
- *   (`encodeFirst`, what the judge runs) against encoding it whole.
+ *   (`encodeFirst`, what the judge runs) against encoding it whole; and an operator model's
+ *   tokenizer (`DECORUM_JUDGE_MODEL`, docs/bring-your-own-model.md), which reads the whole comment
+ *   on the serving thread: a BERT-style `tokenizer.json` (BERT normaliser and pre-tokenizer,
+ *   WordPiece) over a generated 12,000-word vocabulary, on 500 to 20,480 characters.
  * The one-minute load average is printed beside each row: the machine may be shared.
  * Options (env): BENCH_COMMENTS (default 256).
  */
@@ -96,7 +99,50 @@ const longComment = () => {
   }
 }
 
-main().then(firstStage).then(longComment).catch((e) => {
+/** A BERT-style tokenizer.json over `words` (WordPiece, lower-casing), as an operator's model might ship. */
+const bertTokenizerJson = (words: ReadonlyArray<string>, letters: string) => {
+  const vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", ...new Set(words), ...letters.split("").map((c) => `##${c}`), ...letters.split("")]
+  const special = (t: string) => ({ SpecialToken: { id: t, type_id: 0 } })
+  return {
+    version: "1.0",
+    truncation: null,
+    padding: null,
+    added_tokens: vocab.slice(0, 4).map((content, id) => ({ id, content, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true })),
+    normalizer: { type: "BertNormalizer", clean_text: true, handle_chinese_chars: true, strip_accents: null, lowercase: true },
+    pre_tokenizer: { type: "BertPreTokenizer" },
+    post_processor: {
+      type: "TemplateProcessing",
+      single: [special("[CLS]"), { Sequence: { id: "A", type_id: 0 } }, special("[SEP]")],
+      pair: [special("[CLS]"), { Sequence: { id: "A", type_id: 0 } }, special("[SEP]"), { Sequence: { id: "B", type_id: 1 } }, special("[SEP]")],
+      special_tokens: { "[CLS]": { id: "[CLS]", ids: [2], tokens: ["[CLS]"] }, "[SEP]": { id: "[SEP]", ids: [3], tokens: ["[SEP]"] } }
+    },
+    decoder: { type: "WordPiece", prefix: "##", cleanup: true },
+    model: { type: "WordPiece", unk_token: "[UNK]", continuing_subword_prefix: "##", max_input_chars_per_word: 100, vocab: Object.fromEntries(vocab.map((t, id) => [t, id])) }
+  }
+}
+
+/** An operator model's tokenizer on comments of 500 to 20,480 characters (the whole comment, as ClassifierJudge reads it). */
+const operatorTokenizer = async () => {
+  const { Tokenizer } = (await import("@huggingface/tokenizers")) as unknown as {
+    Tokenizer: new(json: unknown, config: unknown) => { encode: (t: string, o: { add_special_tokens: boolean }) => { ids: ReadonlyArray<number> } }
+  }
+  let seed = 7
+  const random = () => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32
+  const letters = "etaoinshrdlucmfwypvbgkqjxz"
+  const words = Array.from({ length: 15000 }, () => Array.from({ length: 2 + Math.floor(random() * 8) }, () => letters[Math.floor(random() ** 2 * 26)]).join(""))
+  const tokenizer = new Tokenizer(bertTokenizerJson(words.slice(0, 12000), letters), {})
+  let text = ""
+  while (text.length < Limits.commentMaxLength) text += `${words[Math.floor(random() * words.length)]}${random() < 0.1 ? ". " : " "}`
+  for (const length of [500, 2000, Limits.commentMaxLength]) {
+    const t = text.slice(0, length)
+    const ids = tokenizer.encode(t, { add_special_tokens: false }).ids.length
+    const t0 = performance.now()
+    for (let i = 0; i < 20; i++) tokenizer.encode(t, { add_special_tokens: false })
+    console.log(`operator tokenizer (BERT-style, 12,000 words), ${length} characters (${ids} tokens): ${((performance.now() - t0) / 20).toFixed(2)} ms   load ${loadavg()[0]!.toFixed(1)}`)
+  }
+}
+
+main().then(firstStage).then(longComment).then(operatorTokenizer).catch((e) => {
   console.error(e)
   process.exitCode = 1
 })
