@@ -13,6 +13,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { Adaptation } from "@decorum/core"
 import { corpora, split } from "./adaptSites.js"
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -21,22 +22,6 @@ const bin = join(root, "apps", "server", "dist", "bin.js")
 const data = process.env["DECORUM_DATA"] ?? join(root, "..", "shared", "data")
 const N = Number(process.env["EVAL_ADAPT_N"] ?? 2000)
 const env = { ...process.env, DECORUM_ENGINE: "local", DECORUM_MODEL_DIR: join(root, "packages/local/models") }
-
-const auc = (scores: ReadonlyArray<number>, labels: ReadonlyArray<boolean>) => {
-  const order = scores.map((s, i) => [s, labels[i]!] as const).sort((a, b) => a[0] - b[0])
-  let rankSum = 0
-  let pos = 0
-  let i = 0
-  while (i < order.length) {
-    let j = i
-    while (j < order.length && order[j]![0] === order[i]![0]) j++
-    for (let k = i; k < j; k++) if (order[k]![1]) rankSum += (i + j + 1) / 2
-    i = j
-  }
-  for (const [, l] of order) if (l) pos++
-  const neg = order.length - pos
-  return (rankSum - (pos * (pos + 1)) / 2) / (pos * neg)
-}
 
 const cli = (args: ReadonlyArray<string>) => {
   const r = spawnSync(process.execPath, [bin, ...args], { env, encoding: "utf8" })
@@ -140,8 +125,8 @@ const main = async () => {
         corrections: train.length,
         scored: test.length,
         positives: labels.filter(Boolean).length,
-        aucBefore: Number(auc(before.map((s) => s.value), labels).toFixed(4)),
-        aucAfter: Number(auc(after.map((s) => s.value), labels).toFixed(4)),
+        aucBefore: Number(Adaptation.auc(before.map((s) => s.value), labels).toFixed(4)),
+        aucAfter: Number(Adaptation.auc(after.map((s) => s.value), labels).toFixed(4)),
         cvAucBefore: toxicity["cvAucBefore"],
         cvAucAfter: toxicity["cvAucAfter"],
         adopted: toxicity["adopted"],

@@ -36,6 +36,7 @@ if (python === undefined) {
 }
 const blas = spawnSync(python, ["-c", "import torch,time\nx=torch.randn(512,512)\nt=time.time()\nfor _ in range(20): x@x\nprint(20*2*512**3/(time.time()-t)/1e9)"], { encoding: "utf8", env: { ...process.env, OPENBLAS_NUM_THREADS: "1" } })
 const gflops = Number(blas.stdout.trim())
+console.error(`${python}: torch multiplies 512x512 matrices at ${gflops.toFixed(1)} GFLOPS on one thread`)
 if (gflops < 30)
   console.error(`warning: ${python}'s torch multiplies matrices at ${gflops.toFixed(1)} GFLOPS on one thread: the reference BLAS? (Debian: apt-get install libopenblas0-pthread)`)
 
